@@ -1,0 +1,41 @@
+// anvilrt build DUMP.json -o FILE
+#include <fstream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "reader/input_file.hpp"
+#include "writer/atomic_file.hpp"
+#include "writer/build.hpp"
+
+namespace anvil::cli {
+
+int run_build(int argc, char** argv) {
+  std::string dump, out;
+  po::options_description options("options");
+  options.add_options()("output,o", po::value(&out)->required(), "the level file to write (atomically)")(
+      "dump", po::value(&dump)->required(), "a dump made with anvilrt dump --full (possibly edited)");
+  po::positional_options_description positional;
+  positional.add("dump", 1);
+  po::variables_map vm;
+  int code = kOk;
+  if (!parse(argc, argv, "usage: anvilrt build DUMP.json -o FILE", options, positional, vm, code)) return code;
+
+  auto input = InputFile::open(dump);
+  if (!input.ok()) {
+    error(std::string(input.status().message()));
+    return kBadInput;
+  }
+  auto bytes = input->bytes();
+  auto built = build_from_dump(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  if (!built.ok()) {
+    error(dump + ": " + std::string(built.status().message()));
+    return kBadInput;
+  }
+  if (auto s = write_file_atomically(out, *built); !s.ok()) {
+    error(std::string(s.message()));
+    return kBadInput;
+  }
+  return kOk;
+}
+
+}  // namespace anvil::cli

@@ -1,0 +1,29 @@
+// The commands of the command line (FORMAT.md section 6). Each parses its arguments and calls the
+// library; none holds format logic.
+#pragma once
+
+#include <span>
+
+#include "cli/common.hpp"
+
+namespace anvil::cli {
+
+struct Command {
+  const char* name;
+  int (*run)(int argc, char** argv);
+};
+
+int run_verify(int argc, char** argv);
+int run_dump(int argc, char** argv);
+int run_build(int argc, char** argv);
+
+inline std::span<const Command> commands() {
+  static const Command list[] = {
+      {"verify", run_verify},
+      {"dump", run_dump},
+      {"build", run_build},
+  };
+  return list;
+}
+
+}  // namespace anvil::cli

@@ -1,0 +1,38 @@
+// What every command shares: the one-line error format, `--game`, and walking the paths it is given.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/object.hpp"
+
+namespace anvil::cli {
+
+namespace po = boost::program_options;
+
+// Exit codes of FORMAT.md section 6.
+inline constexpr int kOk = 0;
+inline constexpr int kDiffers = 1;
+inline constexpr int kBadInput = 2;
+
+// Prints "anvilrt: <what>" on stderr.
+void error(const std::string& what);
+
+// The `--game` option, and its meaning for one file: `auto` carves with both dialects and picks the
+// one that carves more bytes, saying so on stderr.
+void add_game_option(po::options_description& options, std::string& game);
+std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
+                                 bool quiet = false);
+
+// Every regular file under the given paths (folders recursively, in sorted order); errors for paths
+// that do not exist.
+std::vector<std::string> collect_files(const std::vector<std::string>& paths, bool& ok);
+
+// Parses the command line of one command; prints usage and returns false on error or --help.
+bool parse(int argc, char** argv, const char* usage, const po::options_description& options,
+           const po::positional_options_description& positional, po::variables_map& vm, int& exit_code);
+
+}  // namespace anvil::cli

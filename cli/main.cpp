@@ -1,0 +1,34 @@
+// anvilrt: read, check, edit and write back Anvil/Scimitar level data. Dispatches to one command.
+#include <iostream>
+#include <string_view>
+
+#include "cli/commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: anvilrt COMMAND [ARGS] (anvilrt COMMAND --help for each)
+
+commands:
+  verify PATH...       prove that each file reads and writes back byte for byte
+  dump FILE            print the JSON document of a level file (--full: enough to rebuild it)
+  build DUMP.json      rebuild a level file from a --full dump
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace anvil::cli;
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return kBadInput;
+  }
+  std::string_view command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return kOk;
+  }
+  for (const Command& c : commands())
+    if (command == c.name) return c.run(argc - 1, argv + 1);
+  error("unknown command '" + std::string(command) + "' (see anvilrt --help)");
+  return kBadInput;
+}

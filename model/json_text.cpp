@@ -1,0 +1,79 @@
+#include "model/json_text.hpp"
+
+#include <absl/strings/str_format.h>
+
+#include <bit>
+#include <charconv>
+
+namespace anvil::json_text {
+namespace {
+
+constexpr char kDigits[] = "0123456789abcdef";
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string format_id(u64 value, std::size_t width_bytes) {
+  std::string out(2 + 2 * width_bytes, '0');
+  out[1] = 'x';
+  for (std::size_t i = out.size(); i > 2; --i, value >>= 4) out[i - 1] = kDigits[value & 0xF];
+  return out;
+}
+
+std::optional<u64> parse_id(std::string_view text, std::size_t width_bytes) {
+  if (text.size() != 2 + 2 * width_bytes || text[0] != '0' || text[1] != 'x') return std::nullopt;
+  u64 value = 0;
+  for (char c : text.substr(2)) {
+    int v = hex_value(c);
+    if (v < 0) return std::nullopt;
+    value = (value << 4) | static_cast<u64>(v);
+  }
+  return value;
+}
+
+void append_hex(std::string& out, const u8* data, std::size_t size) {
+  std::size_t at = out.size();
+  out.resize(at + 2 * size);
+  for (std::size_t i = 0; i < size; ++i) {
+    out[at + 2 * i] = kDigits[data[i] >> 4];
+    out[at + 2 * i + 1] = kDigits[data[i] & 0xF];
+  }
+}
+
+bool parse_hex(std::string_view text, std::vector<u8>& out) {
+  if (text.size() % 2 != 0) return false;
+  out.resize(text.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out[i] = static_cast<u8>(hi << 4 | lo);
+  }
+  return true;
+}
+
+void append_f32(std::string& out, f32 value) {
+  if (value == 0 && std::signbit(value)) {
+    out += "-0.0";
+    return;
+  }
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, end);
+}
+
+std::string format_f32_bits(f32 value) { return absl::StrFormat("f32:0x%08x", std::bit_cast<u32>(value)); }
+
+std::optional<f32> parse_f32_bits(std::string_view text) {
+  if (!text.starts_with("f32:")) return std::nullopt;
+  auto bits = parse_id(text.substr(4), 4);
+  if (!bits) return std::nullopt;
+  return std::bit_cast<f32>(static_cast<u32>(*bits));
+}
+
+}  // namespace anvil::json_text

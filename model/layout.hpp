@@ -1,0 +1,142 @@
+// The vocabulary of layout declarations. A structure's `serialize(Archive&, unsigned)` is written once
+// with these wrappers and Boost NVPs; the four archives (byte reader/writer, JSON reader/writer) each give
+// every wrapper its meaning, so reading, writing and JSON cannot drift apart.
+//
+//   ar & boost::serialization::make_nvp("managed", managed);    // a plain field, JSON key = name
+//   ar & expect<u8>(0x03, "pointer tag");                       // a checked constant, not in JSON
+//   ar & expect_named<u8>("shader_constants", 0x03);            // a checked constant shown in JSON
+//   ar & counted<u32>("instances", instances);                  // [u32 n][n elements], n derived on write
+//   ar & make_nvp("instance", instance);  // std::optional<T>: inline pointer, 00 + object or 03 = null
+//   ar & class_switch(body);                                    // [u32 class] selects the alternative
+//   ar & present_if("tail", tail, !is_light);                   // present when earlier fields say so
+//   ar & until_tail("body", body);                              // bytes up to the next valid Visual tail
+#pragma once
+
+#include <array>
+#include <boost/serialization/nvp.hpp>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "model/primitives.hpp"
+
+namespace anvil {
+
+using boost::serialization::make_nvp;
+
+// A value the format requires (a tag, a class id, a count that must be 0). The reader compares it and a
+// mismatch fails the whole structure; the writer writes it. `name` null: not shown in JSON.
+template <class T>
+struct Expect {
+  const char* name;  // JSON key, or nullptr
+  T value;
+  const char* what;  // what the check is, for errors and near-miss counts
+};
+template <class T>
+Expect<T> expect(T value, const char* what) {
+  return {nullptr, value, what};
+}
+template <class T>
+Expect<T> expect_named(const char* name, T value) {
+  return {name, value, name};
+}
+
+// A vector stored as [Count n][n elements]. The count is the vector's size when writing and is checked
+// against the bytes left (n * WireSize<T> <= left) before anything is allocated when reading.
+template <class Count, class T>
+struct Counted {
+  const char* name;
+  std::vector<T>& items;
+};
+template <class Count, class T>
+Counted<Count, T> counted(const char* name, std::vector<T>& items) {
+  return {name, items};
+}
+
+// Bytes stored as [Count n][n bytes]; JSON hex.
+template <class Count>
+struct CountedBytes {
+  const char* name;
+  OpaqueBytes& data;
+};
+template <class Count>
+CountedBytes<Count> counted_bytes(const char* name, OpaqueBytes& data) {
+  return {name, data};
+}
+
+// An alternative of a class switch names its class: `static constexpr u32 class_id`. At most one
+// alternative (the last) may instead take any other class: it has `static constexpr bool any_class`
+// and keeps the id it was read with in `u32 class_id`.
+template <class T>
+concept FixedClass = requires {
+  T::class_id;
+}
+&&!requires { T::any_class; };
+template <class T>
+concept AnyClass = requires {
+  T::any_class;
+};
+
+// A variant selected by the u32 class id stored in place. JSON: "class" (the class name, or "0x%08x"),
+// then the alternative's fields in the same JSON object.
+template <class... Alts>
+struct ClassSwitch {
+  std::variant<Alts...>& body;
+  const char* what;  // which pointer this is, for errors ("instance class")
+};
+template <class... Alts>
+ClassSwitch<Alts...> class_switch(std::variant<Alts...>& body, const char* what) {
+  return {body, what};
+}
+
+// The u32 class id of the alternative a variant holds.
+template <class... Alts>
+u32 class_id_of(const std::variant<Alts...>& body) {
+  return std::visit(
+      [](const auto& alt) -> u32 {
+        if constexpr (AnyClass<std::decay_t<decltype(alt)>>)
+          return alt.class_id;
+        else
+          return std::decay_t<decltype(alt)>::class_id;
+      },
+      body);
+}
+
+// A structure that is there when fields read before it say so (the Visual tail, absent after a
+// LightInstance). JSON: the object, or null.
+template <class T>
+struct PresentIf {
+  const char* name;
+  std::optional<T>& target;
+  bool present;
+};
+template <class T>
+PresentIf<T> present_if(const char* name, std::optional<T>& target, bool present) {
+  return {name, target, present};
+}
+
+// N values, each stored followed by a u32 constant of its own place (a VisualShaderConstants layout:
+// its id, then the class that layout must have). JSON: the array of the N values.
+template <class T, std::size_t N>
+struct EachFollowedBy {
+  const char* name;
+  std::array<T, N>& items;
+  const std::array<u32, N>& constants;
+  const char* what;
+};
+template <class T, std::size_t N>
+EachFollowedBy<T, N> each_followed_by(const char* name, std::array<T, N>& items, const std::array<u32, N>& constants,
+                                      const char* what) {
+  return {name, items, constants, what};
+}
+
+// Opaque bytes from here up to the first offset where a valid `ac2` Visual tail starts (at most
+// kUntilTailLimit ahead, and with no Visual class-id bytes inside). FORMAT.md 2.1, unknown instances.
+inline constexpr std::size_t kUntilTailLimit = std::size_t{1} << 20;
+struct UntilTail {
+  const char* name;
+  OpaqueBytes& data;
+};
+inline UntilTail until_tail(const char* name, OpaqueBytes& data) { return {name, data}; }
+
+}  // namespace anvil

@@ -1,0 +1,35 @@
+// The top-level objects a level file is carved into, by dialect (FORMAT.md sections 1-3).
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <variant>
+
+#include "model/ac2/visual.hpp"
+#include "model/sws/lod_selector.hpp"
+#include "model/sws/visual.hpp"
+
+namespace anvil {
+
+enum class Game { ac2, sws };
+
+std::string_view game_name(Game game);
+std::optional<Game> parse_game(std::string_view name);
+
+// Every top-level object kind. A dialect is the set of kinds it carves (reader/dialect.hpp).
+using Object = std::variant<ac2::Visual, sws::LODSelector, sws::Visual>;
+
+// The JSON "class" of a top-level object.
+inline std::string_view class_name(const Object& o) {
+  return std::holds_alternative<sws::LODSelector>(o) ? "LODSelector" : "Visual";
+}
+
+// The object's id and its width in bytes (the JSON key is "0x" + 2*width hex digits).
+inline u64 object_id(const Object& o) {
+  return std::visit([](const auto& x) -> u64 { return x.id.value; }, o);
+}
+inline std::size_t id_width(const Object& o) {
+  return std::visit([](const auto& x) { return sizeof(x.id.value); }, o);
+}
+
+}  // namespace anvil

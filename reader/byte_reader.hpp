@@ -1,0 +1,289 @@
+// The loading byte archive: reads a structure from little-endian bytes through its one layout
+// declaration. The first failed check latches (sticky status): later reads do nothing, and the caller
+// asks once per structure whether it parsed.
+#pragma once
+
+#include <absl/strings/str_format.h>
+
+#include <bit>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "model/layout.hpp"
+#include "reader/check_failure.hpp"
+
+namespace anvil {
+
+static_assert(std::endian::native == std::endian::little, "the byte archives copy little-endian fields directly");
+
+// Answers the look-ups of the `ac2` unknown-instance rule (FORMAT.md 2.1) for the whole file at once,
+// so that carving stays linear in the file size.
+class TailFinder {
+ public:
+  virtual ~TailFinder() = default;
+  // The first offset >= from where a valid Visual tail starts, if it is <= limit.
+  virtual std::optional<std::size_t> next_tail(std::size_t from, std::size_t limit) = 0;
+  // Whether the Visual class-id bytes lie wholly inside [from, to).
+  virtual bool visual_signature_in(std::size_t from, std::size_t to) = 0;
+};
+
+class ByteReader {
+ public:
+  using is_loading = std::true_type;
+  using is_saving = std::false_type;
+
+  // Reads `file` from `pos`; counts are checked against the bytes up to the end of `file`.
+  explicit ByteReader(std::span<const u8> file, std::size_t pos = 0, TailFinder* tails = nullptr)
+      : file_(file), pos_(pos), tails_(tails) {
+    path_.reserve(8);
+  }
+
+  bool ok() const { return !failure_.has_value(); }
+  const std::optional<CheckFailure>& failure() const { return failure_; }
+  std::size_t pos() const { return pos_; }
+  std::size_t remaining() const { return file_.size() - pos_; }
+
+  // Fails the structure being read unless it did already.
+  void fail(std::string check, std::string found) {
+    if (failure_) return;
+    CheckFailure f;
+    f.offset = pos_;
+    for (const char* segment : path_) {
+      if (!f.path.empty()) f.path += '/';
+      f.path += segment;
+    }
+    f.check = std::move(check);
+    f.found = std::move(found);
+    failure_ = std::move(f);
+  }
+
+  template <class T>
+  ByteReader& operator&(const boost::serialization::nvp<T>& field) {
+    if (ok()) read(field.name(), field.value());
+    return *this;
+  }
+
+  template <class T>
+  ByteReader& operator&(const Expect<T>& e) {
+    T value{};
+    std::size_t at = pos_;
+    if (!read_scalar(e.what, value)) return *this;
+    if (value != e.value) {
+      pos_ = at;
+      fail(absl::StrFormat("%s must be 0x%0*x", e.what, 2 * sizeof(T), u64{e.value}),
+           absl::StrFormat("0x%0*x", 2 * sizeof(T), u64{value}));
+    }
+    return *this;
+  }
+
+  template <class Count, class T>
+  ByteReader& operator&(const Counted<Count, T>& c) {
+    Count n{};
+    if (!ok() || !read_counted_size<Count>(c.name, WireSize<T>::value, n)) return *this;
+    c.items.resize(n);
+    if constexpr (kCopyable<T>) {
+      std::memcpy(c.items.data(), file_.data() + pos_, sizeof(T) * n);
+      pos_ += sizeof(T) * n;
+    } else {
+      path_.push_back(c.name);
+      for (auto& item : c.items) {
+        if (!ok()) break;
+        read_value(c.name, item);
+      }
+      path_.pop_back();
+    }
+    return *this;
+  }
+
+  template <class Count>
+  ByteReader& operator&(const CountedBytes<Count>& c) {
+    Count n{};
+    if (!ok() || !read_counted_size<Count>(c.name, 1, n)) return *this;
+    c.data.bytes.assign(file_.data() + pos_, file_.data() + pos_ + n);
+    pos_ += n;
+    return *this;
+  }
+
+  template <class... Alts>
+  ByteReader& operator&(const ClassSwitch<Alts...>& s) {
+    u32 cls = 0;
+    std::size_t at = pos_;
+    if (!ok() || !read_scalar(s.what, cls)) return *this;
+    if (!select<0, Alts...>(s.body, cls)) {
+      pos_ = at;
+      fail(absl::StrFormat("%s must be known", s.what), absl::StrFormat("0x%08x", cls));
+      return *this;
+    }
+    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    return *this;
+  }
+
+  template <class T>
+  ByteReader& operator&(const PresentIf<T>& p) {
+    if (!ok()) return *this;
+    if (!p.present) {
+      p.target.reset();
+      return *this;
+    }
+    if (!p.target) p.target.emplace();
+    read_struct(p.name, *p.target);
+    return *this;
+  }
+
+  template <class T, std::size_t N>
+  ByteReader& operator&(const EachFollowedBy<T, N>& e) {
+    for (std::size_t i = 0; i < N && ok(); ++i) {
+      read_value(e.name, e.items[i]);
+      *this& expect<u32>(e.constants[i], e.what);
+    }
+    return *this;
+  }
+
+  ByteReader& operator&(const UntilTail& u) {
+    if (!ok()) return *this;
+    if (tails_ == nullptr) {
+      fail("an unknown instance body needs the whole file to find its tail", "");
+      return *this;
+    }
+    std::size_t limit = pos_ + std::min(kUntilTailLimit, remaining());
+    auto tail = tails_->next_tail(pos_, limit);
+    if (!tail) {
+      fail("unknown instance body must end at a valid Visual tail within 1 MiB", "none");
+      return *this;
+    }
+    if (tails_->visual_signature_in(pos_, *tail)) {
+      fail("unknown instance body must not hold the Visual class id", "29 8d 65 ec");
+      return *this;
+    }
+    u.data.bytes.assign(file_.data() + pos_, file_.data() + *tail);
+    pos_ = *tail;
+    return *this;
+  }
+
+ private:
+  // Fixed-size arrays of bytes or floats are stored exactly as they lie in memory.
+  template <class T>
+  static constexpr bool kCopyable = std::is_same_v<T, Matrix> || requires(T t) {
+    t.bytes.size();
+  }
+  &&std::is_trivially_copyable_v<T> && sizeof(T) == WireSize<T>::value;
+
+  bool need(const char* name, std::size_t size) {
+    if (size <= remaining()) return true;
+    path_.push_back(name);
+    fail(absl::StrFormat("needs %d bytes", size), absl::StrFormat("%d left", remaining()));
+    path_.pop_back();
+    return false;
+  }
+
+  template <class T>
+  bool read_scalar(const char* name, T& value) {
+    if (!ok() || !need(name, sizeof(T))) return false;
+    std::memcpy(&value, file_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return true;
+  }
+
+  // Reads a count and checks that n elements of at least `element_size` bytes fit in what is left.
+  template <class Count>
+  bool read_counted_size(const char* name, std::size_t element_size, Count& n) {
+    std::size_t at = pos_;
+    if (!read_scalar(name, n)) return false;
+    if (n > remaining() / element_size) {
+      pos_ = at;
+      path_.push_back(name);
+      fail(absl::StrFormat("count must fit in the bytes left (%d each)", element_size),
+           absl::StrFormat("%d with %d left", u64{n}, remaining()));
+      path_.pop_back();
+      return false;
+    }
+    return true;
+  }
+
+  template <std::size_t I, class... Alts>
+  bool select(std::variant<Alts...>& body, u32 cls) {
+    if constexpr (I == sizeof...(Alts)) {
+      return false;
+    } else {
+      using Alt = std::variant_alternative_t<I, std::variant<Alts...>>;
+      if constexpr (AnyClass<Alt>) {
+        if (body.index() != I) body.template emplace<I>();
+        std::get<I>(body).class_id = cls;
+        return true;
+      } else {
+        if (cls == Alt::class_id) {
+          if (body.index() != I) body.template emplace<I>();
+          return true;
+        }
+        return select<I + 1, Alts...>(body, cls);
+      }
+    }
+  }
+
+  template <class T>
+  void read_struct(const char* name, T& value) {
+    path_.push_back(name);
+    value.serialize(*this, 0);
+    path_.pop_back();
+  }
+
+  template <class T>
+  void read(const char* name, T& value) {
+    read_value(name, value);
+  }
+
+  template <class T>
+  void read_value(const char* name, T& value) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      read_scalar(name, value);
+    } else if constexpr (requires { value.value; }) {  // Id<T>
+      read_scalar(name, value.value);
+    } else if constexpr (requires { value.bytes.size(); }) {  // Opaque<N>
+      if (need(name, value.bytes.size())) {
+        std::memcpy(value.bytes.data(), file_.data() + pos_, value.bytes.size());
+        pos_ += value.bytes.size();
+      }
+    } else if constexpr (requires { value.has_value(); }) {  // inline pointer
+      read_pointer(name, value);
+    } else if constexpr (requires {
+                           value.size();
+                           value[0];
+                         }) {  // std::array
+      for (auto& item : value) {
+        if (!ok()) break;
+        read_value(name, item);
+      }
+    } else {
+      read_struct(name, value);
+    }
+  }
+
+  template <class T>
+  void read_pointer(const char* name, std::optional<T>& target) {
+    u8 tag = 0;
+    std::size_t at = pos_;
+    if (!read_scalar(name, tag)) return;
+    if (tag == 0x03) {
+      target.reset();
+    } else if (tag == 0x00) {
+      if (!target) target.emplace();
+      read_struct(name, *target);
+    } else {
+      pos_ = at;
+      path_.push_back(name);
+      fail("pointer tag must be 00 or 03", absl::StrFormat("%02x", tag));
+      path_.pop_back();
+    }
+  }
+
+  std::span<const u8> file_;
+  std::size_t pos_;
+  TailFinder* tails_;
+  std::vector<const char*> path_;
+  std::optional<CheckFailure> failure_;
+};
+
+}  // namespace anvil

@@ -1,0 +1,282 @@
+// The loading JSON archive: reads a structure's fields from a RapidJSON value through its one layout
+// declaration, checking each value against the field it lands on (a u8 gets 0..255, an id a
+// fixed-width hex string, a float a number or "f32:0x…"), refusing checked constants that differ,
+// missing fields and unknown ones. The first failure latches, with its JSON pointer.
+#pragma once
+
+#include <absl/strings/str_format.h>
+#include <rapidjson/document.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "model/class_ids.hpp"
+#include "model/json_text.hpp"
+#include "model/layout.hpp"
+#include "reader/check_failure.hpp"
+
+namespace anvil {
+
+class JsonReader {
+ public:
+  using is_loading = std::true_type;
+  using is_saving = std::false_type;
+  using Value = rapidjson::Value;
+
+  // `base` is the JSON pointer of the value the reader starts at, for errors.
+  explicit JsonReader(std::string base = "") : path_(std::move(base)) {}
+
+  bool ok() const { return !failure_.has_value(); }
+  const std::optional<CheckFailure>& failure() const { return failure_; }
+
+  void fail(std::string check, std::string found = "") {
+    if (failure_) return;
+    failure_ = CheckFailure{0, path_.empty() ? std::string("/") : path_, std::move(check), std::move(found)};
+  }
+
+  // Reads the fields of `value` from the JSON object `object`; keys in `extra` are allowed besides.
+  template <class T>
+  void fields(const Value& object, T& value, std::initializer_list<const char*> extra = {}) {
+    if (!object.IsObject()) return fail("must be an object", kind(object));
+    Scope scope{&object, {}};
+    for (const char* name : extra) scope.used.push_back(name);
+    scopes_.push_back(std::move(scope));
+    value.serialize(*this, 0);
+    close_scope();
+  }
+
+  template <class T>
+  JsonReader& operator&(const boost::serialization::nvp<T>& field) {
+    if (const Value* v = member(field.name())) at(field.name(), [&] { read_value(*v, field.value()); });
+    return *this;
+  }
+
+  template <class T>
+  JsonReader& operator&(const Expect<T>& e) {
+    if (e.name == nullptr) return *this;
+    if (const Value* v = member(e.name)) {
+      at(e.name, [&] {
+        T found{};
+        read_value(*v, found);
+        if (ok() && found != e.value)
+          fail(absl::StrFormat("%s must be %d (a checked constant)", e.name, u64{e.value}), std::to_string(u64{found}));
+      });
+    }
+    return *this;
+  }
+
+  template <class Count, class T>
+  JsonReader& operator&(const Counted<Count, T>& c) {
+    if (const Value* v = member(c.name)) {
+      at(c.name, [&] {
+        if (!v->IsArray()) return fail("must be an array", kind(*v));
+        c.items.resize(v->Size());
+        for (rapidjson::SizeType i = 0; i < v->Size() && ok(); ++i)
+          at(std::to_string(i), [&] { read_value((*v)[i], c.items[i]); });
+      });
+    }
+    return *this;
+  }
+
+  template <class Count>
+  JsonReader& operator&(const CountedBytes<Count>& c) {
+    if (const Value* v = member(c.name)) at(c.name, [&] { read_hex(*v, c.data.bytes); });
+    return *this;
+  }
+
+  template <class... Alts>
+  JsonReader& operator&(const ClassSwitch<Alts...>& s) {
+    const Value* v = member("class");
+    if (v == nullptr) return *this;
+    at("class", [&] {
+      std::optional<u32> cls;
+      if (v->IsString()) cls = class_id::parse({v->GetString(), v->GetStringLength()});
+      if (!cls) return fail("must be a class name or \"0x\" + 8 hex digits", kind(*v));
+      if (!select<0, Alts...>(s.body, *cls)) fail(absl::StrFormat("%s must be known", s.what), class_id::to_json(*cls));
+    });
+    if (ok()) std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    return *this;
+  }
+
+  template <class T>
+  JsonReader& operator&(const PresentIf<T>& p) {
+    const Value* v = member(p.name);
+    if (v == nullptr) return *this;
+    at(p.name, [&] {
+      if (p.present && v->IsNull()) return fail("must be present here", "null");
+      if (!p.present && !v->IsNull()) return fail("must be null here", kind(*v));
+      read_value(*v, p.target);
+    });
+    return *this;
+  }
+
+  template <class T, std::size_t N>
+  JsonReader& operator&(const EachFollowedBy<T, N>& e) {
+    if (const Value* v = member(e.name)) at(e.name, [&] { read_value(*v, e.items); });
+    return *this;
+  }
+
+  JsonReader& operator&(const UntilTail& u) {
+    if (const Value* v = member(u.name)) at(u.name, [&] { read_hex(*v, u.data.bytes); });
+    return *this;
+  }
+
+ private:
+  struct Scope {
+    const Value* object;
+    std::vector<const char*> used;
+  };
+
+  static std::string kind(const Value& v) {
+    switch (v.GetType()) {
+      case rapidjson::kNullType:
+        return "null";
+      case rapidjson::kFalseType:
+      case rapidjson::kTrueType:
+        return "a boolean";
+      case rapidjson::kObjectType:
+        return "an object";
+      case rapidjson::kArrayType:
+        return "an array";
+      case rapidjson::kStringType:
+        return absl::StrFormat("\"%s\"",
+                               std::string_view(v.GetString(), std::min<std::size_t>(v.GetStringLength(), 40)));
+      case rapidjson::kNumberType:
+        return "a number";
+    }
+    return "?";
+  }
+
+  template <class F>
+  void at(std::string_view segment, F&& f) {
+    std::size_t size = path_.size();
+    path_ += '/';
+    path_ += segment;
+    f();
+    if (ok()) path_.resize(size);
+  }
+
+  const Value* member(const char* name) {
+    if (!ok()) return nullptr;
+    Scope& scope = scopes_.back();
+    scope.used.push_back(name);
+    auto it = scope.object->FindMember(name);
+    if (it == scope.object->MemberEnd()) {
+      at(name, [&] { fail("missing field"); });
+      return nullptr;
+    }
+    return &it->value;
+  }
+
+  void close_scope() {
+    Scope& scope = scopes_.back();
+    if (ok() && scope.object->MemberCount() != scope.used.size()) {
+      for (auto& m : scope.object->GetObject()) {
+        std::string_view key(m.name.GetString(), m.name.GetStringLength());
+        bool known = false;
+        for (const char* used : scope.used) known = known || key == used;
+        if (!known) {
+          at(key, [&] { fail("unknown field"); });
+          break;
+        }
+      }
+      if (ok()) fail("duplicate field");
+    }
+    scopes_.pop_back();
+  }
+
+  template <std::size_t I, class... Alts>
+  bool select(std::variant<Alts...>& body, u32 cls) {
+    if constexpr (I == sizeof...(Alts)) {
+      return false;
+    } else {
+      using Alt = std::variant_alternative_t<I, std::variant<Alts...>>;
+      if constexpr (AnyClass<Alt>) {
+        if (body.index() != I) body.template emplace<I>();
+        std::get<I>(body).class_id = cls;
+        return true;
+      } else {
+        if (cls == Alt::class_id) {
+          if (body.index() != I) body.template emplace<I>();
+          return true;
+        }
+        return select<I + 1, Alts...>(body, cls);
+      }
+    }
+  }
+
+  void read_hex(const Value& v, std::vector<u8>& out) {
+    if (!v.IsString() || !json_text::parse_hex({v.GetString(), v.GetStringLength()}, out))
+      fail("must be a string of hex digit pairs", kind(v));
+  }
+
+  template <class T>
+  void read_value(const Value& v, T& out) {
+    if constexpr (std::is_same_v<T, f32>) {
+      read_f32(v, out);
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      if (!v.IsUint64() || v.GetUint64() > std::numeric_limits<T>::max())
+        return fail(absl::StrFormat("must be an integer 0..%d", u64{std::numeric_limits<T>::max()}),
+                    v.IsNumber() ? std::to_string(v.GetDouble()) : kind(v));
+      out = static_cast<T>(v.GetUint64());
+    } else if constexpr (requires { out.value; }) {  // Id<T>
+      std::optional<u64> id;
+      if (v.IsString()) id = json_text::parse_id({v.GetString(), v.GetStringLength()}, sizeof out.value);
+      if (!id) return fail(absl::StrFormat("must be an id \"0x\" + %d hex digits", 2 * sizeof out.value), kind(v));
+      out.value = static_cast<decltype(out.value)>(*id);
+    } else if constexpr (
+        requires {
+          out.bytes.size();
+          out.bytes.data();
+        } &&
+        !requires { out.bytes.resize(0); }) {
+      std::vector<u8> bytes;
+      read_hex(v, bytes);
+      if (ok() && bytes.size() != out.bytes.size())
+        return fail(absl::StrFormat("must be %d bytes of hex", out.bytes.size()),
+                    absl::StrFormat("%d bytes", bytes.size()));
+      if (ok()) std::copy(bytes.begin(), bytes.end(), out.bytes.begin());
+    } else if constexpr (requires { out.has_value(); }) {  // pointer: object or null
+      if (v.IsNull()) {
+        out.reset();
+      } else {
+        if (!out) out.emplace();
+        read_value(v, *out);
+      }
+    } else if constexpr (requires {
+                           out.size();
+                           out[0];
+                         }) {  // std::array
+      if (!v.IsArray() || v.Size() != out.size())
+        return fail(absl::StrFormat("must be an array of %d", out.size()), kind(v));
+      for (rapidjson::SizeType i = 0; i < v.Size() && ok(); ++i)
+        at(std::to_string(i), [&] { read_value(v[i], out[i]); });
+    } else {
+      fields(v, out);
+    }
+  }
+
+  void read_f32(const Value& v, f32& out) {
+    if (v.IsString()) {
+      auto bits = json_text::parse_f32_bits({v.GetString(), v.GetStringLength()});
+      if (!bits) return fail("must be a number or \"f32:0x\" + 8 hex digits", kind(v));
+      out = *bits;
+      return;
+    }
+    if (!v.IsNumber()) return fail("must be a number or \"f32:0x\" + 8 hex digits", kind(v));
+    double d = v.GetDouble();
+    // Numbers round to the nearest f32; past FLT_MAX + half an ulp that would be infinity, which
+    // JSON spells "f32:0x7f800000".
+    if (!(std::fabs(d) < 0x1.ffffffp127)) return fail("must be within the f32 range", std::to_string(d));
+    out = static_cast<f32>(d);
+  }
+
+  std::string path_;
+  std::vector<Scope> scopes_;
+  std::optional<CheckFailure> failure_;
+};
+
+}  // namespace anvil

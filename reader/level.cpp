@@ -1,0 +1,83 @@
+#include "reader/level.hpp"
+
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_cat.h>
+
+#include <stdexcept>
+
+#include "model/json_text.hpp"
+
+namespace anvil {
+
+std::size_t Level::object_count() const {
+  std::size_t n = 0;
+  for (const Piece& p : pieces) n += p.is_object();
+  return n;
+}
+
+std::size_t Level::opaque_bytes() const {
+  std::size_t n = 0;
+  for (const Piece& p : pieces) n += p.is_object() ? 0 : p.length;
+  return n;
+}
+
+Level carve_level(std::span<const u8> bytes, Game game,
+                  const std::function<void(const Piece&, const Object&)>& on_object,
+                  std::function<void(const NearMiss&)> near_miss) {
+  Level level;
+  level.game = game;
+  level.bytes = bytes;
+  level.tails = std::make_shared<FileTails>(bytes);
+  Carver carver(bytes, game, level.tails);
+  if (near_miss) carver.on_near_miss(std::move(near_miss));
+  absl::flat_hash_set<u64> seen;
+  Object object;
+  std::size_t end = 0;
+  while (auto extent = carver.next(object)) {
+    if (extent->offset > end) level.pieces.push_back({end, extent->offset - end});
+    u64 id = object_id(object);
+    bool repeated = !seen.insert(id).second;
+    level.pieces.push_back({extent->offset, extent->length, static_cast<int>(object.index()), id, repeated});
+    if (on_object) on_object(level.pieces.back(), object);
+    end = extent->offset + extent->length;
+  }
+  if (end < bytes.size()) level.pieces.push_back({end, bytes.size() - end});
+  return level;
+}
+
+std::size_t carved_bytes(std::span<const u8> bytes, Game game) {
+  Carver carver(bytes, game);
+  Object object;
+  std::size_t n = 0;
+  while (auto extent = carver.next(object)) n += extent->length;
+  return n;
+}
+
+Game detect_game(std::span<const u8> bytes) {
+  return carved_bytes(bytes, Game::sws) > carved_bytes(bytes, Game::ac2) ? Game::sws : Game::ac2;
+}
+
+std::string object_key(const Piece& piece, Game game) {
+  std::string key = json_text::format_id(piece.id, game == Game::ac2 ? 8 : 4);
+  if (piece.repeated_id) absl::StrAppend(&key, "@", piece.offset);
+  return key;
+}
+
+Object parse_piece(const Level& level, const Piece& piece) {
+  Object object;
+  Extent extent;
+  if (auto failure = parse_object_at(level.bytes, piece.offset, static_cast<std::size_t>(piece.kind), object, extent,
+                                     level.tails.get());
+      failure || extent.length != piece.length)
+    throw std::logic_error("a carved object no longer parses: " + (failure ? failure->message() : "length"));
+  return object;
+}
+
+std::vector<Object> parse_objects(const Level& level) {
+  std::vector<Object> objects;
+  for (const Piece& p : level.pieces)
+    if (p.is_object()) objects.push_back(parse_piece(level, p));
+  return objects;
+}
+
+}  // namespace anvil

@@ -1,0 +1,60 @@
+// A level file as carved: its bytes and the pieces they split into, opaque spans and objects in file
+// order. Objects are re-parsed from their bytes on demand, so a level costs little more than its file.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/object.hpp"
+#include "reader/carver.hpp"
+#include "reader/file_tails.hpp"
+
+namespace anvil {
+
+struct Piece {
+  static constexpr int kOpaque = -1;
+
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  int kind = kOpaque;        // the Object alternative, or kOpaque
+  u64 id = 0;                // the object's id
+  bool repeated_id = false;  // an earlier object has this id: its key is "<id>@<offset>"
+
+  bool is_object() const { return kind != kOpaque; }
+};
+
+struct Level {
+  Game game = Game::ac2;
+  std::span<const u8> bytes;
+  std::vector<Piece> pieces;
+  std::shared_ptr<FileTails> tails;  // serves re-parsing objects with unknown instance bodies
+
+  std::size_t object_count() const;
+  std::size_t opaque_bytes() const;
+};
+
+// Carves `bytes` (which must outlive the level) in the given dialect. `on_object` sees each object as
+// it is carved, parsed; `near_miss` each candidate that failed a check.
+Level carve_level(std::span<const u8> bytes, Game game,
+                  const std::function<void(const Piece&, const Object&)>& on_object = {},
+                  std::function<void(const NearMiss&)> near_miss = {});
+
+// The number of bytes the dialect carves into objects: what `--game auto` compares.
+std::size_t carved_bytes(std::span<const u8> bytes, Game game);
+
+// `auto`: the dialect that carves more bytes (ac2 on a tie).
+Game detect_game(std::span<const u8> bytes);
+
+// The object's key in the JSON document: "0x" + fixed-width hex id, "@<offset>" when repeated.
+std::string object_key(const Piece& piece, Game game);
+
+// Parses the object of a piece (which the carver found to parse).
+Object parse_piece(const Level& level, const Piece& piece);
+
+// Every object of the level, parsed, in file order.
+std::vector<Object> parse_objects(const Level& level);
+
+}  // namespace anvil

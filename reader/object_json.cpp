@@ -1,0 +1,31 @@
+#include "reader/object_json.hpp"
+
+namespace anvil {
+namespace {
+
+template <class T>
+std::optional<CheckFailure> read_as(const rapidjson::Value& value, const std::string& pointer, Object& out) {
+  if (!std::holds_alternative<T>(out)) out.template emplace<T>();
+  JsonReader reader(pointer);
+  reader.fields(value, std::get<T>(out), {"offset", "length", "class"});
+  return reader.failure();
+}
+
+}  // namespace
+
+std::optional<CheckFailure> read_object_json(const rapidjson::Value& value, Game game, const std::string& pointer,
+                                             Object& out) {
+  auto fail = [&](std::string check, std::string found) {
+    return CheckFailure{0, pointer + "/class", std::move(check), std::move(found)};
+  };
+  if (!value.IsObject()) return CheckFailure{0, pointer, "must be an object", ""};
+  auto cls = value.FindMember("class");
+  if (cls == value.MemberEnd() || !cls->value.IsString()) return fail("missing or not a string", "");
+  std::string_view name(cls->value.GetString(), cls->value.GetStringLength());
+  if (game == Game::ac2 && name == "Visual") return read_as<ac2::Visual>(value, pointer, out);
+  if (game == Game::sws && name == "Visual") return read_as<sws::Visual>(value, pointer, out);
+  if (game == Game::sws && name == "LODSelector") return read_as<sws::LODSelector>(value, pointer, out);
+  return fail(std::string("must be a top-level class of ") + std::string(game_name(game)), std::string(name));
+}
+
+}  // namespace anvil

@@ -1,0 +1,142 @@
+#include "writer/build.hpp"
+
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/escaping.h>
+#include <absl/strings/str_cat.h>
+#include <absl/strings/str_format.h>
+
+#include "reader/level.hpp"
+#include "reader/object_json.hpp"
+#include "writer/encode.hpp"
+
+namespace anvil {
+namespace {
+
+using rapidjson::Value;
+
+absl::Status error(std::string_view pointer, std::string_view what) {
+  return absl::InvalidArgumentError(std::string(pointer) + ": " + std::string(what));
+}
+
+const Value* member(const Value& object, const char* name) {
+  auto it = object.FindMember(name);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string_view text(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+struct Expected {
+  std::size_t offset;
+  Object object;
+};
+
+// The built bytes must carve into exactly the objects they were built from, at the same offsets.
+absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vector<Expected>& expected) {
+  Level level = carve_level(bytes, game);
+  std::size_t next = 0;
+  for (const Piece& piece : level.pieces) {
+    if (!piece.is_object()) continue;
+    if (next == expected.size() || expected[next].offset != piece.offset)
+      return error(absl::StrFormat("offset 0x%x", piece.offset),
+                   "the built bytes hold an object that the dump has as opaque bytes");
+    if (!same_object(parse_piece(level, piece), expected[next].object))
+      return error(absl::StrFormat("offset 0x%x", piece.offset), "the built object re-reads with other fields");
+    ++next;
+  }
+  if (next != expected.size()) {
+    Object object;
+    Extent extent;
+    std::size_t offset = expected[next].offset;
+    auto failure = parse_object_at(bytes, offset, expected[next].object.index(), object, extent, level.tails.get());
+    return error(absl::StrFormat("offset 0x%x", offset),
+                 absl::StrCat("the built object does not re-read as an object",
+                              failure ? ": " + failure->message() : std::string(": another object overlaps it")));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
+  if (!doc.IsObject()) return error("/", "the dump must be a JSON object");
+  const Value* format = member(doc, "format");
+  if (format == nullptr || !format->IsString() || text(*format) != "anvilrt/1")
+    return error("/format", "must be \"anvilrt/1\"");
+  const Value* game_value = member(doc, "game");
+  std::optional<Game> game;
+  if (game_value != nullptr && game_value->IsString()) game = parse_game(text(*game_value));
+  if (!game) return error("/game", "must be \"ac2\" or \"sws\"");
+  const Value* size = member(doc, "size");
+  if (size == nullptr || !size->IsUint64()) return error("/size", "must be the file size in bytes");
+  const Value* objects = member(doc, "objects");
+  if (objects == nullptr || !objects->IsObject()) return error("/objects", "must be an object");
+  const Value* spans = member(doc, "spans");
+  if (spans == nullptr) return error("/spans", "missing: build needs a dump made with --full");
+  if (!spans->IsArray()) return error("/spans", "must be an array");
+  for (auto& m : doc.GetObject()) {
+    std::string_view key = text(m.name);
+    if (key != "format" && key != "game" && key != "size" && key != "objects" && key != "spans")
+      return error("/" + std::string(key), "unknown field");
+  }
+
+  std::vector<u8> out;
+  std::vector<Expected> expected;
+  absl::flat_hash_set<std::string_view> used;
+  for (rapidjson::SizeType i = 0; i < spans->Size(); ++i) {
+    const Value& span = (*spans)[i];
+    std::string at = absl::StrCat("/spans/", i);
+    if (!span.IsObject()) return error(at, "must be an object");
+    const Value* offset = member(span, "offset");
+    if (offset == nullptr || !offset->IsUint64() || offset->GetUint64() != out.size())
+      return error(at + "/offset", absl::StrCat("must be ", out.size(), ", where the span before it ends"));
+    const Value* opaque = member(span, "opaque");
+    const Value* key = member(span, "object");
+    if (span.MemberCount() != 2 || (opaque == nullptr) == (key == nullptr))
+      return error(at, "must be {\"offset\", \"opaque\"} or {\"offset\", \"object\"}");
+    if (opaque != nullptr) {
+      std::string bytes;
+      if (!opaque->IsString() ||
+          !absl::Base64Unescape(absl::string_view(opaque->GetString(), opaque->GetStringLength()), &bytes))
+        return error(at + "/opaque", "must be base64");
+      out.insert(out.end(), bytes.begin(), bytes.end());
+      continue;
+    }
+    if (!key->IsString()) return error(at + "/object", "must be an object key");
+    std::string_view name = text(*key);
+    const Value* object_json = member(*objects, std::string(name).c_str());
+    std::string pointer = "/objects/" + std::string(name);
+    if (object_json == nullptr) return error(at + "/object", "no object " + std::string(name) + " in /objects");
+    if (!used.insert(name).second) return error(at + "/object", "object " + std::string(name) + " placed twice");
+    Object object;
+    if (auto failure = read_object_json(*object_json, *game, pointer, object))
+      return error(failure->path, failure->what());
+    const Value* object_offset = member(*object_json, "offset");
+    if (object_offset == nullptr || !object_offset->IsUint64() || object_offset->GetUint64() != out.size())
+      return error(pointer + "/offset", absl::StrCat("must be ", out.size(), ", where its span starts"));
+    std::size_t start = out.size();
+    encode_object(object, out);
+    const Value* length = member(*object_json, "length");
+    if (length == nullptr || !length->IsUint64() || length->GetUint64() != out.size() - start)
+      return error(pointer + "/length", absl::StrCat("the fields encode to ", out.size() - start,
+                                                     " bytes: an object inside a level file cannot change size"));
+    expected.push_back({start, std::move(object)});
+  }
+  if (used.size() != objects->MemberCount()) {
+    for (auto& m : objects->GetObject())
+      if (!used.contains(text(m.name))) return error("/objects/" + std::string(text(m.name)), "not placed by any span");
+    return error("/objects", "a key appears twice");
+  }
+  if (out.size() != size->GetUint64())
+    return error("/size", absl::StrCat("the spans add up to ", out.size(), " bytes"));
+  if (auto status = check_reread(out, *game, expected); !status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseFullPrecisionFlag>(json_text.data(), json_text.size());
+  if (doc.HasParseError()) return error(absl::StrCat("offset ", doc.GetErrorOffset()), "not valid JSON");
+  return build_from_dump(doc);
+}
+
+}  // namespace anvil

@@ -1,0 +1,121 @@
+// The saving byte archive: writes a structure as little-endian bytes through its one layout
+// declaration. Counts are derived from the vectors they describe; checked constants are written as
+// the format demands.
+#pragma once
+
+#include <bit>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "model/layout.hpp"
+
+namespace anvil {
+
+static_assert(std::endian::native == std::endian::little, "the byte archives copy little-endian fields directly");
+
+class ByteWriter {
+ public:
+  using is_loading = std::false_type;
+  using is_saving = std::true_type;
+
+  // Appends to `out`.
+  explicit ByteWriter(std::vector<u8>& out) : out_(out) {}
+
+  template <class T>
+  ByteWriter& operator&(const boost::serialization::nvp<T>& field) {
+    write_value(field.value());
+    return *this;
+  }
+
+  template <class T>
+  ByteWriter& operator&(const Expect<T>& e) {
+    put(&e.value, sizeof(T));
+    return *this;
+  }
+
+  template <class Count, class T>
+  ByteWriter& operator&(const Counted<Count, T>& c) {
+    write_count<Count>(c.items.size());
+    if constexpr (std::is_same_v<T, Matrix> || requires(T t) { t.bytes.size(); }) {
+      static_assert(sizeof(T) == WireSize<T>::value);
+      put(c.items.data(), sizeof(T) * c.items.size());
+    } else {
+      for (auto& item : c.items) write_value(item);
+    }
+    return *this;
+  }
+
+  template <class Count>
+  ByteWriter& operator&(const CountedBytes<Count>& c) {
+    write_count<Count>(c.data.bytes.size());
+    put(c.data.bytes.data(), c.data.bytes.size());
+    return *this;
+  }
+
+  template <class... Alts>
+  ByteWriter& operator&(const ClassSwitch<Alts...>& s) {
+    u32 cls = class_id_of(s.body);
+    put(&cls, sizeof cls);
+    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    return *this;
+  }
+
+  template <class T>
+  ByteWriter& operator&(const PresentIf<T>& p) {
+    if (p.target) p.target->serialize(*this, 0);
+    return *this;
+  }
+
+  template <class T, std::size_t N>
+  ByteWriter& operator&(const EachFollowedBy<T, N>& e) {
+    for (std::size_t i = 0; i < N; ++i) {
+      write_value(e.items[i]);
+      put(&e.constants[i], sizeof(u32));
+    }
+    return *this;
+  }
+
+  ByteWriter& operator&(const UntilTail& u) {
+    put(u.data.bytes.data(), u.data.bytes.size());
+    return *this;
+  }
+
+ private:
+  void put(const void* data, std::size_t size) {
+    const u8* p = static_cast<const u8*>(data);
+    out_.insert(out_.end(), p, p + size);
+  }
+
+  template <class Count>
+  void write_count(std::size_t n) {
+    Count count = static_cast<Count>(n);
+    put(&count, sizeof count);
+  }
+
+  template <class T>
+  void write_value(T& value) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      put(&value, sizeof value);
+    } else if constexpr (requires { value.value; }) {  // Id<T>
+      put(&value.value, sizeof value.value);
+    } else if constexpr (requires { value.bytes.size(); }) {  // Opaque<N>
+      put(value.bytes.data(), value.bytes.size());
+    } else if constexpr (requires { value.has_value(); }) {  // inline pointer
+      u8 tag = value ? 0x00 : 0x03;
+      put(&tag, 1);
+      if (value) value->serialize(*this, 0);
+    } else if constexpr (requires {
+                           value.size();
+                           value[0];
+                         }) {  // std::array
+      for (auto& item : value) write_value(item);
+    } else {
+      value.serialize(*this, 0);
+    }
+  }
+
+  std::vector<u8>& out_;
+};
+
+}  // namespace anvil

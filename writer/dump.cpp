@@ -1,0 +1,70 @@
+#include "writer/dump.hpp"
+
+#include <absl/strings/escaping.h>
+#include <rapidjson/filewritestream.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "reader/level.hpp"
+#include "writer/json_text_handler.hpp"
+#include "writer/object_json.hpp"
+
+namespace anvil {
+namespace {
+
+template <class Stream>
+void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream) {
+  JsonTextHandler<Stream> handler(stream);
+  JsonWriter<JsonTextHandler<Stream>> w(handler);
+  w.start_object();
+  w.key("format");
+  w.string("anvilrt/1");
+  w.key("game");
+  w.string(game_name(options.game));
+  w.key("size");
+  w.number(bytes.size());
+  w.key("objects");
+  w.start_object();
+  Level level = carve_level(bytes, options.game, [&](const Piece& piece, const Object& object) {
+    write_object_json(w, object_key(piece, options.game), {piece.offset, piece.length}, object);
+  });
+  w.end_object();
+  if (options.full) {
+    w.key("spans");
+    w.start_array();
+    for (const Piece& piece : level.pieces) {
+      w.start_object();
+      w.key("offset");
+      w.number(piece.offset);
+      if (piece.is_object()) {
+        w.key("object");
+        w.string(object_key(piece, options.game));
+      } else {
+        w.key("opaque");
+        auto span = bytes.subspan(piece.offset, piece.length);
+        w.string(absl::Base64Escape({reinterpret_cast<const char*>(span.data()), span.size()}));
+      }
+      w.end_object();
+    }
+    w.end_array();
+  }
+  w.end_object();
+  stream.Flush();
+}
+
+}  // namespace
+
+bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
+  char buffer[1 << 16];
+  rapidjson::FileWriteStream stream(out, buffer, sizeof buffer);
+  write_document(bytes, options, stream);
+  std::fputc('\n', out);
+  return std::fflush(out) == 0 && !std::ferror(out);
+}
+
+std::string dump_json(std::span<const u8> bytes, const DumpOptions& options) {
+  rapidjson::StringBuffer buffer;
+  write_document(bytes, options, buffer);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+}  // namespace anvil

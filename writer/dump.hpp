@@ -1,0 +1,23 @@
+// `dump`: the JSON document of a level file (FORMAT.md section 4), streamed as the file is carved.
+#pragma once
+
+#include <cstdio>
+#include <span>
+#include <string>
+
+#include "model/object.hpp"
+
+namespace anvil {
+
+struct DumpOptions {
+  Game game = Game::ac2;
+  bool full = false;  // add "spans", every piece in file order, so that `build` can rebuild the file
+};
+
+// Writes the document to `out`; false if writing failed.
+bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out);
+
+// The document as a string.
+std::string dump_json(std::span<const u8> bytes, const DumpOptions& options);
+
+}  // namespace anvil

@@ -1,0 +1,32 @@
+// Re-encoding objects and whole level files from the model.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "model/object.hpp"
+#include "reader/level.hpp"
+#include "writer/byte_writer.hpp"
+
+namespace anvil {
+
+// Appends the bytes of `value` (any structure with a layout declaration) to `out`.
+template <class T>
+void encode(const T& value, std::vector<u8>& out) {
+  ByteWriter writer(out);
+  const_cast<T&>(value).serialize(writer, 0);
+}
+
+inline void encode_object(const Object& object, std::vector<u8>& out) {
+  std::visit([&](const auto& o) { encode(o, out); }, object);
+}
+
+// Whether two objects are the same to the bit (NaN payloads and -0.0 included): the encoding stores
+// every field, so equal bytes are equal objects.
+bool same_object(const Object& a, const Object& b);
+
+// The file of `level` with its opaque spans copied and every object re-encoded from `objects` (one per
+// object piece, in file order).
+std::vector<u8> write_level(const Level& level, std::span<const Object> objects);
+
+}  // namespace anvil

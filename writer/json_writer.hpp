@@ -1,0 +1,183 @@
+// The saving JSON archive: emits a structure's fields as SAX events through its one layout
+// declaration, to any RapidJSON handler (a text writer, or a Document for patches and diffs). The NVP
+// name is the JSON key. Checked constants without a name are left out; counts are array lengths.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "model/class_ids.hpp"
+#include "model/json_text.hpp"
+#include "model/layout.hpp"
+
+namespace anvil {
+
+template <class Handler>
+class JsonWriter {
+ public:
+  using is_loading = std::false_type;
+  using is_saving = std::true_type;
+
+  explicit JsonWriter(Handler& out) : out_(out) {}
+
+  // Building blocks for the document around the objects (FORMAT.md section 4).
+  void key(std::string_view name) {
+    ++sizes_.back();
+    out_.Key(name.data(), static_cast<unsigned>(name.size()), true);
+  }
+  void string(std::string_view s) {
+    count_value();
+    out_.String(s.data(), static_cast<unsigned>(s.size()), true);
+  }
+  void number(u64 v) {
+    count_value();
+    out_.Uint64(v);
+  }
+  void start_object() {
+    count_value();
+    out_.StartObject();
+    sizes_.push_back(0);
+    in_array_.push_back(false);
+  }
+  void end_object() {
+    out_.EndObject(sizes_.back());
+    sizes_.pop_back();
+    in_array_.pop_back();
+  }
+  void start_array() {
+    count_value();
+    out_.StartArray();
+    sizes_.push_back(0);
+    in_array_.push_back(true);
+  }
+  void end_array() {
+    out_.EndArray(sizes_.back());
+    sizes_.pop_back();
+    in_array_.pop_back();
+  }
+
+  // The fields of a structure, into the object that is open.
+  template <class T>
+  void fields(const T& value) {
+    const_cast<T&>(value).serialize(*this, 0);
+  }
+
+  template <class T>
+  JsonWriter& operator&(const boost::serialization::nvp<T>& field) {
+    key(field.name());
+    value(field.value());
+    return *this;
+  }
+
+  template <class T>
+  JsonWriter& operator&(const Expect<T>& e) {
+    if (e.name != nullptr) {
+      key(e.name);
+      number(e.value);
+    }
+    return *this;
+  }
+
+  template <class Count, class T>
+  JsonWriter& operator&(const Counted<Count, T>& c) {
+    key(c.name);
+    start_array();
+    for (auto& item : c.items) value(item);
+    end_array();
+    return *this;
+  }
+
+  template <class Count>
+  JsonWriter& operator&(const CountedBytes<Count>& c) {
+    key(c.name);
+    hex(c.data.bytes.data(), c.data.bytes.size());
+    return *this;
+  }
+
+  template <class... Alts>
+  JsonWriter& operator&(const ClassSwitch<Alts...>& s) {
+    key("class");
+    string(class_id::to_json(class_id_of(s.body)));
+    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    return *this;
+  }
+
+  template <class T>
+  JsonWriter& operator&(const PresentIf<T>& p) {
+    key(p.name);
+    value(p.target);
+    return *this;
+  }
+
+  template <class T, std::size_t N>
+  JsonWriter& operator&(const EachFollowedBy<T, N>& e) {
+    key(e.name);
+    value(e.items);
+    return *this;
+  }
+
+  JsonWriter& operator&(const UntilTail& u) {
+    key(u.name);
+    hex(u.data.bytes.data(), u.data.bytes.size());
+    return *this;
+  }
+
+ private:
+  void count_value() {
+    if (!in_array_.empty() && in_array_.back()) ++sizes_.back();
+  }
+
+  void hex(const u8* data, std::size_t size) {
+    scratch_.clear();
+    json_text::append_hex(scratch_, data, size);
+    string(scratch_);
+  }
+
+  template <class T>
+  void value(T& v) {
+    if constexpr (std::is_same_v<T, f32>) {
+      count_value();
+      if (std::isfinite(v)) {
+        out_.Double(static_cast<double>(v));  // exact; text handlers print it as the shortest f32
+      } else {
+        std::string bits = json_text::format_f32_bits(v);
+        out_.String(bits.data(), static_cast<unsigned>(bits.size()), true);
+      }
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      count_value();
+      out_.Uint(v);
+    } else if constexpr (requires { v.value; }) {  // Id<T>
+      string(json_text::format_id(v.value, sizeof v.value));
+    } else if constexpr (requires { v.bytes.size(); }) {  // Opaque<N>
+      hex(v.bytes.data(), v.bytes.size());
+    } else if constexpr (requires { v.has_value(); }) {  // pointer: object or null
+      if (v) {
+        value(*v);
+      } else {
+        count_value();
+        out_.Null();
+      }
+    } else if constexpr (requires {
+                           v.size();
+                           v[0];
+                         }) {  // std::array
+      start_array();
+      for (auto& item : v) value(item);
+      end_array();
+    } else {
+      start_object();
+      v.serialize(*this, 0);
+      end_object();
+    }
+  }
+
+  Handler& out_;
+  std::vector<unsigned> sizes_{0};
+  std::vector<bool> in_array_;
+  std::string scratch_;
+};
+
+}  // namespace anvil

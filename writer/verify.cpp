@@ -1,0 +1,122 @@
+#include "writer/verify.hpp"
+
+#include <absl/strings/escaping.h>
+#include <absl/strings/str_cat.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+
+#include "reader/carver.hpp"
+#include "reader/object_json.hpp"
+#include "writer/encode.hpp"
+#include "writer/json_text_handler.hpp"
+#include "writer/object_json.hpp"
+
+namespace anvil {
+namespace {
+
+// The offset of the first byte where `got` differs from `want`, if any.
+std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<const u8> got) {
+  auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
+  if (w == want.end() && g == got.end()) return std::nullopt;
+  return static_cast<std::size_t>(w - want.begin());
+}
+
+class Verifier {
+ public:
+  Verifier(std::span<const u8> bytes, Game game, bool json) : bytes_(bytes), game_(game), json_(json) {
+    report_.size = bytes.size();
+  }
+
+  VerifyReport run() {
+    Carver carver(bytes_, game_);
+    Object object;
+    std::size_t end = 0;
+    while (report_.identical()) {
+      auto extent = carver.next(object);
+      std::size_t next = extent ? extent->offset : bytes_.size();
+      opaque(end, next - end);
+      if (!extent) break;
+      ++report_.objects;
+      encoded_.clear();
+      encode_object(object, encoded_);
+      compare(*extent, encoded_, "bytes -> model -> bytes");
+      if (json_ && report_.identical()) through_json(*extent, object);
+      end = extent->offset + extent->length;
+    }
+    return report_;
+  }
+
+ private:
+  void compare(const Extent& extent, std::span<const u8> got, std::string_view trip) {
+    if (auto at = first_difference(bytes_.subspan(extent.offset, extent.length), got)) {
+      report_.first_difference = extent.offset + *at;
+      report_.difference =
+          absl::StrCat(std::string(trip), ": the object at offset ", extent.offset, " re-encodes differently");
+    }
+  }
+
+  void opaque(std::size_t offset, std::size_t length) {
+    report_.opaque_bytes += length;
+    if (!json_ || length == 0) return;
+    auto span = bytes_.subspan(offset, length);
+    std::string decoded;
+    absl::Base64Unescape(absl::Base64Escape({reinterpret_cast<const char*>(span.data()), span.size()}), &decoded);
+    if (auto at = first_difference(span, {reinterpret_cast<const u8*>(decoded.data()), decoded.size()})) {
+      report_.first_difference = offset + *at;
+      report_.difference = "bytes -> JSON -> bytes: an opaque span does not survive base64";
+    }
+  }
+
+  void through_json(const Extent& extent, const Object& object) {
+    text_.Clear();
+    JsonTextHandler<rapidjson::StringBuffer> handler(text_);
+    JsonWriter<JsonTextHandler<rapidjson::StringBuffer>> w(handler);
+    w.start_object();
+    write_object_json(w, "object", extent, object);
+    w.end_object();
+    // A fresh document on a cleared pool per object: RapidJSON's pool never frees a reparsed document.
+    pool_.Clear();
+    rapidjson::Document document(&pool_);
+    document.Parse<rapidjson::kParseFullPrecisionFlag>(text_.GetString(), text_.GetSize());
+    if (document.HasParseError()) {
+      fail(extent, "the JSON written does not parse");
+      return;
+    }
+    const auto& value = document["object"];
+    if (auto failure = read_object_json(value, game_, "/object", reread_)) {
+      fail(extent, "the JSON does not read back: " + failure->message());
+      return;
+    }
+    if (value["offset"].GetUint64() != extent.offset || value["length"].GetUint64() != extent.length) {
+      fail(extent, "the JSON gives another offset or length");
+      return;
+    }
+    encoded_.clear();
+    encode_object(reread_, encoded_);
+    compare(extent, encoded_, "bytes -> JSON -> bytes");
+  }
+
+  void fail(const Extent& extent, std::string why) {
+    report_.first_difference = extent.offset;
+    report_.difference = absl::StrCat("bytes -> JSON -> bytes: object at offset ", extent.offset, ": ", why);
+  }
+
+  std::span<const u8> bytes_;
+  Game game_;
+  bool json_;
+  VerifyReport report_;
+  std::vector<u8> encoded_;
+  rapidjson::StringBuffer text_;
+  char pool_buffer_[1 << 16];
+  rapidjson::MemoryPoolAllocator<> pool_{pool_buffer_, sizeof pool_buffer_};
+  Object reread_;
+};
+
+}  // namespace
+
+VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip) {
+  return Verifier(bytes, game, json_round_trip).run();
+}
+
+}  // namespace anvil

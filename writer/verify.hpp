@@ -1,0 +1,25 @@
+// `verify`: the proof that a reading of a file is lossless. Every object is re-encoded from its fields
+// (bytes -> model -> bytes) and, unless disabled, also through its JSON (bytes -> JSON -> model ->
+// bytes), object by object as the file is carved, so memory stays flat whatever the file size.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "model/object.hpp"
+
+namespace anvil {
+
+struct VerifyReport {
+  std::size_t size = 0;
+  std::size_t objects = 0;
+  std::size_t opaque_bytes = 0;
+  std::optional<std::size_t> first_difference;  // file offset of the first byte that differs
+  std::string difference;                       // which round trip, and why
+  bool identical() const { return !first_difference.has_value(); }
+};
+
+VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip);
+
+}  // namespace anvil
