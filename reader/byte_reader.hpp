@@ -88,12 +88,10 @@ class ByteReader {
       std::memcpy(c.items.data(), file_.data() + pos_, sizeof(T) * n);
       pos_ += sizeof(T) * n;
     } else {
-      path_.push_back(c.name);
       for (auto& item : c.items) {
         if (!ok()) break;
         read_value(c.name, item);
       }
-      path_.pop_back();
     }
     return *this;
   }
