@@ -16,12 +16,16 @@ struct Command {
 int run_verify(int argc, char** argv);
 int run_dump(int argc, char** argv);
 int run_build(int argc, char** argv);
+int run_gen(int argc, char** argv);
+int run_stats(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
       {"verify", run_verify},
       {"dump", run_dump},
       {"build", run_build},
+      {"gen", run_gen},
+      {"stats", run_stats},
   };
   return list;
 }

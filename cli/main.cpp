@@ -12,6 +12,8 @@ commands:
   verify PATH...       prove that each file reads and writes back byte for byte
   dump FILE            print the JSON document of a level file (--full: enough to rebuild it)
   build DUMP.json      rebuild a level file from a --full dump
+  gen -o FILE          write synthetic level data following the research notes' distributions
+  stats PATH...        census of level files: objects, field values, near misses (--json)
 )";
 
 }  // namespace
