@@ -1,56 +1,92 @@
-// anvilrt verify PATH... [--game ac2|sws|auto] [--no-json]
+// anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--jobs N] [--quiet]
 #include <absl/strings/str_format.h>
 
+#include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/parallel.hpp"
 #include "reader/input_file.hpp"
 #include "writer/verify.hpp"
 
 namespace anvil::cli {
+namespace {
+
+struct FileResult {
+  std::string error;  // the file could not be read, or a bad --game
+  std::string game;
+  VerifyReport report;
+};
+
+}  // namespace
 
 int run_verify(int argc, char** argv) {
   std::vector<std::string> paths;
   std::string game_option;
+  unsigned jobs = std::thread::hardware_concurrency();
   po::options_description options("options");
   add_game_option(options, game_option);
   options.add_options()("no-json", "only bytes -> model -> bytes (skip bytes -> JSON -> bytes)")(
+      "jobs,j", po::value(&jobs)->default_value(jobs), "files verified at once")("quiet,q", "no progress line")(
       "paths", po::value(&paths)->required()->multitoken(), "files or folders (walked recursively)");
   po::positional_options_description positional;
   positional.add("paths", -1);
   po::variables_map vm;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json]\n\n"
+             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--jobs N] [--quiet]\n\n"
              "For each file: bytes -> model -> bytes and (unless --no-json) bytes -> JSON -> bytes must both\n"
-             "give the file back identically, every object re-encoded from its fields.\n"
+             "give the file back identically, every object re-encoded from its fields. One line per file:\n"
+             "the dialect, objects carved, bytes left opaque, candidates that failed a check, the result.\n"
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
              options, positional, vm, code))
     return code;
+  if (game_option != "auto" && !parse_game(game_option)) {
+    error("--game must be ac2, sws or auto, not '" + game_option + "'");
+    return kBadInput;
+  }
 
   bool paths_ok = true;
   std::vector<std::string> files = collect_files(paths, paths_ok);
+  std::size_t total = 0;
+  for (const auto& f : files) total += std::filesystem::file_size(f);
+  bool json = vm.count("no-json") == 0;
   std::size_t identical = 0, different = 0, unreadable = 0;
-  for (const std::string& file : files) {
-    auto input = InputFile::open(file);
-    if (!input.ok()) {
-      error(std::string(input.status().message()));
-      ++unreadable;
-      continue;
-    }
-    auto game = resolve_game(game_option, input->bytes(), file, true);
-    if (!game) return kBadInput;
-    VerifyReport r = verify_bytes(input->bytes(), *game, vm.count("no-json") == 0);
-    std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque: ", file, game_name(*game),
-                                 r.size, r.objects, r.opaque_bytes);
-    if (r.identical()) {
-      std::cout << "identical\n";
-      ++identical;
-    } else {
-      std::cout << absl::StrFormat("DIFFERS at offset 0x%x (%s)\n", *r.first_difference, r.difference);
-      ++different;
-    }
-  }
+  Progress progress("verify", files.size(), total, vm.count("quiet") > 0);
+  run_in_order<FileResult>(
+      files.size(), jobs,
+      [&](std::size_t i) {
+        FileResult result;
+        auto input = InputFile::open(files[i]);
+        if (!input.ok()) {
+          result.error = std::string(input.status().message());
+        } else {
+          Game game = *resolve_game(game_option, input->bytes(), files[i], true);
+          result.game = game_name(game);
+          result.report = verify_bytes(input->bytes(), game, json);
+        }
+        progress.file_done(result.report.size);
+        return result;
+      },
+      [&](std::size_t i, FileResult& result) {
+        if (!result.error.empty()) {
+          error(result.error);
+          ++unreadable;
+          return;
+        }
+        const VerifyReport& r = result.report;
+        std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque, %d near misses: ", files[i],
+                                     result.game, r.size, r.objects, r.opaque_bytes, r.near_misses);
+        if (r.identical()) {
+          std::cout << "identical\n";
+          ++identical;
+        } else {
+          std::cout << absl::StrFormat("DIFFERS at offset 0x%x (%s)\n", *r.first_difference, r.difference);
+          ++different;
+        }
+        std::cout.flush();
+      });
   std::cout << absl::StrFormat("verified %d files: %d identical, %d differ, %d unreadable\n", files.size(), identical,
                                different, unreadable);
   if (!paths_ok || unreadable > 0) return kBadInput;

@@ -15,7 +15,7 @@ TEST(Cli, VerifyCorpusFolderExitsZero) {
   auto r = run_cli({"verify", test::corpus("ac2"), test::corpus("sws")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("0 differ, 0 unreadable"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("lod_selector_slots.bin: ac2, 807 bytes, 1 objects carved, 25 bytes opaque"), std::string::npos)
+  EXPECT_NE(r.out.find("lod_selector_slots.bin: ac2, 807 bytes, 1 objects carved, 25 bytes opaque, 0 near misses"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("lod_selector.bin: sws"), std::string::npos) << r.out;
 }
@@ -31,10 +31,10 @@ TEST(Cli, VerifyEmptyAndRandomFilesCarveNothing) {
     auto r = run_cli({"verify", "--game", game, dir.path("empty"), dir.path("random")});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("empty: " + std::string(game == std::string("sws") ? "sws" : "ac2") +
-                         ", 0 bytes, 0 objects carved, 0 bytes opaque: identical"),
+                         ", 0 bytes, 0 objects carved, 0 bytes opaque, 0 near misses: identical"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find(" 0 objects carved, 65536 bytes opaque: identical"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" 0 objects carved, 65536 bytes opaque, 0 near misses: identical"), std::string::npos) << r.out;
   }
 }
 

@@ -30,6 +30,7 @@ class Verifier {
 
   VerifyReport run() {
     Carver carver(bytes_, game_);
+    carver.on_near_miss([this](const NearMiss&) { ++report_.near_misses; });
     Object object;
     std::size_t end = 0;
     while (report_.identical()) {

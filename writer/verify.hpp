@@ -15,6 +15,7 @@ struct VerifyReport {
   std::size_t size = 0;
   std::size_t objects = 0;
   std::size_t opaque_bytes = 0;
+  std::size_t near_misses = 0;                  // candidates (class id in place) that failed a check and stay opaque
   std::optional<std::size_t> first_difference;  // file offset of the first byte that differs
   std::string difference;                       // which round trip, and why
   bool identical() const { return !first_difference.has_value(); }
