@@ -2,38 +2,53 @@
 
 #include <absl/strings/str_format.h>
 
+#include <array>
 #include <bit>
 #include <charconv>
+#include <cmath>
 
 namespace anvil::json_text {
 namespace {
 
 constexpr char kDigits[] = "0123456789abcdef";
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+// The value of each hex digit, -1 for any other character.
+constexpr std::array<signed char, 256> kHexValue = [] {
+  std::array<signed char, 256> t{};
+  t.fill(-1);
+  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<signed char>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<signed char>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<signed char>(c - 'A' + 10);
+  return t;
+}();
+
+int hex_value(char c) { return kHexValue[static_cast<unsigned char>(c)]; }
 
 }  // namespace
 
-std::string format_id(u64 value, std::size_t width_bytes) {
-  std::string out(2 + 2 * width_bytes, '0');
+std::size_t format_id(char* out, u64 value, std::size_t width_bytes) {
+  std::size_t size = 2 + 2 * width_bytes;
+  out[0] = '0';
   out[1] = 'x';
-  for (std::size_t i = out.size(); i > 2; --i, value >>= 4) out[i - 1] = kDigits[value & 0xF];
-  return out;
+  for (std::size_t i = size; i > 2; --i, value >>= 4) out[i - 1] = kDigits[value & 0xF];
+  return size;
+}
+
+std::string format_id(u64 value, std::size_t width_bytes) {
+  char buf[kMaxIdChars];
+  return {buf, format_id(buf, value, width_bytes)};
 }
 
 std::optional<u64> parse_id(std::string_view text, std::size_t width_bytes) {
   if (text.size() != 2 + 2 * width_bytes || text[0] != '0' || text[1] != 'x') return std::nullopt;
   u64 value = 0;
+  int bad = 0;
   for (char c : text.substr(2)) {
     int v = hex_value(c);
-    if (v < 0) return std::nullopt;
-    value = (value << 4) | static_cast<u64>(v);
+    bad |= v;
+    value = (value << 4) | static_cast<u64>(v & 0xF);
   }
+  if (bad < 0) return std::nullopt;
   return value;
 }
 
@@ -49,12 +64,13 @@ void append_hex(std::string& out, const u8* data, std::size_t size) {
 bool parse_hex(std::string_view text, std::vector<u8>& out) {
   if (text.size() % 2 != 0) return false;
   out.resize(text.size() / 2);
+  int bad = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
     int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out[i] = static_cast<u8>(hi << 4 | lo);
+    bad |= hi | lo;
+    out[i] = static_cast<u8>((hi & 0xF) << 4 | (lo & 0xF));
   }
-  return true;
+  return bad >= 0;
 }
 
 void append_f32(std::string& out, f32 value) {

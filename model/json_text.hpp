@@ -11,7 +11,9 @@
 
 namespace anvil::json_text {
 
-// "0x" + 2*sizeof(T) lowercase hex digits.
+// "0x" + 2*width_bytes lowercase hex digits; into `out` (kMaxIdChars at least), returning the length.
+inline constexpr std::size_t kMaxIdChars = 18;
+std::size_t format_id(char* out, u64 value, std::size_t width_bytes);
 std::string format_id(u64 value, std::size_t width_bytes);
 // Accepts exactly "0x" + 2*width_bytes hex digits (either case).
 std::optional<u64> parse_id(std::string_view text, std::size_t width_bytes);

@@ -170,11 +170,16 @@ class ByteReader {
   &&std::is_trivially_copyable_v<T> && sizeof(T) == WireSize<T>::value;
 
   bool need(const char* name, std::size_t size) {
-    if (size <= remaining()) return true;
+    if (size <= remaining()) [[likely]]
+      return true;
+    fail_truncated(name, size);
+    return false;
+  }
+
+  [[gnu::noinline]] void fail_truncated(const char* name, std::size_t size) {
     path_.push_back(name);
     fail(absl::StrFormat("needs %d bytes", size), absl::StrFormat("%d left", remaining()));
     path_.pop_back();
-    return false;
   }
 
   template <class T>

@@ -1,6 +1,7 @@
-// The look-ups of the `ac2` unknown-instance rule for one file: all valid Visual tails and all Visual
-// class-id places, found in one pass each the first time they are asked for, then found by binary
-// search. This keeps carving linear however many unknown instances a file holds.
+// The look-ups of the `ac2` unknown-instance rule for one file: the places of the tail class id and of
+// the Visual class id, found left to right only as far as a question reaches, then found by binary
+// search; each tail candidate is parsed at most once. Carving stays linear however many unknown
+// instances a file holds, and costs nothing in a file that has none.
 #pragma once
 
 #include <algorithm>
@@ -18,40 +19,58 @@ class FileTails final : public TailFinder {
   explicit FileTails(std::span<const u8> file) : file_(file) {}
 
   std::optional<std::size_t> next_tail(std::size_t from, std::size_t limit) override {
-    index();
-    auto it = std::lower_bound(tails_.begin(), tails_.end(), from);
-    if (it == tails_.end() || *it > limit) return std::nullopt;
-    return *it;
+    // A tail at t has its class id at t + 0x19: index the class-id places up to the last one that
+    // could belong to a tail starting at or before `limit`.
+    tails_.scan_to(limit + kTailClassOffset + 4);
+    auto& places = tails_.places;
+    valid_.resize(places.size(), kUnknown);
+    for (auto i = std::lower_bound(places.begin(), places.end(), from + kTailClassOffset) - places.begin();
+         i < static_cast<std::ptrdiff_t>(places.size()) && places[i] - kTailClassOffset <= limit; ++i) {
+      if (valid_[i] == kUnknown) valid_[i] = parses_as_tail(places[i] - kTailClassOffset) ? kValid : kInvalid;
+      if (valid_[i] == kValid) return places[i] - kTailClassOffset;
+    }
+    return std::nullopt;
   }
+
   bool visual_signature_in(std::size_t from, std::size_t to) override {
-    index();
-    auto it = std::lower_bound(visuals_.begin(), visuals_.end(), from);
-    return it != visuals_.end() && *it + 4 <= to;
+    visuals_.scan_to(to);
+    auto it = std::lower_bound(visuals_.places.begin(), visuals_.places.end(), from);
+    return it != visuals_.places.end() && *it + 4 <= to;
   }
 
  private:
   static constexpr std::size_t kTailClassOffset = 0x19;
+  enum Validity : u8 { kUnknown, kValid, kInvalid };
 
-  void index() {
-    if (indexed_) return;
-    indexed_ = true;
-    for (auto p = find_class_id(file_, 0, class_id::kVisualShaderConstants); p;
-         p = find_class_id(file_, *p + 1, class_id::kVisualShaderConstants)) {
-      if (*p < kTailClassOffset) continue;
-      std::size_t start = *p - kTailClassOffset;
-      ac2::VisualTail tail;
-      ByteReader reader(file_, start);
-      tail.serialize(reader, 0);
-      if (reader.ok()) tails_.push_back(start);
+  // The places of one class id in the file, found left to right as far as asked for.
+  struct Places {
+    std::span<const u8> file;
+    u32 class_id;
+    std::size_t scanned = 0;  // every place before this is in `places`
+    std::vector<std::size_t> places;
+
+    // Examines every position p with p + 4 <= end.
+    void scan_to(std::size_t end) {
+      end = std::min(end, file.size());
+      while (auto p = find_class_id(file.first(end), scanned, class_id)) {
+        places.push_back(*p);
+        scanned = *p + 1;
+      }
+      if (end >= 3) scanned = std::max(scanned, end - 3);
     }
-    for (auto p = find_class_id(file_, 0, class_id::kVisual); p; p = find_class_id(file_, *p + 1, class_id::kVisual))
-      visuals_.push_back(*p);
+  };
+
+  bool parses_as_tail(std::size_t start) {
+    ac2::VisualTail tail;
+    ByteReader reader(file_, start);
+    tail.serialize(reader, 0);
+    return reader.ok();
   }
 
   std::span<const u8> file_;
-  bool indexed_ = false;
-  std::vector<std::size_t> tails_;
-  std::vector<std::size_t> visuals_;
+  Places tails_{file_, class_id::kVisualShaderConstants, 0, {}};
+  std::vector<Validity> valid_;  // of each place in tails_
+  Places visuals_{file_, class_id::kVisual, 0, {}};
 };
 
 }  // namespace anvil

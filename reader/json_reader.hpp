@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -41,9 +42,8 @@ class JsonReader {
   template <class T>
   void fields(const Value& object, T& value, std::initializer_list<const char*> extra = {}) {
     if (!object.IsObject()) return fail("must be an object", kind(object));
-    Scope scope{&object, {}};
-    for (const char* name : extra) scope.used.push_back(name);
-    scopes_.push_back(std::move(scope));
+    scopes_.push_back({&object, used_.size()});
+    for (const char* name : extra) used_.push_back(name);
     value.serialize(*this, 0);
     close_scope();
   }
@@ -127,7 +127,8 @@ class JsonReader {
  private:
   struct Scope {
     const Value* object;
-    std::vector<const char*> used;
+    std::size_t used_begin;        // the names this object's fields were looked up by: used_[used_begin..]
+    rapidjson::SizeType next = 0;  // where the next field is looked for first: fields come in order
   };
 
   static std::string kind(const Value& v) {
@@ -162,8 +163,15 @@ class JsonReader {
   const Value* member(const char* name) {
     if (!ok()) return nullptr;
     Scope& scope = scopes_.back();
-    scope.used.push_back(name);
+    used_.push_back(name);
+    auto begin = scope.object->MemberBegin();
+    if (scope.next < scope.object->MemberCount()) {
+      const Value& key = begin[scope.next].name;
+      if (std::strncmp(key.GetString(), name, key.GetStringLength()) == 0 && name[key.GetStringLength()] == '\0')
+        return &begin[scope.next++].value;
+    }
     auto it = scope.object->FindMember(name);
+    scope.next = static_cast<rapidjson::SizeType>(it - begin) + 1;
     if (it == scope.object->MemberEnd()) {
       at(name, [&] { fail("missing field"); });
       return nullptr;
@@ -173,11 +181,11 @@ class JsonReader {
 
   void close_scope() {
     Scope& scope = scopes_.back();
-    if (ok() && scope.object->MemberCount() != scope.used.size()) {
+    if (ok() && scope.object->MemberCount() != used_.size() - scope.used_begin) {
       for (auto& m : scope.object->GetObject()) {
         std::string_view key(m.name.GetString(), m.name.GetStringLength());
         bool known = false;
-        for (const char* used : scope.used) known = known || key == used;
+        for (std::size_t i = scope.used_begin; i < used_.size(); ++i) known = known || key == used_[i];
         if (!known) {
           at(key, [&] { fail("unknown field"); });
           break;
@@ -185,6 +193,7 @@ class JsonReader {
       }
       if (ok()) fail("duplicate field");
     }
+    used_.resize(scope.used_begin);
     scopes_.pop_back();
   }
 
@@ -276,6 +285,7 @@ class JsonReader {
 
   std::string path_;
   std::vector<Scope> scopes_;
+  std::vector<const char*> used_;
   std::optional<CheckFailure> failure_;
 };
 

@@ -1,9 +1,15 @@
-// Finds the places of a 4-byte class id in a file, in order: the carver's candidate search.
+// Finds the places of a 4-byte class id in a file, in order: the carver's candidate search. With SSE2
+// it tests 16 positions at a time on the id's first and last bytes and confirms each hit (the
+// "generic SIMD" substring search); elsewhere a plain loop over 4-byte loads.
 #pragma once
 
 #include <cstring>
 #include <optional>
 #include <span>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "model/primitives.hpp"
 
@@ -11,12 +17,33 @@ namespace anvil {
 
 // The first offset >= from where the little-endian bytes of `class_id` lie in `file`.
 inline std::optional<std::size_t> find_class_id(std::span<const u8> file, std::size_t from, u32 class_id) {
-  if (from >= file.size()) return std::nullopt;
-  u8 needle[4];
-  std::memcpy(needle, &class_id, 4);
-  const void* hit = memmem(file.data() + from, file.size() - from, needle, 4);
-  if (hit == nullptr) return std::nullopt;
-  return static_cast<std::size_t>(static_cast<const u8*>(hit) - file.data());
+  const std::size_t size = file.size();
+  if (size < 4 || from > size - 4) return std::nullopt;
+  const u8* data = file.data();
+  auto matches = [&](std::size_t i) {
+    u32 v;
+    std::memcpy(&v, data + i, 4);
+    return v == class_id;
+  };
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i first = _mm_set1_epi8(static_cast<char>(class_id & 0xFF));
+  const __m128i last = _mm_set1_epi8(static_cast<char>(class_id >> 24));
+  for (; i + 16 + 3 <= size; i += 16) {
+    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + 3));
+    unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
+    while (mask != 0) {
+      std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+      if (matches(at)) return at;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (; i + 4 <= size; ++i)
+    if (matches(i)) return i;
+  return std::nullopt;
 }
 
 }  // namespace anvil

@@ -1,5 +1,6 @@
 #include "writer/build.hpp"
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 #include <absl/strings/escaping.h>
 #include <absl/strings/str_cat.h>
@@ -79,6 +80,12 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
       return error("/" + std::string(key), "unknown field");
   }
 
+  // Objects by key, looked up once per span (RapidJSON's FindMember is a linear scan).
+  absl::flat_hash_map<std::string_view, const Value*> by_key;
+  by_key.reserve(objects->MemberCount());
+  for (auto& m : objects->GetObject())
+    if (!by_key.emplace(text(m.name), &m.value).second)
+      return error("/objects/" + std::string(text(m.name)), "a key appears twice");
   std::vector<u8> out;
   std::vector<Expected> expected;
   absl::flat_hash_set<std::string_view> used;
@@ -103,7 +110,8 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
     }
     if (!key->IsString()) return error(at + "/object", "must be an object key");
     std::string_view name = text(*key);
-    const Value* object_json = member(*objects, std::string(name).c_str());
+    auto found = by_key.find(name);
+    const Value* object_json = found == by_key.end() ? nullptr : found->second;
     std::string pointer = "/objects/" + std::string(name);
     if (object_json == nullptr) return error(at + "/object", "no object " + std::string(name) + " in /objects");
     if (!used.insert(name).second) return error(at + "/object", "object " + std::string(name) + " placed twice");

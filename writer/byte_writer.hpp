@@ -3,6 +3,7 @@
 // the format demands.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <type_traits>
@@ -19,8 +20,11 @@ class ByteWriter {
   using is_loading = std::false_type;
   using is_saving = std::true_type;
 
-  // Appends to `out`.
-  explicit ByteWriter(std::vector<u8>& out) : out_(out) {}
+  // Appends to `out`, which holds exactly what was written once the writer is gone.
+  explicit ByteWriter(std::vector<u8>& out) : out_(out), size_(out.size()) {}
+  ~ByteWriter() { out_.resize(size_); }
+  ByteWriter(const ByteWriter&) = delete;
+  ByteWriter& operator=(const ByteWriter&) = delete;
 
   template <class T>
   ByteWriter& operator&(const boost::serialization::nvp<T>& field) {
@@ -82,10 +86,16 @@ class ByteWriter {
   }
 
  private:
+  // Fields are a few bytes each: each is one memcpy into room made ahead in `out`.
   void put(const void* data, std::size_t size) {
-    const u8* p = static_cast<const u8*>(data);
-    out_.insert(out_.end(), p, p + size);
+    if (size == 0) return;  // data may be null
+    if (out_.size() - size_ < size) [[unlikely]]
+      grow(size);
+    std::memcpy(out_.data() + size_, data, size);
+    size_ += size;
   }
+  // Grows by a small step: resize zero-fills what it adds, and the vector reallocates geometrically.
+  [[gnu::noinline]] void grow(std::size_t size) { out_.resize(size_ + std::max<std::size_t>(size, 256)); }
 
   template <class Count>
   void write_count(std::size_t n) {
@@ -116,6 +126,7 @@ class ByteWriter {
   }
 
   std::vector<u8>& out_;
+  std::size_t size_;
 };
 
 }  // namespace anvil

@@ -150,7 +150,8 @@ class JsonWriter {
       count_value();
       out_.Uint(v);
     } else if constexpr (requires { v.value; }) {  // Id<T>
-      string(json_text::format_id(v.value, sizeof v.value));
+      char id[json_text::kMaxIdChars];
+      string({id, json_text::format_id(id, v.value, sizeof v.value)});
     } else if constexpr (requires { v.bytes.size(); }) {  // Opaque<N>
       hex(v.bytes.data(), v.bytes.size());
     } else if constexpr (requires { v.has_value(); }) {  // pointer: object or null
