@@ -94,7 +94,7 @@ void walk_ac2(const Ac2& t, Emitter& e) {
   e.end();
 
   e.begin("lod_selector_instance", absl::StrFormat("LODSelectorInstance (%s)", grouped(t.lod_selector_instances)));
-  e.number("count", "instances", t.lod_selector_instances);
+  e.number("count", "count", t.lod_selector_instances);
   e.values("instance_counts", "instance count k", entries(t.lod_instances));
   e.values("slot_patterns", "slot patterns (M mesh, I impostor, . empty)", entries(t.slot_patterns));
   e.values("used_slots", "used slots", entries(t.used_slots));
@@ -107,7 +107,7 @@ void walk_ac2(const Ac2& t, Emitter& e) {
   const Ac2Meshes& m = t.meshes;
   e.begin("mesh_instance_data", absl::StrFormat("MeshInstanceData (%s: %s direct, %s in slots)", grouped(m.count),
                                                 grouped(m.direct), grouped(m.count - m.direct)));
-  e.number("count", "instances", m.count);
+  e.number("count", "count", m.count);
   e.number("direct", "direct", m.direct);
   e.number("in_slots", "in slots", m.count - m.direct);
   e.part("is_fake_1", "IsFake 1", at(m.is_fake, 1), m.count);
@@ -180,14 +180,14 @@ void walk_sws(const Sws& t, Emitter& e) {
   e.end();
 
   e.begin("lod_selector_instance", absl::StrFormat("LODSelectorInstance (%s)", grouped(t.lod_selector_instances)));
-  e.number("count", "instances", t.lod_selector_instances);
+  e.number("count", "count", t.lod_selector_instances);
   e.values("instance_counts", "instance count k", entries(t.lod_instances));
   e.values("slot_patterns", "slot patterns (M mesh, . empty)", entries(t.slot_patterns));
   e.end();
 
   e.begin("mesh_instance_data", absl::StrFormat("MeshInstanceData (%s: %s direct, %s in slots)", grouped(t.meshes),
                                                 grouped(t.direct_meshes), grouped(t.meshes - t.direct_meshes)));
-  e.number("count", "instances", t.meshes);
+  e.number("count", "count", t.meshes);
   e.number("direct", "direct", t.direct_meshes);
   e.values("submesh_counts", "SubMeshInstanceData count", entries(t.submeshes));
   e.part("prt_nonzero", "PRT id non-zero", t.prt_nonzero, t.meshes);
