@@ -4,9 +4,13 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <vector>
 
+#include "patch/patch.hpp"
 #include "reader/level.hpp"
 #include "reader/object_json.hpp"
 #include "writer/build.hpp"
@@ -67,7 +71,122 @@ std::string dump_build(std::span<const u8> bytes, Game game) {
   return "";
 }
 
+// Appends to `out` the JSON pointers (under `at`) where `a` and `b` differ: a leaf, or the first node
+// whose type or size differs.
+void json_differences(const rapidjson::Value& a, const rapidjson::Value& b, const std::string& at,
+                      std::vector<std::string>& out) {
+  if (a.GetType() != b.GetType()) {
+    out.push_back(at);
+  } else if (a.IsObject()) {
+    if (a.MemberCount() != b.MemberCount()) {
+      out.push_back(at);
+      return;
+    }
+    for (auto m = a.MemberBegin(); m != a.MemberEnd(); ++m) {
+      auto n = b.FindMember(m->name);
+      if (n == b.MemberEnd())
+        out.push_back(at);
+      else
+        json_differences(m->value, n->value, at + "/" + std::string(text_of(m->name)), out);
+    }
+  } else if (a.IsArray()) {
+    if (a.Size() != b.Size()) {
+      out.push_back(at);
+      return;
+    }
+    for (rapidjson::SizeType i = 0; i < a.Size(); ++i) json_differences(a[i], b[i], absl::StrCat(at, "/", i), out);
+  } else if (a != b) {
+    out.push_back(at);
+  }
+}
+
+// Whether pointer `a` is `b` or lies under it (segment-wise).
+bool under(std::string_view a, std::string_view b) {
+  return a.starts_with(b) && (a.size() == b.size() || a[b.size()] == '/');
+}
+
+std::vector<u8> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 }  // namespace
+
+std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game game) {
+  std::string where = std::string(game_name(game)) + ": ";
+  const std::vector<u8> pristine(base.begin(), base.end());
+  Level level = carve_level(base, game);
+  std::string_view patch_text(reinterpret_cast<const char*>(text.data()), text.size());
+  patch::PatchOutcome outcome = patch::apply_patch_text(level, patch_text, {.record_changes = true});
+  if (!std::equal(base.begin(), base.end(), pristine.begin(), pristine.end()))
+    return where + "the patch engine modified the base file";
+  if (outcome.error) {
+    const patch::PatchError& e = *outcome.error;
+    if (e.exit_code != patch::kTestFailed && e.exit_code != patch::kBadPatch)
+      return where + absl::StrCat("a refusal with exit code ", e.exit_code);
+    if (e.reason.empty() || e.message().empty()) return where + "a refusal without a reason";
+    return "";
+  }
+  const patch::PatchResult& result = outcome.result;
+  const std::vector<u8>& bytes = result.bytes;
+  if (bytes.size() != base.size())
+    return where + absl::StrCat("the patched file has ", bytes.size(), " bytes, not ", base.size());
+  if (result.edited.size() != result.edited_objects.size()) return where + "edited and edited_objects differ in size";
+
+  // The same pieces; edited objects parse to the patched model; every other piece is unchanged.
+  Level patched = carve_level(bytes, game);
+  if (patched.pieces.size() != level.pieces.size())
+    return where +
+           absl::StrCat("the patched file carves into ", patched.pieces.size(), " pieces, not ", level.pieces.size());
+  for (std::size_t i = 0; i < level.pieces.size(); ++i) {
+    const Piece &a = level.pieces[i], &b = patched.pieces[i];
+    if (a.offset != b.offset || a.length != b.length || a.kind != b.kind)
+      return where + absl::StrCat("piece ", i, " (offset ", a.offset, ") carves differently after the patch");
+    auto edited = std::find(result.edited.begin(), result.edited.end(), i);
+    if (edited != result.edited.end()) {
+      if (!a.is_object()) return where + absl::StrCat("piece ", i, " is edited but opaque");
+      if (!same_object(parse_piece(patched, b), result.edited_objects[edited - result.edited.begin()]))
+        return where + absl::StrCat("the edited object at offset ", a.offset, " re-reads with other fields");
+    } else if (!std::equal(base.begin() + a.offset, base.begin() + a.offset + a.length, bytes.begin() + a.offset)) {
+      return where + absl::StrCat("piece ", i, " (offset ", a.offset, ") changed but is not reported edited");
+    }
+  }
+  if (auto diff = first_difference(bytes, write_level(patched, parse_objects(patched))); !diff.empty())
+    return where + "the patched file does not write back: " + diff;
+  if (auto failure = patch::check_written(level, result, bytes)) return where + "check_written: " + *failure;
+
+  // Field by field: every JSON field that differs lies under a location some operation reported changing.
+  rapidjson::Document before, after;
+  std::string before_text = dump_json(base, {game, false}), after_text = dump_json(bytes, {game, false});
+  before.Parse<rapidjson::kParseFullPrecisionFlag>(before_text.data(), before_text.size());
+  after.Parse<rapidjson::kParseFullPrecisionFlag>(after_text.data(), after_text.size());
+  if (before.HasParseError() || after.HasParseError()) return where + "a dump does not parse";
+  const rapidjson::Value &objects_before = before["objects"], &objects_after = after["objects"];
+  if (objects_before.MemberCount() != objects_after.MemberCount()) return where + "the object count changed";
+  std::vector<std::string> differences;
+  // Objects keep their original keys in patch pointers, even when their id changed: pair them by order.
+  for (auto a = objects_before.MemberBegin(), b = objects_after.MemberBegin(); a != objects_before.MemberEnd();
+       ++a, ++b)
+    json_differences(a->value, b->value, "/objects/" + std::string(text_of(a->name)), differences);
+  for (const std::string& difference : differences) {
+    bool reported = std::any_of(result.changes.begin(), result.changes.end(), [&](const patch::Change& c) {
+      return c.op != "test" && (under(difference, c.pointer) || under(c.pointer, difference));
+    });
+    if (!reported) return where + "the field " + difference + " changed, but no operation reported changing it";
+  }
+  return "";
+}
+
+std::string check_patch_on_corpus(std::span<const u8> text, const std::string& corpus_dir) {
+  static std::map<std::string, std::vector<u8>> files;
+  for (const PatchBase& base : kPatchBases) {
+    auto& bytes = files[corpus_dir + "/" + base.file];
+    if (bytes.empty()) bytes = read_bytes(corpus_dir + "/" + base.file);
+    if (bytes.empty()) return std::string("cannot read ") + corpus_dir + "/" + base.file;
+    if (auto v = check_patch(text, bytes, base.game); !v.empty()) return v;
+  }
+  return "";
+}
 
 std::string check_carve(std::span<const u8> bytes) {
   for (Game game : {Game::ac2, Game::sws})
