@@ -68,14 +68,19 @@ int run_stats(int argc, char** argv) {
   bool tty = ::isatty(2) != 0;
   auto start = std::chrono::steady_clock::now();
   bool shown = false;
+  std::string last;
+  auto last_shown = start;
   while (done.load() < files.size()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (tty && std::chrono::steady_clock::now() - start > std::chrono::seconds(1)) {
-      std::cerr << absl::StrFormat("\ranvilrt stats: %d of %d files, %s MB carved", done.load(), files.size(),
-                                   stats::grouped(bytes_done.load() >> 20))
-                << std::flush;
-      shown = true;
-    }
+    auto now = std::chrono::steady_clock::now();
+    if (!tty || now - start < std::chrono::seconds(1) || now - last_shown < std::chrono::milliseconds(250)) continue;
+    std::string line = absl::StrFormat("anvilrt stats: %d of %d files done, %s MB", done.load(), files.size(),
+                                       stats::grouped(bytes_done.load() >> 20));
+    if (line == last) continue;
+    std::cerr << "\r" << line << std::flush;
+    last = line;
+    last_shown = now;
+    shown = true;
   }
   for (std::thread& t : workers) t.join();
   if (shown) std::cerr << "\r\033[K" << std::flush;

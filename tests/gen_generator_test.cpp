@@ -124,7 +124,9 @@ void expect_exact_carve(const gen::Options& o) {
   EXPECT_EQ(record.visuals, o.visuals);
   EXPECT_EQ(selectors, record.selectors);
   EXPECT_EQ(behind_zero, record.behind_zero);
-  if (o.visuals >= 100) EXPECT_GT(record.behind_zero, 0u);
+  if (o.visuals >= 100) {
+    EXPECT_GT(record.behind_zero, 0u);
+  }
   EXPECT_EQ(record.size, bytes.size());
   EXPECT_EQ(bytes.size() - level.opaque_bytes(), record.carved_bytes);
 
