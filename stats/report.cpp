@@ -202,7 +202,8 @@ void walk(const Census& census, std::span<const std::string> files, Emitter& e) 
   e.begin("dialects", "");
   for (const auto& [game, d] : census.dialects) {
     std::string name(game_name(game));
-    e.begin(name, absl::StrFormat("%s: %s files, %s bytes", name, grouped(d.files), grouped(d.bytes)));
+    e.begin(name, absl::StrFormat("%s: %s file%s, %s bytes", name, grouped(d.files), d.files == 1 ? "" : "s",
+                                  grouped(d.bytes)));
     e.number("files", "files", d.files);
     e.number("bytes", "bytes", d.bytes);
     e.number("carved_bytes", "bytes carved", d.carved_bytes);
