@@ -12,6 +12,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include "gen/random.hpp"
 #include "writer/atomic_file.hpp"
@@ -659,6 +660,7 @@ class Generator {
 }  // namespace
 
 Record generate(const Options& options, const std::function<void(std::span<const u8>)>& sink) {
+  if (auto s = validate(options); !s.ok()) throw std::invalid_argument(std::string(s.message()));
   return Generator(options, sink).run();
 }
 

@@ -81,7 +81,8 @@ struct Record {
 // Checks the options: a count the generator cannot honour is an InvalidArgument error.
 absl::Status validate(const Options& options);
 
-// Generates the file, handing it to `sink` in consecutive chunks.
+// Generates the file, handing it to `sink` in consecutive chunks. Options that fail validate():
+// std::invalid_argument.
 Record generate(const Options& options, const std::function<void(std::span<const u8>)>& sink);
 
 // The whole file in memory.

@@ -299,8 +299,12 @@ TEST(GenOptions, Validation) {
   o.selectors.reset();
   o.near_misses = 12;  // 11 gaps around 10 objects
   EXPECT_EQ(gen::validate(o).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THROW(gen::generate_bytes(o), std::invalid_argument);
   o.near_misses = 11;
   EXPECT_TRUE(gen::validate(o).ok());
+  gen::Record r;
+  gen::generate_bytes(o, &r);
+  EXPECT_EQ(r.near_misses.size(), 11u);
 }
 
 TEST(GenCli, WritesTheSameBytesAsTheLibrary) {
