@@ -84,7 +84,11 @@ void object_dom(const Object& object, const Piece& piece, rapidjson::Document& o
     w.end_object();
     return true;
   };
-  out.Populate(generate);
+  // A fresh document (its own memory pool): regenerating in place would keep every earlier version's
+  // memory until the document goes, which 10,000 operations on one object would notice.
+  rapidjson::Document fresh;
+  fresh.Populate(generate);
+  out = std::move(fresh);
 }
 
 std::string to_text(const rapidjson::Value& value) {
