@@ -90,7 +90,8 @@ for crash in "${crashes[@]}"; do
   name="crash-$(sha1sum "$min" | cut -c1-12)"
   mv "$min" "$out/crashes-min/$name"
   echo "run_campaign: crash $(basename "$crash") -> $out/crashes-min/$name" >&2
-  "$binary" "$out/crashes-min/$name" 2>&1 | grep -m3 -E "invariant broken|ERROR|runtime error" >&2 || true
+  ("$binary" "$out/crashes-min/$name") >"$out/replay.log" 2>&1 || true
+  grep -m3 -E "invariant broken|ERROR|runtime error" "$out/replay.log" >&2 || true
   if [[ $copy -eq 1 ]]; then
     mkdir -p "$repo/tests/regress/$target"
     cp "$out/crashes-min/$name" "$repo/tests/regress/$target/$name"

@@ -13,6 +13,7 @@
 
 #include "model/json_text.hpp"
 #include "patch/json_util.hpp"
+#include "reader/json_numbers.hpp"
 #include "reader/object_json.hpp"
 #include "writer/encode.hpp"
 #include "writer/json_writer.hpp"
@@ -791,6 +792,13 @@ PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, cons
 }
 
 PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, const PatchOptions& options) {
+  if (auto at = misread_json_number(patch_json)) {
+    PatchOutcome outcome;
+    outcome.error =
+        PatchError{PatchError::kWholePatch, "",
+                   absl::StrFormat("a number that the JSON parser would misread (at byte %d)", *at), kBadPatch};
+    return outcome;
+  }
   Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(patch_json.data(), patch_json.size());
   if (doc.HasParseError()) {

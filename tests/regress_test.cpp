@@ -9,8 +9,11 @@
 
 #include "fuzz/invariants.hpp"
 #include "patch/patch.hpp"
+#include "reader/json_numbers.hpp"
 #include "reader/level.hpp"
 #include "tests/test_support.hpp"
+#include "writer/build.hpp"
+#include "writer/dump.hpp"
 
 namespace anvil {
 namespace {
@@ -118,6 +121,40 @@ TEST(RegressInvariants, PatchInvariant) {
         EXPECT_FALSE(outcome.error.has_value()) << file.path() << ": " << outcome.error->message();
       }
     }
+}
+
+// Found by the json and patch campaigns: RapidJSON 1.1.0 misreads these numbers (UBSan: clz(0) in
+// StrtodDiyFp); `build` and `patch` refuse them instead of writing a wild value.
+TEST(RapidJsonNumbers, MisreadNumbersAreFound) {
+  for (std::string_view bad : {"0E+222", "0E40", "-0e5", "0.0000000000000000000000000", "184467440737095516159",
+                               "-184467440737095516155", "0.184467440737095516157", "1.84467440737095516159e-30",
+                               "[1, 0E40]", "{\"a\":\"x\",\"b\":184467440737095516158}"})
+    EXPECT_TRUE(misread_json_number(bad).has_value()) << bad;
+  for (std::string_view good :
+       {"0", "-0", "-0.0", "0.5", "1e300", "18446744073709551615", "184467440737095516149", "1844674407370955161",
+        "\"0E+222\"", "\"a\\\"0E+222\"", "0.000000000000000000001", "{\"format\":\"anvilrt/1\",\"size\":612}"})
+    EXPECT_FALSE(misread_json_number(good).has_value()) << good;
+  EXPECT_EQ(misread_json_number("[1, 2, 0E40]"), 7u);
+}
+
+TEST(RapidJsonNumbers, BuildAndPatchRefuseThem) {
+  auto bytes = test::read_file(test::corpus("ac2/direct_mesh.bin"));
+  std::string dump = dump_json(bytes, {Game::ac2, true});
+  std::size_t at = dump.find("\"data_f32\":[");
+  ASSERT_NE(at, std::string::npos);
+  at += std::string("\"data_f32\":[").size();
+  std::string edited = dump.substr(0, at) + "0E+222" + dump.substr(dump.find_first_of(",]", at));
+  auto built = build_from_dump(edited);
+  ASSERT_FALSE(built.ok()) << "0E+222 must not build (RapidJSON 1.1.0 reads it as 4.5e220)";
+  EXPECT_NE(built.status().message().find("misread"), std::string_view::npos) << built.status();
+
+  auto base = test::read_file(test::corpus("ac2/lod_selector_slots.bin"));
+  auto outcome = patch::apply_patch_text(
+      carve_level(base, Game::ac2),
+      "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d2/tail/data_f32/0\",\"value\":0E40}]");
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_EQ(outcome.error->exit_code, patch::kBadPatch);
+  EXPECT_NE(outcome.error->message().find("misread"), std::string::npos) << outcome.error->message();
 }
 
 }  // namespace
