@@ -61,6 +61,15 @@ if [[ -d "$repo/tests/regress/$target" ]]; then
   for f in "$repo/tests/regress/$target"/*; do [[ -f "$f" ]] && cp "$f" "$out/seeds/regress_$(basename "$f")"; done
 fi
 
+# A seed that crashes would only be skipped by afl-fuzz (AFL_SKIP_CRASHES): replay them all first.
+for seed in "$out"/seeds/*; do
+  if ! ("$binary" "$seed") >"$out/replay.log" 2>&1; then
+    echo "run_campaign: the seed $(basename "$seed") crashes the $target harness:" >&2
+    grep -m3 -E "invariant broken|ERROR|runtime error" "$out/replay.log" >&2 || tail -5 "$out/replay.log" >&2
+    exit 1
+  fi
+done
+
 echo "run_campaign: $target for ${seconds}s, output in $out" >&2
 # -V: stop after SECONDS; -m none: ASan reserves a large address space; -t: per-input timeout (ms).
 set +e
