@@ -16,6 +16,8 @@ struct Command {
 int run_verify(int argc, char** argv);
 int run_dump(int argc, char** argv);
 int run_build(int argc, char** argv);
+int run_patch(int argc, char** argv);
+int run_diff(int argc, char** argv);
 int run_gen(int argc, char** argv);
 int run_stats(int argc, char** argv);
 
@@ -24,6 +26,8 @@ inline std::span<const Command> commands() {
       {"verify", run_verify},
       {"dump", run_dump},
       {"build", run_build},
+      {"patch", run_patch},
+      {"diff", run_diff},
       {"gen", run_gen},
       {"stats", run_stats},
   };

@@ -12,6 +12,8 @@ commands:
   verify PATH...       prove that each file reads and writes back byte for byte
   dump FILE            print the JSON document of a level file (--full: enough to rebuild it)
   build DUMP.json      rebuild a level file from a --full dump
+  patch FILE PATCH     apply a JSON patch, all or nothing (-o OUT | --in-place, --dry-run)
+  diff A B             print the patch that turns level file A into B
   gen -o FILE          write synthetic level data following the research notes' distributions
   stats PATH...        census of level files: objects, field values, near misses (--json)
 )";

@@ -12,6 +12,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include "gen/random.hpp"
 #include "writer/atomic_file.hpp"
@@ -27,9 +28,11 @@ constexpr std::size_t kChunk = std::size_t{1} << 22;
 constexpr std::array<u32, 3> kSignatures = {class_id::kVisual, class_id::kLODSelector,
                                             class_id::kVisualShaderConstants};
 
-// Whether a byte occurs in any signature: such bytes never appear in filler or opaque bodies.
+// Whether a byte occurs in any signature: such bytes never appear in filler or opaque bodies. Nor does
+// 00, so that the 00 before an object is always the inline-pointer tag the generator put there.
 constexpr std::array<bool, 256> make_signature_bytes() {
   std::array<bool, 256> table{};
+  table[0] = true;
   for (u32 sig : kSignatures)
     for (int i = 0; i < 4; ++i) table[(sig >> (8 * i)) & 0xFF] = true;
   return table;
@@ -134,7 +137,7 @@ std::string_view planted_failure(Planted kind) {
     case Planted::streams_count:
       return "instance/compiled: streams count must be 0x00000000";
     case Planted::material_info_class:
-      return "instance/materials/materials: material info class must be 0x995bfbf5";
+      return "instance/materials: material info class must be 0x995bfbf5";
     case Planted::tail_class:
       return "tail: VisualShaderConstants class must be 0xbff5df99";
     case Planted::slot_class:
@@ -142,7 +145,7 @@ std::string_view planted_failure(Planted kind) {
     case Planted::light_instance:
       return "instance: instance class must be known";
     case Planted::submesh_class:
-      return "instance/submeshes/submeshes: SubMeshInstanceData class must be 0x128a77ec";
+      return "instance/submeshes: SubMeshInstanceData class must be 0x128a77ec";
     case Planted::compiled_constant:
       return "instance/compiled: CompiledMeshInstance constant 21 must be 0x00000015";
   }
@@ -657,6 +660,7 @@ class Generator {
 }  // namespace
 
 Record generate(const Options& options, const std::function<void(std::span<const u8>)>& sink) {
+  if (auto s = validate(options); !s.ok()) throw std::invalid_argument(std::string(s.message()));
   return Generator(options, sink).run();
 }
 

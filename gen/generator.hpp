@@ -4,9 +4,10 @@
 //
 // Filler and every opaque body the generator makes (LightInstance, unknown instance bodies) use only
 // bytes that occur in none of the three top-level signatures (Visual 29 8d 65 ec, LODSelector
-// 80 6b dc 51, VisualShaderConstants 99 df f5 bf): no signature can lie in filler or straddle an
+// 80 6b dc 51, VisualShaderConstants 99 df f5 bf) and not 00: no signature can lie in filler or straddle an
 // object's edge, and ids are drawn so that none holds a signature either. A file therefore carves into
-// exactly the objects generated, and any near miss in it is one that was planted on purpose.
+// exactly the objects generated, an object behind a 00 byte is one the generator put there, and any
+// near miss in it is one that was planted on purpose.
 #pragma once
 
 #include <absl/status/status.h>
@@ -80,7 +81,8 @@ struct Record {
 // Checks the options: a count the generator cannot honour is an InvalidArgument error.
 absl::Status validate(const Options& options);
 
-// Generates the file, handing it to `sink` in consecutive chunks.
+// Generates the file, handing it to `sink` in consecutive chunks. Options that fail validate():
+// std::invalid_argument.
 Record generate(const Options& options, const std::function<void(std::span<const u8>)>& sink);
 
 // The whole file in memory.

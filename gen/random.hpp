@@ -50,13 +50,20 @@ class Rng {
     return result;
   }
 
-  // Uniform in [0, n), n > 0, without modulo bias (rejection below 2^64 mod n).
+  // Uniform in [0, n), n > 0, without bias: Lemire's multiply-shift with rejection (one division only in
+  // the rare rejection case).
   u64 uniform(u64 n) {
-    const u64 threshold = (0 - n) % n;
-    for (;;) {
-      u64 r = next();
-      if (r >= threshold) return r % n;
+    __extension__ typedef unsigned __int128 u128;
+    u128 m = static_cast<u128>(next()) * n;
+    u64 low = static_cast<u64>(m);
+    if (low < n) {
+      const u64 threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<u128>(next()) * n;
+        low = static_cast<u64>(m);
+      }
     }
+    return static_cast<u64>(m >> 64);
   }
 
   // Uniform in [lo, hi].

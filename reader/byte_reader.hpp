@@ -85,7 +85,7 @@ class ByteReader {
     if (!ok() || !read_counted_size<Count>(c.name, WireSize<T>::value, n)) return *this;
     c.items.resize(n);
     if constexpr (kCopyable<T>) {
-      std::memcpy(c.items.data(), file_.data() + pos_, sizeof(T) * n);
+      if (n != 0) std::memcpy(c.items.data(), file_.data() + pos_, sizeof(T) * n);  // data() may be null
       pos_ += sizeof(T) * n;
     } else {
       for (auto& item : c.items) {

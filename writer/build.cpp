@@ -6,6 +6,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
+#include "reader/json_numbers.hpp"
 #include "reader/level.hpp"
 #include "reader/object_json.hpp"
 #include "writer/encode.hpp"
@@ -141,6 +142,9 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
 }
 
 absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
+  if (auto at = misread_json_number(json_text))
+    return error(absl::StrCat("offset ", *at),
+                 "a number that the JSON parser would misread (see reader/json_numbers.hpp)");
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(json_text.data(), json_text.size());
   if (doc.HasParseError()) return error(absl::StrCat("offset ", doc.GetErrorOffset()), "not valid JSON");

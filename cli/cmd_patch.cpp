@@ -1,0 +1,110 @@
+// anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]
+#include <absl/strings/str_format.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "patch/patch.hpp"
+#include "reader/input_file.hpp"
+#include "writer/atomic_file.hpp"
+
+namespace anvil::cli {
+
+int run_patch(int argc, char** argv) {
+  std::string file, patch_path, out, game_option;
+  po::options_description options("options");
+  add_game_option(options, game_option);
+  options.add_options()("output,o", po::value(&out), "write the patched file to OUT (atomically)")(
+      "in-place", "replace FILE itself (atomically)")("dry-run", "print what each operation changes and write nothing")(
+      "file", po::value(&file)->required(), "the level file")("patch", po::value(&patch_path)->required(),
+                                                              "the patch: a JSON array of operations");
+  po::positional_options_description positional;
+  positional.add("file", 1).add("patch", 1);
+  po::variables_map vm;
+  int code = kOk;
+  if (!parse(argc, argv,
+             "usage: anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]\n\n"
+             "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
+             "nothing is written. The output is read back and checked before it replaces the target.\n"
+             "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
+             options, positional, vm, code))
+    return code;
+  bool dry_run = vm.count("dry-run") > 0;
+  bool in_place = vm.count("in-place") > 0;
+  if (in_place && !out.empty()) {
+    error("give either -o OUT or --in-place, not both (see --help)");
+    return kBadInput;
+  }
+  if (!dry_run && !in_place && out.empty()) {
+    error("give -o OUT, --in-place or --dry-run (see --help)");
+    return kBadInput;
+  }
+  if (in_place) out = file;
+
+  auto input = InputFile::open(file);
+  if (!input.ok()) {
+    error(std::string(input.status().message()));
+    return kBadInput;
+  }
+  auto patch_file = InputFile::open(patch_path);
+  if (!patch_file.ok()) {
+    error(std::string(patch_file.status().message()));
+    return kBadInput;
+  }
+  auto game = resolve_game(game_option, input->bytes(), file, true);
+  if (!game) return kBadInput;
+  Level level = carve_level(input->bytes(), *game);
+  auto text = patch_file->bytes();
+  patch::PatchOptions patch_options;
+  patch_options.record_changes = dry_run;
+  patch::PatchOutcome outcome =
+      patch::apply_patch_text(level, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_options);
+  if (outcome.error) {
+    error(patch_path + ": " + outcome.error->message());
+    return outcome.error->exit_code;
+  }
+  const patch::PatchResult& result = outcome.result;
+
+  if (dry_run) {
+    for (const patch::Change& c : result.changes) {
+      if (c.op == "test")
+        std::cout << absl::StrFormat("op %d test %s: %s (passed)\n", c.op_index, c.pointer, c.old_value);
+      else
+        std::cout << absl::StrFormat("op %d %s %s: %s -> %s\n", c.op_index, c.op, c.pointer,
+                                     c.old_value.empty() ? "(nothing)" : c.old_value,
+                                     c.new_value.empty() ? "(nothing)" : c.new_value);
+    }
+    std::cout << absl::StrFormat("dry run: %d objects would change; nothing written\n", result.edited.size());
+    return kOk;
+  }
+
+  AtomicFile output;
+  if (auto s = output.open(out); !s.ok()) {
+    error(std::string(s.message()));
+    return kBadInput;
+  }
+  if (std::fwrite(result.bytes.data(), 1, result.bytes.size(), output.stream()) != result.bytes.size() ||
+      std::fflush(output.stream()) != 0) {
+    error(out + ": cannot write");
+    return kBadInput;
+  }
+  // Read the output back from the file system (the temporary, through its descriptor) and prove it is
+  // the patched model before it replaces the target.
+  auto written = InputFile::open("/proc/self/fd/" + std::to_string(::fileno(output.stream())));
+  if (!written.ok()) {
+    error(out + ": cannot read the output back: " + std::string(written.status().message()));
+    return kBadInput;
+  }
+  if (auto mismatch = patch::check_written(level, result, written->bytes())) {
+    error(out + ": the written output does not read back as the patched model: " + *mismatch);
+    return kBadInput;
+  }
+  if (auto s = output.commit(); !s.ok()) {
+    error(std::string(s.message()));
+    return kBadInput;
+  }
+  return kOk;
+}
+
+}  // namespace anvil::cli

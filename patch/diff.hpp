@@ -1,0 +1,32 @@
+// `diff`: the patch that turns one level file into another carved into the same objects (FORMAT.md
+// sections 5 and 6). Per changed field, in file order: a `test` of the old value and a `replace` with
+// the new one. An object whose change is not field by field (an array of another size, a pointer that
+// became null, offsetting count changes of the same total length) is tested and replaced whole.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reader/level.hpp"
+
+namespace anvil::patch {
+
+struct DiffOp {
+  std::string path;       // RFC 6901 pointer into the document of A
+  std::string old_value;  // JSON text (f32-exact shortest)
+  std::string new_value;
+};
+
+struct DiffOutcome {
+  std::optional<std::string> error;  // A and B do not carve into the same objects with the same opaque bytes
+  std::vector<DiffOp> ops;
+};
+
+// Both levels must be of the same dialect.
+DiffOutcome diff_levels(const Level& a, const Level& b);
+
+// The patch text: a JSON array, one operation per line.
+std::string diff_to_patch_json(const std::vector<DiffOp>& ops);
+
+}  // namespace anvil::patch

@@ -1,0 +1,222 @@
+#include "patch/json_util.hpp"
+
+#include <rapidjson/stringbuffer.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "model/json_text.hpp"
+#include "writer/json_text_handler.hpp"
+#include "writer/json_writer.hpp"
+
+namespace anvil::patch {
+
+std::optional<std::vector<std::string>> parse_pointer(std::string_view pointer) {
+  std::vector<std::string> segments;
+  if (pointer.empty()) return segments;
+  if (pointer[0] != '/') return std::nullopt;
+  std::size_t pos = 1;
+  while (true) {
+    std::size_t end = pointer.find('/', pos);
+    std::string_view raw = pointer.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    std::string segment;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] != '~') {
+        segment += raw[i];
+        continue;
+      }
+      if (i + 1 >= raw.size() || (raw[i + 1] != '0' && raw[i + 1] != '1')) return std::nullopt;
+      segment += raw[i + 1] == '0' ? '~' : '/';
+      ++i;
+    }
+    segments.push_back(std::move(segment));
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return segments;
+}
+
+std::string escape_segment(std::string_view segment) {
+  std::string out;
+  for (char c : segment) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string make_pointer(const std::vector<std::string>& segments, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count && i < segments.size(); ++i) {
+    out += '/';
+    out += escape_segment(segments[i]);
+  }
+  return out;
+}
+
+std::optional<std::size_t> parse_index(std::string_view segment) {
+  if (segment.empty() || segment.size() > 18) return std::nullopt;
+  if (segment.size() > 1 && segment[0] == '0') return std::nullopt;
+  std::size_t value = 0;
+  for (char c : segment) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return value;
+}
+
+void object_dom(const Object& object, const Piece& piece, rapidjson::Document& out) {
+  auto generate = [&](rapidjson::Document& handler) {
+    JsonWriter<rapidjson::Document> w(handler);
+    w.start_object();
+    w.key("offset");
+    w.number(piece.offset);
+    w.key("length");
+    w.number(piece.length);
+    w.key("class");
+    w.string(class_name(object));
+    std::visit([&](const auto& o) { w.fields(o); }, object);
+    w.end_object();
+    return true;
+  };
+  // A fresh document (its own memory pool): regenerating in place would keep every earlier version's
+  // memory until the document goes, which 10,000 operations on one object would notice.
+  rapidjson::Document fresh;
+  fresh.Populate(generate);
+  out = std::move(fresh);
+}
+
+std::string to_text(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  JsonTextHandler<rapidjson::StringBuffer> handler(buffer);
+  value.Accept(handler);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+bool exact_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.GetType() != b.GetType()) return false;
+  switch (a.GetType()) {
+    case rapidjson::kNullType:
+    case rapidjson::kFalseType:
+    case rapidjson::kTrueType:
+      return true;
+    case rapidjson::kStringType:
+      return a.GetStringLength() == b.GetStringLength() &&
+             std::memcmp(a.GetString(), b.GetString(), a.GetStringLength()) == 0;
+    case rapidjson::kNumberType:
+      if (a.IsDouble() != b.IsDouble()) return false;
+      if (a.IsDouble()) return std::bit_cast<u64>(a.GetDouble()) == std::bit_cast<u64>(b.GetDouble());
+      if (a.IsUint64() != b.IsUint64()) return false;
+      return a.IsUint64() ? a.GetUint64() == b.GetUint64() : a.GetInt64() == b.GetInt64();
+    case rapidjson::kArrayType:
+      if (a.Size() != b.Size()) return false;
+      for (rapidjson::SizeType i = 0; i < a.Size(); ++i)
+        if (!exact_equal(a[i], b[i])) return false;
+      return true;
+    case rapidjson::kObjectType: {
+      if (a.MemberCount() != b.MemberCount()) return false;
+      auto ia = a.MemberBegin();
+      auto ib = b.MemberBegin();
+      for (; ia != a.MemberEnd(); ++ia, ++ib)
+        if (!exact_equal(ia->name, ib->name) || !exact_equal(ia->value, ib->value)) return false;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.IsNumber() && b.IsNumber()) {
+    if (a.IsUint64() && b.IsUint64()) return a.GetUint64() == b.GetUint64();
+    if (a.IsInt64() && b.IsInt64()) return a.GetInt64() == b.GetInt64();
+    return a.GetDouble() == b.GetDouble();
+  }
+  if ((a.IsBool() && b.IsBool())) return a.GetBool() == b.GetBool();
+  if (a.GetType() != b.GetType()) return false;
+  switch (a.GetType()) {
+    case rapidjson::kArrayType:
+      if (a.Size() != b.Size()) return false;
+      for (rapidjson::SizeType i = 0; i < a.Size(); ++i)
+        if (!json_equal(a[i], b[i])) return false;
+      return true;
+    case rapidjson::kObjectType:
+      if (a.MemberCount() != b.MemberCount()) return false;
+      for (auto& m : a.GetObject()) {
+        auto it = b.FindMember(m.name);
+        if (it == b.MemberEnd() || !json_equal(m.value, it->value)) return false;
+      }
+      return true;
+    default:
+      return exact_equal(a, b);
+  }
+}
+
+void class_skeleton(const rapidjson::Value& value, std::string& path, std::vector<std::string>& out) {
+  if (value.IsObject()) {
+    for (auto& m : value.GetObject()) {
+      std::size_t size = path.size();
+      path += '/';
+      path += escape_segment({m.name.GetString(), m.name.GetStringLength()});
+      if (m.name == "class" && m.value.IsString())
+        out.push_back(path + "=" + std::string(m.value.GetString(), m.value.GetStringLength()));
+      else
+        class_skeleton(m.value, path, out);
+      path.resize(size);
+    }
+  } else if (value.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
+      if (value[i].IsNumber() || value[i].IsString()) continue;  // matrix elements, opaque bounds
+      std::size_t size = path.size();
+      path += '/';
+      path += std::to_string(i);
+      class_skeleton(value[i], path, out);
+      path.resize(size);
+    }
+  } else if (value.IsNull()) {
+    out.push_back(path + "=null");
+  }
+}
+
+const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std::string>& segments,
+                             std::size_t begin) {
+  const rapidjson::Value* v = &root;
+  for (std::size_t i = begin; i < segments.size(); ++i) {
+    if (v->IsObject()) {
+      auto it = v->FindMember(rapidjson::StringRef(segments[i].data(), segments[i].size()));
+      if (it == v->MemberEnd()) return nullptr;
+      v = &it->value;
+    } else if (v->IsArray()) {
+      auto index = parse_index(segments[i]);
+      if (!index || *index >= v->Size()) return nullptr;
+      v = &(*v)[static_cast<rapidjson::SizeType>(*index)];
+    } else {
+      return nullptr;
+    }
+  }
+  return v;
+}
+
+std::string f32_text(f32 value) {
+  if (!std::isfinite(value)) return "\"" + json_text::format_f32_bits(value) + "\"";
+  std::string out;
+  json_text::append_f32(out, value);
+  return out;
+}
+
+std::string id_text(u64 value, std::size_t width) { return "\"" + json_text::format_id(value, width) + "\""; }
+
+std::string matrix_text(const Matrix& m) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    if (i) out += ',';
+    out += f32_text(m[i]);
+  }
+  return out + "]";
+}
+
+}  // namespace anvil::patch

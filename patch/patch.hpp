@@ -1,0 +1,96 @@
+// The patch engine (FORMAT.md section 5): applies a JSON patch to a carved level, over the model and not
+// over text, all or nothing. This header is the stable API the CLI (`anvilrt patch`) and fuzz harnesses
+// call; everything else in patch/ is an implementation detail.
+//
+//   Level level = carve_level(bytes, game);
+//   PatchOutcome out = apply_patch_text(level, patch_text);
+//   if (out.error) { print out.error->message(); return out.error->exit_code; }
+//   write out.result.bytes (then check_written on what was written, before the rename)
+//
+// Operations: RFC 6902 `test`, `replace`, `add`, `remove`, `move`, `copy` with RFC 6901 pointers into the
+// document of section 4 (the `--full` document: `format`, `game`, `size`, `objects`, `spans`), and the bulk
+// operations `swap_material`, `transform`, `set_switch_distance`, `scale_switch_distance`.
+//
+// Rules (each a PatchError, see kTestFailed / kBadPatch):
+//  * Only fields of objects may change. `format`, `game`, `size`, `spans`, the whole `objects` member, and
+//    any `offset`, `length` or `class` member may be read (by `test`, and as the `from` of `copy`) but never
+//    modified; objects cannot be added or removed.
+//  * After every modifying operation each object it touched is re-read from its JSON exactly as `build`
+//    reads it (types, ranges, checked constants such as `shader_constants`, unknown or missing fields) and
+//    re-encoded; an object whose encoding changes length is refused (section 1: no resizing).
+//  * `test` compares through the field's type: the value is read as the field would read it and the
+//    resulting encodings are compared bit for bit (0.1 matches the f32 0.1f, -0.0 does not match 0.0, NaN
+//    payloads count). A `test` value that no field could hold is a bad value (exit 2), a valid value that
+//    differs a failed test (exit 1). `offset`, `length`, `class` and the members outside `objects` compare
+//    as plain JSON.
+//  * Objects are named by their keys in the original file for the whole patch, even after a patch changed
+//    an object's `id`.
+//  * Bulk operations: zero matches is an error (exit 1); arithmetic exactly as section 5.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/object.hpp"
+#include "patch/rapidjson_document.hpp"
+#include "reader/level.hpp"
+
+namespace anvil::patch {
+
+// Exit codes of FORMAT.md section 6.
+inline constexpr int kTestFailed = 1;  // a `test` failed, a bulk operation matched nothing
+inline constexpr int kBadPatch = 2;    // malformed patch, pointer to nothing, bad value, refused field
+
+struct PatchError {
+  static constexpr std::size_t kWholePatch = static_cast<std::size_t>(-1);
+
+  std::size_t op_index = kWholePatch;  // 0-based; kWholePatch when the patch as a whole is malformed
+  std::string pointer;                 // the operation's `path` (bulk operations: their name)
+  std::string reason;
+  int exit_code = kBadPatch;
+
+  // "op 3 (/objects/…/slots/7): reason", or the reason alone for the whole patch. The CLI prefixes
+  // "anvilrt: PATCH: ".
+  std::string message() const;
+};
+
+// One field an operation changed (or, for `test`, checked), as JSON text printed f32-exact shortest.
+struct Change {
+  std::size_t op_index = 0;
+  std::string op;         // "replace", "swap_material", "test", ...
+  std::string pointer;    // the changed location
+  std::string old_value;  // JSON text; empty when the location did not exist
+  std::string new_value;  // JSON text; empty for `test` and for a removed location
+};
+
+struct PatchOptions {
+  bool record_changes = false;  // fill PatchResult::changes (for --dry-run)
+};
+
+struct PatchResult {
+  std::vector<u8> bytes;               // the patched file: the original with edited objects overlaid
+  std::vector<std::size_t> edited;     // indices into Level::pieces of the objects the patch edited
+  std::vector<Object> edited_objects;  // the patched model of those objects, parallel to `edited`
+  std::vector<Change> changes;         // with PatchOptions::record_changes
+};
+
+struct PatchOutcome {
+  std::optional<PatchError> error;  // set: nothing may be written
+  PatchResult result;               // meaningful only without error
+};
+
+// Applies `patch` (a JSON array of operations) to `level`. Never throws; never modifies `level`.
+PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, const PatchOptions& options = {});
+// Parses `patch_json` (full-precision numbers) first; a parse error is a kWholePatch error.
+PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, const PatchOptions& options = {});
+
+// The check made after writing and before the rename: `written` (the output as read back) must carve,
+// in the level's dialect, into the same pieces as the original (offsets, lengths, kinds), with every
+// edited object parsing to its patched model and every other byte unchanged. The reason when not.
+std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written);
+
+}  // namespace anvil::patch

@@ -1,0 +1,283 @@
+// `anvilrt patch`: every error kind with its exact exit code and one-line message, and that no output
+// file is left; --in-place, --dry-run, a patch applied twice, and a large file where only the changed
+// fields' bytes differ.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "reader/level.hpp"
+#include "tests/test_support.hpp"
+
+namespace anvil {
+namespace {
+
+namespace fs = std::filesystem;
+
+class PatchCli : public ::testing::Test {
+ protected:
+  std::string patch_file(const std::string& text) {
+    std::string path = dir_.path("patch" + std::to_string(count_++) + ".json");
+    test::write_file(path, {reinterpret_cast<const u8*>(text.data()), text.size()});
+    return path;
+  }
+  // Runs the patch on `file` to OUT; returns the result, OUT's path in `out`.
+  test::CliResult run(const std::string& file, const std::string& game, const std::string& patch, std::string& out,
+                      std::vector<std::string> extra = {}) {
+    out = dir_.path("out" + std::to_string(count_++) + ".bin");
+    std::vector<std::string> args = {"patch", file, patch, "-o", out, "--game", game};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_cli(args);
+  }
+
+  // Applies a patch that must fail: the exit code, the whole stderr line, and no output file (nor any
+  // temporary beside it).
+  void expect_error(const std::string& file, const std::string& game, const std::string& text, int exit_code,
+                    const std::string& message_after_path) {
+    std::string patch = patch_file(text);
+    std::string out;
+    auto r = run(file, game, patch, out);
+    EXPECT_EQ(r.exit_code, exit_code) << text << "\n" << r.err;
+    EXPECT_EQ(r.err, "anvilrt: " + patch + ": " + message_after_path + "\n") << text;
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_FALSE(fs::exists(out)) << text;
+    for (auto& entry : fs::directory_iterator(fs::path(out).parent_path()))
+      EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+  }
+
+  test::TempDir dir_;
+  int count_ = 0;
+};
+
+const std::string kSlots = test::corpus("ac2/lod_selector_slots.bin");
+const std::string kObj = "/objects/0x00000000000004d2";
+const std::string kRepl = kObj + "/instance/slots/1/materials/1/replacement";
+
+TEST_F(PatchCli, MalformedPatches) {
+  expect_error(kSlots, "ac2", "[{\"op\":\"test\"", 2,
+               "not JSON: Missing a comma or '}' after an object member. (at byte 13)");
+  expect_error(kSlots, "ac2", "{\"op\":\"test\"}", 2, "a patch must be a JSON array of operations");
+  expect_error(kSlots, "ac2", "[7]", 2, "op 0 (): an operation must be a JSON object");
+  expect_error(kSlots, "ac2", "[{\"path\":\"/size\",\"value\":1}]", 2, "op 0 (): missing \"op\" (a string)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"frobnicate\",\"path\":\"/size\"}]", 2,
+               "op 0 (frobnicate): unknown op \"frobnicate\" (test, replace, add, remove, move, copy, swap_material, "
+               "transform, set_switch_distance, scale_switch_distance)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"value\":1}]", 2,
+               "op 0 (replace): missing \"path\" (a JSON pointer string)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\"}]", 2,
+               "op 0 (" + kRepl + "): missing \"value\"");
+  expect_error(kSlots, "ac2", "[{\"op\":\"copy\",\"path\":\"" + kRepl + "\"}]", 2,
+               "op 0 (" + kRepl + "): missing \"from\" (a JSON pointer string)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"op\":\"test\",\"path\":\"/size\",\"value\":807}]", 2,
+               "op 0 (): member \"op\" given twice");
+  std::string deep(100, '[');
+  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"path\":\"/size\",\"value\":" + deep + std::string(100, ']') + "}]",
+               2, "nested deeper than 64 levels");
+}
+
+TEST_F(PatchCli, BadPointers) {
+  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"objects\",\"value\":1}]", 2,
+               "op 0 (objects): not a JSON pointer (RFC 6901: \"\" or \"/\" segments, \"~0\" and \"~1\" escapes)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d3/managed\",\"value\":1}]", 2,
+               "op 0 (/objects/0x00000000000004d3/managed): no object with key \"0x00000000000004d3\" in this file");
+  expect_error(
+      kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/instance/slots/0/id\",\"value\":1}]", 2,
+      "op 0 (" + kObj + "/instance/slots/0/id): points to nothing in the document (replace needs a value there)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
+               "op 0 (" + kObj + "/nonsense): points to nothing in the document (replace needs a value there)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"add\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
+               "op 0 (" + kObj + "/nonsense): " + kObj + "/nonsense: unknown field");
+  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"path\":\"/elsewhere\",\"value\":1}]", 2,
+               "op 0 (/elsewhere): the document has no member \"elsewhere\" (format, game, size, objects, spans)");
+}
+
+TEST_F(PatchCli, RefusedFields) {
+  auto refused = [&](const std::string& path, const std::string& value, const std::string& reason) {
+    expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
+                 "op 0 (" + path + "): " + reason);
+  };
+  refused(kObj + "/offset", "15", "\"offset\" cannot be patched");
+  refused(kObj + "/length", "782", "\"length\" cannot be patched");
+  refused(kObj + "/class", "\"Visual\"", "\"class\" cannot be patched");
+  refused(kObj + "/instance/class", "\"MeshInstanceData\"", "\"class\" cannot be patched");
+  refused("/spans/0/opaque", "\"\"", "\"spans\" are read-only: opaque bytes cannot be patched");
+  refused("/format", "\"anvilrt/2\"", "\"format\" is read-only: only the fields of objects can change");
+  refused("/size", "808", "\"size\" is read-only: only the fields of objects can change");
+  refused("/objects", "{}", "objects cannot be added or removed (FORMAT.md section 1)");
+  refused("", "[]", "replace of the whole document is refused: only the fields of objects can change");
+  refused(kObj + "/instance/shader_constants", "4",
+          kObj + "/instance/shader_constants: shader_constants must be 3 (a checked constant) (found 4)");
+  refused(kObj + "/instance/slots/0",
+          "{\"id\":\"0x0000000000000001\",\"class\":\"ImpostorInstanceData\",\"instances\":[],\"bounds\":\"" +
+              std::string(80, '0') + "\",\"impostor\":\"" + std::string(20, '0') + "\"}",
+          kObj + "/instance/slots/0: a class or a null pointer cannot be patched (was null)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"remove\",\"path\":\"" + kObj + "\"}]", 2,
+               "op 0 (" + kObj + "): an object cannot be removed (FORMAT.md section 1)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"move\",\"from\":\"" + kObj + "/managed\",\"path\":\"" + kObj + "/active\"}]",
+               2, "op 0 (" + kObj + "/active): " + kObj + "/managed: missing field");
+}
+
+TEST_F(PatchCli, BadValues) {
+  auto bad = [&](const std::string& path, const std::string& value, const std::string& reason) {
+    expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
+                 "op 0 (" + path + "): " + reason);
+  };
+  bad(kObj + "/managed", "256", kObj + "/managed: must be an integer 0..255 (found 256.000000)");
+  bad(kObj + "/managed", "-1", kObj + "/managed: must be an integer 0..255 (found -1.000000)");
+  bad(kObj + "/managed", "1.5", kObj + "/managed: must be an integer 0..255 (found 1.500000)");
+  bad(kObj + "/managed", "\"1\"", kObj + "/managed: must be an integer 0..255 (found \"1\")");
+  bad(kRepl, "\"0x3333\"", kRepl + ": must be an id \"0x\" + 16 hex digits (found \"0x3333\")");
+  bad(kRepl, "3689348814741910324", kRepl + ": must be an id \"0x\" + 16 hex digits (found a number)");
+  bad(kObj + "/instance/instances/0/0", "\"f32:7fc00000\"",
+      kObj + "/instance/instances/0/0: must be a number or \"f32:0x\" + 8 hex digits (found \"f32:7fc00000\")");
+  bad(kObj + "/instance/instances/0/0", "1e39",
+      kObj +
+          "/instance/instances/0/0: must be within the f32 range (found "
+          "999999999999999939709166371603178586112.000000)");
+  bad(kObj + "/instance/bounds", "\"00\"", kObj + "/instance/bounds: must be 40 bytes of hex (found 1 bytes)");
+  bad(kObj + "/tail/data_layout", "4294967296",
+      kObj + "/tail/data_layout: must be an integer 0..4294967295 (found 4294967296.000000)");
+  bad(kObj + "/instance/instances/0", "[1,2,3]",
+      kObj + "/instance/instances/0: must be an array of 16 (found an array)");
+}
+
+TEST_F(PatchCli, FailedTestsAndZeroMatchesExitOne) {
+  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000000\"}]", 1,
+               "op 0 (" + kRepl + "): test failed: the value is \"0x3333333333333334\", not \"0x0000000000000000\"");
+  expect_error(kSlots, "ac2",
+               "[{\"op\":\"swap_material\",\"from\":\"0x0000000000000005\",\"to\":\"0x0000000000000006\"}]", 1,
+               "op 0 (swap_material): matched no material info with replacement 0x0000000000000005");
+  expect_error(test::corpus("sws/lod_selector.bin"), "sws",
+               "[{\"op\":\"set_switch_distance\",\"objects\":[],\"value\":3}]", 1,
+               "op 0 (set_switch_distance): matched no used LODSelector slot");
+}
+
+TEST_F(PatchCli, AnyFailingOpAbortsTheWholePatch) {
+  // Op 0 and op 1 are fine; op 2 fails: nothing is written, and the error names op 2.
+  expect_error(kSlots, "ac2",
+               "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000001\"}," +
+                   "{\"op\":\"swap_material\",\"from\":\"0x3333333333333333\",\"to\":\"0x0000000000000002\"}," +
+                   "{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":300}]",
+               2, "op 2 (" + kObj + "/active): " + kObj + "/active: must be an integer 0..255 (found 300.000000)");
+}
+
+TEST_F(PatchCli, InPlaceReplacesTheFileOrLeavesItAlone) {
+  std::string file = dir_.path("level.bin");
+  std::vector<u8> original = test::read_file(kSlots);
+  test::write_file(file, original);
+  std::string bad = patch_file("[{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":300}]");
+  auto r = test::run_cli({"patch", file, bad, "--in-place", "--game", "ac2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(test::read_file(file), original);
+  std::string good = patch_file("[{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":9}]");
+  r = test::run_cli({"patch", file, good, "--in-place", "--game", "ac2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<u8> expected = original;
+  ASSERT_EQ(expected[14 + 12 + 1], 1);  // the Visual at 0x0e: header 12 bytes, then managed, active
+  expected[14 + 12 + 1] = 9;
+  EXPECT_EQ(test::read_file(file), expected);
+  std::size_t entries = 0;
+  for (auto& e : fs::directory_iterator(dir_.path(""))) entries += e.path().filename().string().starts_with(".");
+  EXPECT_EQ(entries, 0u);  // no temporary left
+}
+
+TEST_F(PatchCli, DryRunReportsAndWritesNothing) {
+  std::string patch =
+      patch_file("[{\"op\":\"test\",\"path\":\"" + kRepl + "\",\"value\":\"0x3333333333333334\"}," +
+                 "{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x00000000000000AB\"}," +
+                 "{\"op\":\"transform\",\"objects\":[\"0x00000000000004d2\"],\"translate\":[0.1,0,0]}]");
+  std::string out;
+  auto r = run(kSlots, "ac2", patch, out, {"--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(r.out, "op 0 test " + kRepl + ": \"0x3333333333333334\" (passed)\n" + "op 1 replace " + kRepl +
+                       ": \"0x3333333333333334\" -> \"0x00000000000000ab\"\n" + "op 2 transform " + kObj +
+                       "/instance/instances/0: [1,0,0,0,0,1,0,0,0,0,1,0,10,20,30,1] -> "
+                       "[1,0,0,0,0,1,0,0,0,0,1,0,10.1,20,30,1]\n" +
+                       "op 2 transform " + kObj +
+                       "/instance/slots/1/instances/0: [2,0,0,0,0,2,0,0,0,0,2,0,-1.5,0.25,100,1] -> "
+                       "[2,0,0,0,0,2,0,0,0,0,2,0,-1.4,0.25,100,1]\n" +
+                       "dry run: 1 objects would change; nothing written\n");
+}
+
+TEST_F(PatchCli, CommandLineErrors) {
+  std::string patch = patch_file("[]");
+  auto r = test::run_cli({"patch", kSlots, patch, "--game", "ac2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "anvilrt: give -o OUT, --in-place or --dry-run (see --help)\n");
+  r = test::run_cli({"patch", kSlots, dir_.path("missing.json"), "-o", dir_.path("o.bin")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir_.path("o.bin")));
+  std::string out;
+  r = run(kSlots, "ac2", patch, out);  // the empty patch: a copy
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::read_file(out), test::read_file(kSlots));
+}
+
+TEST_F(PatchCli, APatchAppliedTwiceFailsTheSecondTime) {
+  std::string patch = patch_file("[{\"op\":\"test\",\"path\":\"" + kRepl + "\",\"value\":\"0x3333333333333334\"}," +
+                                 "{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x4444444444444444\"}]");
+  std::string once, twice;
+  auto r = run(kSlots, "ac2", patch, once);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run(once, "ac2", patch, twice);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "anvilrt: " + patch + ": op 0 (" + kRepl +
+                       "): test failed: the value is \"0x4444444444444444\", not \"0x3333333333333334\"\n");
+  EXPECT_FALSE(fs::exists(twice));
+}
+
+// A large file of many Visuals in opaque filler: a swap and two replaces change exactly the bytes of
+// those fields, every other byte is the same.
+TEST_F(PatchCli, ALargeFileChangesOnlyThePatchedFieldsBytes) {
+  std::vector<u8> unit = test::read_file(kSlots);
+  auto find = [&](u64 value) {
+    u8 raw[8];
+    std::memcpy(raw, &value, 8);
+    std::size_t at = std::string::npos, n = 0;
+    for (std::size_t i = 0; i + 8 <= unit.size(); ++i)
+      if (std::memcmp(unit.data() + i, raw, 8) == 0) at = i, ++n;
+    EXPECT_EQ(n, 1u);
+    return at;
+  };
+  std::size_t repl0 = find(0x3333333333333333), repl1 = find(0x3333333333333334);
+  std::mt19937 rng(7);
+  std::vector<u8> file;
+  std::vector<std::size_t> starts;
+  for (int i = 0; i < 4000; ++i) {
+    starts.push_back(file.size());
+    file.insert(file.end(), unit.begin(), unit.end());
+    for (int k = 0, n = static_cast<int>(rng() % 64); k < n; ++k) file.push_back(static_cast<u8>('a' + rng() % 26));
+  }
+  ASSERT_GT(file.size(), 3'000'000u);
+  std::string path = dir_.path("large.bin");
+  test::write_file(path, file);
+  Level level = carve_level(file, Game::ac2);
+  ASSERT_EQ(level.object_count(), 4000u);
+  std::vector<u8> expected = file;
+  u64 to = 0x0123456789abcdef, one = 0x00000000000000ff;
+  for (std::size_t s : starts) std::memcpy(expected.data() + s + repl0, &to, 8);
+  // The 10th unit's key is "<id>@<offset>" (ids repeat); its Visual starts 14 bytes into the unit.
+  std::string key = "0x00000000000004d2@" + std::to_string(starts[9] + 14);
+  std::memcpy(expected.data() + starts[9] + repl1, &one, 8);
+  expected[starts[3999] + 14 + 12 + 1] = 0;  // the last Visual's `active`
+  std::string patch = patch_file(
+      "[{\"op\":\"swap_material\",\"from\":\"0x3333333333333333\",\"to\":\"0x0123456789abcdef\"},"
+      "{\"op\":\"replace\",\"path\":\"/objects/" +
+      key + "/instance/slots/1/materials/1/replacement\",\"value\":\"0x00000000000000ff\"}," +
+      "{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d2@" + std::to_string(starts[3999] + 14) +
+      "/active\",\"value\":0}]");
+  std::string out;
+  auto r = run(path, "ac2", patch, out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<u8> got = test::read_file(out);
+  ASSERT_EQ(got.size(), file.size());
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) differing += got[i] != file[i];
+  EXPECT_EQ(differing, 4000u * 8 + 8 + 1);  // 0x33.. -> 0x0123..: every byte differs
+  EXPECT_TRUE(got == expected);
+}
+
+}  // namespace
+}  // namespace anvil
