@@ -1,0 +1,266 @@
+// anvilrt_bench: the performance table of docs/performance.md. Generates the census-size `ac2` file of
+// the notes (630,686 Visuals, through the library's generator) and measures on the same bytes, in one
+// run: memcpy of the file (the memory-speed limit), verify --no-json, verify, dump, build, a
+// swap_material bulk patch and a patch of 10,000 replace ops; then verify of a folder of 8 files with
+// --jobs 1 and --jobs 2. Each operation runs in a child process that maps the file as the command line
+// does, so its peak RSS is its own; times are CPU time of the operation alone (the machine may be
+// shared) and wall time.
+//
+//   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH]
+#include <absl/strings/str_format.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gen/generator.hpp"
+#include "patch/patch.hpp"
+#include "reader/input_file.hpp"
+#include "reader/level.hpp"
+#include "writer/build.hpp"
+#include "writer/dump.hpp"
+#include "writer/verify.hpp"
+
+namespace {
+
+using namespace anvil;
+
+struct Timing {
+  double cpu = 0;   // seconds of CPU the operation used
+  double wall = 0;  // seconds of wall time
+  double bytes = 0; // the bytes the rate is quoted for
+  bool ok = false;
+};
+
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double wall_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs `setup` then `op` in a child; op returns the byte count its rate is quoted for (0: failed).
+struct Row {
+  std::string name;
+  Timing t;
+  long peak_rss_kib = 0;
+};
+
+Row measure(const std::string& name, const std::function<std::function<double()>()>& setup) {
+  int fds[2];
+  if (pipe(fds) != 0) std::abort();
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    auto op = setup();
+    double c0 = cpu_now(), w0 = wall_now();
+    double bytes = op();
+    Timing t{cpu_now() - c0, wall_now() - w0, bytes, bytes > 0};
+    if (write(fds[1], &t, sizeof t) != sizeof t) _exit(3);
+    _exit(0);
+  }
+  close(fds[1]);
+  Row row{name, {}, 0};
+  if (read(fds[0], &row.t, sizeof row.t) != sizeof row.t) row.t.ok = false;
+  close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  row.peak_rss_kib = usage.ru_maxrss;
+  return row;
+}
+
+InputFile open_or_die(const std::string& path) {
+  auto f = InputFile::open(path);
+  if (!f.ok()) {
+    std::fprintf(stderr, "anvilrt_bench: %s\n", std::string(f.status().message()).c_str());
+    std::exit(2);
+  }
+  return std::move(*f);
+}
+
+// Counts what is written through a FILE* without keeping it.
+std::FILE* counting_sink(std::size_t* count) {
+  cookie_io_functions_t io{};
+  io.write = [](void* c, const char*, size_t n) -> ssize_t {
+    *static_cast<std::size_t*>(c) += n;
+    return static_cast<ssize_t>(n);
+  };
+  return fopencookie(count, "w", io);
+}
+
+double run_cli_wall(const std::vector<std::string>& args) {
+  double w0 = wall_now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    int devnull = ::open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? wall_now() - w0 : -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  u64 visuals = 630686;
+  std::string dir = std::filesystem::temp_directory_path() / "anvilrt-bench";
+  std::string anvilrt_binary;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--visuals") visuals = std::stoull(argv[i + 1]);
+    else if (a == "--dir") dir = argv[i + 1];
+    else if (a == "--anvilrt") anvilrt_binary = argv[i + 1];
+  }
+  std::filesystem::create_directories(dir);
+  const std::string census = dir + "/census.bin";
+  const std::string full_json = dir + "/census.json";
+  gen::Options options;
+  options.game = Game::ac2;
+  options.visuals = visuals;
+  options.seed = 1;
+  auto record = gen::generate_file(options, census);
+  if (!record.ok()) {
+    std::fprintf(stderr, "anvilrt_bench: %s\n", std::string(record.status().message()).c_str());
+    return 2;
+  }
+  const double size = static_cast<double>(record->size);
+  {
+    InputFile in = open_or_die(census);
+    std::FILE* out = std::fopen(full_json.c_str(), "w");
+    dump_json(in.bytes(), {Game::ac2, true}, out);
+    std::fclose(out);
+  }
+
+  std::vector<Row> rows;
+  rows.push_back(measure("memcpy", [&] {
+    // Setup: the file mapped and faulted in, the target allocated and written once.
+    auto in = std::make_shared<InputFile>(open_or_die(census));
+    auto copy = std::make_shared<std::vector<u8>>(in->bytes().size());
+    std::memcpy(copy->data(), in->bytes().data(), copy->size());
+    return [in, copy, size]() -> double {
+      for (int i = 0; i < 5; ++i) std::memcpy(copy->data(), in->bytes().data(), copy->size());
+      return (*copy)[copy->size() / 2] == in->bytes()[copy->size() / 2] ? size * 5 : 0;
+    };
+  }));
+  auto verify_row = [&](const char* name, bool json) {
+    rows.push_back(measure(name, [&, json] {
+      return [&, json]() -> double {
+        InputFile in = open_or_die(census);
+        return verify_bytes(in.bytes(), Game::ac2, json).identical() ? size : 0;
+      };
+    }));
+  };
+  verify_row("verify --no-json", false);
+  verify_row("verify", true);
+  rows.push_back(measure("dump (MB/s of JSON written)", [&] {
+    return [&]() -> double {
+      InputFile in = open_or_die(census);
+      std::size_t written = 0;
+      std::FILE* sink = counting_sink(&written);
+      bool ok = dump_json(in.bytes(), {Game::ac2, false}, sink);
+      std::fclose(sink);
+      return ok ? static_cast<double>(written) : 0;
+    };
+  }));
+  rows.push_back(measure("build (MB/s of JSON read)", [&] {
+    auto text = std::make_shared<InputFile>(open_or_die(full_json));
+    return [text]() -> double {
+      auto b = text->bytes();
+      auto built = build_from_dump(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+      return built.ok() ? static_cast<double>(b.size()) : 0;
+    };
+  }));
+  // A replacement Material id of the file, and 10,000 Visual keys.
+  std::string swap, replaces;
+  {
+    InputFile in = open_or_die(census);
+    Level level = carve_level(in.bytes(), Game::ac2);
+    std::size_t n = 0;
+    replaces = "[";
+    for (const Piece& p : level.pieces) {
+      if (!p.is_object()) continue;
+      if (swap.empty()) {
+        Object o = parse_piece(level, p);
+        auto& v = std::get<ac2::Visual>(o);
+        if (v.instance)
+          if (auto* m = std::get_if<ac2::MeshInstanceData>(&v.instance->body); m && !m->materials.empty())
+            swap = absl::StrFormat(R"([{"op":"swap_material","from":"0x%016x","to":"0x00000000deadbeef"}])",
+                                   m->materials[0].replacement.value);
+      }
+      if (n < 10000 && p.offset % 3 == 0) {
+        replaces += absl::StrFormat(R"(%s{"op":"replace","path":"/objects/%s/active","value":1})", n ? "," : "",
+                                    object_key(p, Game::ac2));
+        ++n;
+      }
+    }
+    replaces += "]";
+    if (swap.empty() || n < 10000) std::fprintf(stderr, "anvilrt_bench: the file has too few objects\n");
+  }
+  auto patch_row = [&](const char* name, const std::string& patch) {
+    rows.push_back(measure(name, [&, patch] {
+      return [&, patch]() -> double {
+        InputFile in = open_or_die(census);
+        Level level = carve_level(in.bytes(), Game::ac2);
+        auto outcome = patch::apply_patch_text(level, patch);
+        return outcome.error ? 0 : size;
+      };
+    }));
+  };
+  patch_row("patch: swap_material", swap);
+  patch_row("patch: 10,000 replace ops", replaces);
+
+  double memcpy_rate = rows[0].t.bytes / 1e6 / rows[0].t.wall;
+  std::printf("census file: %s Visuals, %.1f MB (%s)\n\n", std::to_string(record->visuals).c_str(), size / 1e6,
+              census.c_str());
+  std::printf("| operation | MB/s (CPU time) | MB/s (wall) | vs memcpy | peak RSS MiB |\n|---|---|---|---|---|\n");
+  for (const Row& r : rows) {
+    if (!r.t.ok) {
+      std::printf("| %s | failed | | | |\n", r.name.c_str());
+      continue;
+    }
+    double rate = r.t.bytes / 1e6 / (r.name == "memcpy" ? r.t.wall : r.t.cpu);
+    double wall_rate = r.t.bytes / 1e6 / r.t.wall;
+    std::printf("| %s | %.0f | %.0f | 1/%.1f | %.0f |\n", r.name.c_str(), rate, wall_rate, memcpy_rate / rate,
+                r.peak_rss_kib / 1024.0);
+  }
+  for (const Row& r : rows)
+    if (r.name.starts_with("patch: 10,000"))
+      std::printf("\npatch of 10,000 replace ops: %.2f s CPU = %.2f x verify (%.2f s)\n", r.t.cpu,
+                  r.t.cpu / rows[2].t.cpu, rows[2].t.cpu);
+  std::printf("file size %.0f MiB: verify RSS limit %.0f MiB, patch RSS limit %.0f MiB\n", size / 1048576,
+              size / 1048576 + 64, 2 * size / 1048576);
+
+  if (!anvilrt_binary.empty()) {
+    std::string folder = dir + "/eight";
+    std::filesystem::create_directories(folder);
+    for (int i = 0; i < 8; ++i) {
+      gen::Options o = options;
+      o.visuals = visuals / 8;
+      o.seed = 100 + i;
+      (void)gen::generate_file(o, folder + "/part" + std::to_string(i) + ".bin");
+    }
+    double one = run_cli_wall({anvilrt_binary, "verify", "--quiet", "--game", "ac2", "--jobs", "1", folder});
+    double two = run_cli_wall({anvilrt_binary, "verify", "--quiet", "--game", "ac2", "--jobs", "2", folder});
+    std::printf("verify of a folder of 8 files: --jobs 1 %.2f s, --jobs 2 %.2f s: %.2f x\n", one, two, one / two);
+  }
+  return 0;
+}
