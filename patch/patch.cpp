@@ -382,7 +382,8 @@ void Engine::dom_add(Document& doc, const std::vector<std::string>& seg, Value& 
     std::size_t index = size;
     if (last != "-") {
       auto i = parse_index(last);
-      if (!i || *i > size) fail(absl::StrFormat("array index \"%s\" out of range (the array has %d)", last, size));
+      if (!i) fail(absl::StrFormat("\"%s\" is not an array index (0, 1, ... or \"-\")", last));
+      if (*i > size) fail(absl::StrFormat("array index %d out of range (the array has %d)", *i, size));
       index = *i;
     }
     parent->PushBack(value, alloc);
