@@ -89,6 +89,27 @@ ClassSwitch<Alts...> class_switch(std::variant<Alts...>& body, const char* what)
   return {body, what};
 }
 
+// Makes `body` hold the alternative of class `cls` (keeping its storage when it holds it already), or
+// the catch-all alternative with `cls` recorded; false when no alternative takes `cls`. What the
+// loading archives do with a class id they read.
+template <std::size_t I = 0, class... Alts>
+bool select_class(std::variant<Alts...>& body, u32 cls) {
+  if constexpr (I == sizeof...(Alts)) {
+    return false;
+  } else {
+    using Alt = std::variant_alternative_t<I, std::variant<Alts...>>;
+    if constexpr (AnyClass<Alt>) {
+      if (body.index() != I) body.template emplace<I>();
+      std::get<I>(body).class_id = cls;
+      return true;
+    } else {
+      if (cls != Alt::class_id) return select_class<I + 1>(body, cls);
+      if (body.index() != I) body.template emplace<I>();
+      return true;
+    }
+  }
+}
+
 // The u32 class id of the alternative a variant holds.
 template <class... Alts>
 u32 class_id_of(const std::variant<Alts...>& body) {

@@ -110,7 +110,7 @@ class ByteReader {
     u32 cls = 0;
     std::size_t at = pos_;
     if (!ok() || !read_scalar(s.what, cls)) return *this;
-    if (!select<0, Alts...>(s.body, cls)) {
+    if (!select_class(s.body, cls)) {
       pos_ = at;
       fail(absl::StrFormat("%s must be known", s.what), absl::StrFormat("0x%08x", cls));
       return *this;
@@ -164,11 +164,12 @@ class ByteReader {
  private:
   // Fixed-size arrays of bytes or floats are stored exactly as they lie in memory.
   template <class T>
-  static constexpr bool kOpaqueArray = requires(T t) { t.bytes.size(); };
+  static constexpr bool kOpaqueArray = requires(T t) {
+    t.bytes.size();
+  };
   template <class T>
-  static constexpr bool kCopyable =
-      std::is_same_v<T, Matrix> ||
-      (kOpaqueArray<T> && std::is_trivially_copyable_v<T> && sizeof(T) == WireSize<T>::value);
+  static constexpr bool kCopyable = std::is_same_v<T, Matrix> || (kOpaqueArray<T> && std::is_trivially_copyable_v<T> &&
+                                                                  sizeof(T) == WireSize<T>::value);
 
   bool need(const char* name, std::size_t size) {
     if (size <= remaining()) [[likely]]
@@ -205,26 +206,6 @@ class ByteReader {
       return false;
     }
     return true;
-  }
-
-  template <std::size_t I, class... Alts>
-  bool select(std::variant<Alts...>& body, u32 cls) {
-    if constexpr (I == sizeof...(Alts)) {
-      return false;
-    } else {
-      using Alt = std::variant_alternative_t<I, std::variant<Alts...>>;
-      if constexpr (AnyClass<Alt>) {
-        if (body.index() != I) body.template emplace<I>();
-        std::get<I>(body).class_id = cls;
-        return true;
-      } else {
-        if (cls == Alt::class_id) {
-          if (body.index() != I) body.template emplace<I>();
-          return true;
-        }
-        return select<I + 1, Alts...>(body, cls);
-      }
-    }
   }
 
   template <class T>

@@ -95,7 +95,7 @@ class JsonReader {
       std::optional<u32> cls;
       if (v->IsString()) cls = class_id::parse({v->GetString(), v->GetStringLength()});
       if (!cls) return fail("must be a class name or \"0x\" + 8 hex digits", kind(*v));
-      if (!select<0, Alts...>(s.body, *cls)) fail(absl::StrFormat("%s must be known", s.what), class_id::to_json(*cls));
+      if (!select_class(s.body, *cls)) fail(absl::StrFormat("%s must be known", s.what), class_id::to_json(*cls));
     });
     if (ok()) std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
     return *this;
@@ -195,26 +195,6 @@ class JsonReader {
     }
     used_.resize(scope.used_begin);
     scopes_.pop_back();
-  }
-
-  template <std::size_t I, class... Alts>
-  bool select(std::variant<Alts...>& body, u32 cls) {
-    if constexpr (I == sizeof...(Alts)) {
-      return false;
-    } else {
-      using Alt = std::variant_alternative_t<I, std::variant<Alts...>>;
-      if constexpr (AnyClass<Alt>) {
-        if (body.index() != I) body.template emplace<I>();
-        std::get<I>(body).class_id = cls;
-        return true;
-      } else {
-        if (cls == Alt::class_id) {
-          if (body.index() != I) body.template emplace<I>();
-          return true;
-        }
-        return select<I + 1, Alts...>(body, cls);
-      }
-    }
   }
 
   void read_hex(const Value& v, std::vector<u8>& out) {

@@ -81,7 +81,7 @@ class Verifier {
     // A fresh document on a cleared pool per object: RapidJSON's pool never frees a reparsed document.
     pool_.Clear();
     rapidjson::Document document(&pool_);
-    // In situ: the text is ours and rewritten next object, and RapidJSON then scans strings with SIMD.
+    // In situ: the text is ours and rewritten for the next object, so strings need no copy.
     document.ParseInsitu<rapidjson::kParseFullPrecisionFlag>(const_cast<char*>(text_.GetString()));
     if (document.HasParseError()) {
       fail(extent, "the JSON written does not parse");
