@@ -9,6 +9,7 @@
 #include "model/json_text.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/json_writer.hpp"
+#include "writer/object_json.hpp"
 
 namespace anvil::patch {
 
@@ -73,15 +74,7 @@ std::optional<std::size_t> parse_index(std::string_view segment) {
 void object_dom(const Object& object, const Piece& piece, rapidjson::Document& out) {
   auto generate = [&](rapidjson::Document& handler) {
     JsonWriter<rapidjson::Document> w(handler);
-    w.start_object();
-    w.key("offset");
-    w.number(piece.offset);
-    w.key("length");
-    w.number(piece.length);
-    w.key("class");
-    w.string(class_name(object));
-    std::visit([&](const auto& o) { w.fields(o); }, object);
-    w.end_object();
+    write_object_value(w, {piece.offset, piece.length}, object);
     return true;
   };
   // A fresh document (its own memory pool): regenerating in place would keep every earlier version's

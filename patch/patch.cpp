@@ -17,6 +17,7 @@
 #include "reader/object_json.hpp"
 #include "writer/encode.hpp"
 #include "writer/json_writer.hpp"
+#include "writer/object_json.hpp"
 
 namespace anvil::patch {
 
@@ -214,16 +215,7 @@ void Engine::build_document(Document& out, bool objects, bool spans) {
         auto it = states_.find(i);
         Object parsed;
         const Object& object = it != states_.end() ? it->second.object : (parsed = parse_piece(level_, p));
-        w.key(object_key(p, level_.game));
-        w.start_object();
-        w.key("offset");
-        w.number(p.offset);
-        w.key("length");
-        w.number(p.length);
-        w.key("class");
-        w.string(class_name(object));
-        std::visit([&](const auto& o) { w.fields(o); }, object);
-        w.end_object();
+        write_object_json(w, object_key(p, level_.game), {p.offset, p.length}, object);
       }
       w.end_object();
     }

@@ -10,9 +10,9 @@
 
 namespace anvil {
 
+// The object's JSON value: { "offset", "length", "class", ...fields }.
 template <class Handler>
-void write_object_json(JsonWriter<Handler>& w, std::string_view key, const Extent& extent, const Object& object) {
-  w.key(key);
+void write_object_value(JsonWriter<Handler>& w, const Extent& extent, const Object& object) {
   w.start_object();
   w.key("offset");
   w.number(extent.offset);
@@ -22,6 +22,13 @@ void write_object_json(JsonWriter<Handler>& w, std::string_view key, const Exten
   w.string(class_name(object));
   std::visit([&](const auto& o) { w.fields(o); }, object);
   w.end_object();
+}
+
+// The object as a member of "objects": "<key>": its value.
+template <class Handler>
+void write_object_json(JsonWriter<Handler>& w, std::string_view key, const Extent& extent, const Object& object) {
+  w.key(key);
+  write_object_value(w, extent, object);
 }
 
 }  // namespace anvil
