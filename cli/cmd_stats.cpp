@@ -35,10 +35,7 @@ int run_stats(int argc, char** argv) {
              "the research notes count, and the near misses (candidates that failed a check, by check).",
              options, positional, vm, code))
     return code;
-  if (game_option != "auto" && !parse_game(game_option)) {
-    error("--game must be ac2, sws or auto, not '" + game_option + "'");
-    return kBadInput;
-  }
+  if (!check_game_option(game_option)) return kBadInput;
 
   bool paths_ok = true;
   std::vector<std::string> files = collect_files(paths, paths_ok);

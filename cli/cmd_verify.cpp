@@ -42,10 +42,7 @@ int run_verify(int argc, char** argv) {
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
              options, positional, vm, code))
     return code;
-  if (game_option != "auto" && !parse_game(game_option)) {
-    error("--game must be ac2, sws or auto, not '" + game_option + "'");
-    return kBadInput;
-  }
+  if (!check_game_option(game_option)) return kBadInput;
 
   bool paths_ok = true;
   std::vector<std::string> files = collect_files(paths, paths_ok);

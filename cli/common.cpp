@@ -16,12 +16,17 @@ void add_game_option(po::options_description& options, std::string& game) {
                         "(the one that carves more bytes)");
 }
 
+bool check_game_option(const std::string& option) {
+  if (option == "auto" || parse_game(option)) return true;
+  error("--game must be ac2, sws or auto, not '" + option + "'");
+  return false;
+}
+
 std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
                                  bool quiet) {
   if (option != "auto") {
-    auto game = parse_game(option);
-    if (!game) error("--game must be ac2, sws or auto, not '" + option + "'");
-    return game;
+    if (!check_game_option(option)) return std::nullopt;
+    return parse_game(option);
   }
   Game game = detect_game(bytes);
   if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";

@@ -24,6 +24,8 @@ void error(const std::string& what);
 // The `--game` option, and its meaning for one file: `auto` carves with both dialects and picks the
 // one that carves more bytes, saying so on stderr.
 void add_game_option(po::options_description& options, std::string& game);
+// Whether `--game` names ac2, sws or auto; prints the one-line error when not.
+bool check_game_option(const std::string& option);
 std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
                                  bool quiet = false);
 
