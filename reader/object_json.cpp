@@ -11,6 +11,12 @@ std::optional<CheckFailure> read_as(const rapidjson::Value& value, const std::st
   return reader.failure();
 }
 
+template <class T>
+void read_fields_as(JsonTextReader& reader, Object& out) {
+  if (!std::holds_alternative<T>(out)) out.template emplace<T>();
+  std::get<T>(out).serialize(reader, 0);
+}
+
 }  // namespace
 
 std::optional<CheckFailure> read_object_json(const rapidjson::Value& value, Game game, const std::string& pointer,
@@ -26,6 +32,24 @@ std::optional<CheckFailure> read_object_json(const rapidjson::Value& value, Game
   if (game == Game::sws && name == "Visual") return read_as<sws::Visual>(value, pointer, out);
   if (game == Game::sws && name == "LODSelector") return read_as<sws::LODSelector>(value, pointer, out);
   return fail(std::string("must be a top-level class of ") + std::string(game_name(game)), std::string(name));
+}
+
+bool read_object_json(JsonTextReader& reader, Game game, Object& out, u64& offset, u64& length) {
+  reader.object([&] {
+    std::string_view name;
+    if (!reader.member("offset") || !reader.number(offset) || !reader.member("length") || !reader.number(length) ||
+        !reader.member("class") || !reader.string(name))
+      return;
+    if (game == Game::ac2 && name == "Visual")
+      read_fields_as<ac2::Visual>(reader, out);
+    else if (game == Game::sws && name == "Visual")
+      read_fields_as<sws::Visual>(reader, out);
+    else if (game == Game::sws && name == "LODSelector")
+      read_fields_as<sws::LODSelector>(reader, out);
+    else
+      reader.stop();
+  });
+  return reader.ok();
 }
 
 }  // namespace anvil

@@ -7,6 +7,7 @@
 
 #include "model/object.hpp"
 #include "reader/json_reader.hpp"
+#include "reader/json_text_reader.hpp"
 
 namespace anvil {
 
@@ -14,5 +15,10 @@ namespace anvil {
 // "offset", "length" and "class" are not fields: the caller checks offset and length.
 std::optional<CheckFailure> read_object_json(const rapidjson::Value& value, Game game, const std::string& pointer,
                                              Object& out);
+
+// The same from JSON text at the reader's position, when it is laid out as the writer prints it:
+// "offset", "length", "class", then the fields in order (JsonTextReader). False when it is not (the
+// reader has stopped): the value read with the function above then gives the verdict.
+bool read_object_json(JsonTextReader& reader, Game game, Object& out, u64& offset, u64& length);
 
 }  // namespace anvil

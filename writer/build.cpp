@@ -7,6 +7,7 @@
 #include <absl/strings/str_format.h>
 
 #include "reader/json_numbers.hpp"
+#include "reader/json_text_reader.hpp"
 #include "reader/level.hpp"
 #include "reader/object_json.hpp"
 #include "writer/encode.hpp"
@@ -27,29 +28,29 @@ const Value* member(const Value& object, const char* name) {
 
 std::string_view text(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
 
-struct Expected {
-  std::size_t offset;
-  Object object;
-};
-
-// The built bytes must carve into exactly the objects they were built from, at the same offsets.
-absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vector<Expected>& expected) {
+// The built bytes must carve into exactly the objects they were built from, at the same offsets: each
+// carved object parses to the fields it was encoded from, which is to say it re-encodes to its bytes.
+absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vector<Placed>& placed) {
   Level level = carve_level(bytes, game);
   std::size_t next = 0;
+  std::vector<u8> encoded;
   for (const Piece& piece : level.pieces) {
     if (!piece.is_object()) continue;
-    if (next == expected.size() || expected[next].offset != piece.offset)
+    if (next == placed.size() || placed[next].offset != piece.offset)
       return error(absl::StrFormat("offset 0x%x", piece.offset),
                    "the built bytes hold an object that the dump has as opaque bytes");
-    if (!same_object(parse_piece(level, piece), expected[next].object))
+    encoded.clear();
+    encode_object(parse_piece(level, piece), encoded);
+    if (static_cast<std::size_t>(piece.kind) != placed[next].kind || piece.length != placed[next].length ||
+        !std::equal(encoded.begin(), encoded.end(), bytes.begin() + piece.offset))
       return error(absl::StrFormat("offset 0x%x", piece.offset), "the built object re-reads with other fields");
     ++next;
   }
-  if (next != expected.size()) {
+  if (next != placed.size()) {
     Object object;
     Extent extent;
-    std::size_t offset = expected[next].offset;
-    auto failure = parse_object_at(bytes, offset, expected[next].object.index(), object, extent, level.tails.get());
+    std::size_t offset = placed[next].offset;
+    auto failure = parse_object_at(bytes, offset, placed[next].kind, object, extent, level.tails.get());
     return error(absl::StrFormat("offset 0x%x", offset),
                  absl::StrCat("the built object does not re-read as an object",
                               failure ? ": " + failure->message() : std::string(": another object overlaps it")));
@@ -58,6 +59,72 @@ absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vecto
 }
 
 }  // namespace
+
+std::optional<Built> build_in_order(std::string_view text) {
+  struct Entry {
+    std::size_t offset, length, kind;
+    bool placed = false;
+  };
+  JsonTextReader r(text);
+  Built built;
+  absl::flat_hash_map<std::string_view, Entry> objects;
+  std::size_t placed = 0;
+  r.object([&] {
+    std::string_view s;
+    u64 size = 0;
+    if (!r.member("format") || !r.string(s) || s != "anvilrt/1" || !r.member("game") || !r.string(s)) return;
+    auto game = parse_game(s);
+    // A size that the text could not describe is left to the general path (before any allocation).
+    if (!game || !r.member("size") || !r.number(size) || size / 4 > text.size()) return r.stop();
+    built.game = *game;
+    built.bytes.resize(size);
+    if (!r.member("objects")) return;
+    std::vector<u8> encoded;
+    Object object;
+    r.object([&] {
+      std::string_view key;
+      while (r.next_member(key)) {
+        u64 offset = 0, length = 0;
+        if (!read_object_json(r, *game, object, offset, length)) return;
+        encoded.clear();
+        encode_object(object, encoded);
+        if (encoded.size() != length || offset > size || length > size - offset ||
+            !objects.emplace(key, Entry{offset, length, object.index()}).second)
+          return r.stop();
+        std::copy(encoded.begin(), encoded.end(), built.bytes.begin() + static_cast<std::ptrdiff_t>(offset));
+      }
+    });
+    if (!r.member("spans")) return;
+    std::size_t end = 0;  // where the spans so far end
+    std::string decoded;
+    r.array([&] {
+      r.object([&] {
+        u64 offset = 0;
+        std::string_view kind, value;
+        if (!r.member("offset") || !r.number(offset) || offset != end || !r.next_member(kind) || !r.string(value))
+          return r.stop();
+        if (kind == "opaque") {
+          if (!absl::Base64Unescape(absl::string_view(value.data(), value.size()), &decoded) ||
+              decoded.size() > size - end)
+            return r.stop();
+          std::copy(decoded.begin(), decoded.end(), built.bytes.begin() + static_cast<std::ptrdiff_t>(end));
+          end += decoded.size();
+        } else if (auto it = objects.find(value);
+                   kind == "object" && it != objects.end() && !it->second.placed && it->second.offset == end) {
+          it->second.placed = true;
+          ++placed;
+          built.placed.push_back({end, it->second.length, it->second.kind});
+          end += it->second.length;
+        } else {
+          r.stop();
+        }
+      });
+    });
+    if (end != size || placed != objects.size()) r.stop();
+  });
+  if (!r.ok() || r.peek() != '\0') return std::nullopt;
+  return built;
+}
 
 absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
   if (!doc.IsObject()) return error("/", "the dump must be a JSON object");
@@ -88,7 +155,7 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
     if (!by_key.emplace(text(m.name), &m.value).second)
       return error("/objects/" + std::string(text(m.name)), "a key appears twice");
   std::vector<u8> out;
-  std::vector<Expected> expected;
+  std::vector<Placed> placed;
   absl::flat_hash_set<std::string_view> used;
   for (rapidjson::SizeType i = 0; i < spans->Size(); ++i) {
     const Value& span = (*spans)[i];
@@ -128,7 +195,7 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
     if (length == nullptr || !length->IsUint64() || length->GetUint64() != out.size() - start)
       return error(pointer + "/length", absl::StrCat("the fields encode to ", out.size() - start,
                                                      " bytes: an object inside a level file cannot change size"));
-    expected.push_back({start, std::move(object)});
+    placed.push_back({start, out.size() - start, object.index()});
   }
   if (used.size() != objects->MemberCount()) {
     for (auto& m : objects->GetObject())
@@ -137,11 +204,15 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
   }
   if (out.size() != size->GetUint64())
     return error("/size", absl::StrCat("the spans add up to ", out.size(), " bytes"));
-  if (auto status = check_reread(out, *game, expected); !status.ok()) return status;
+  if (auto status = check_reread(out, *game, placed); !status.ok()) return status;
   return out;
 }
 
 absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
+  if (auto built = build_in_order(json_text)) {
+    if (auto status = check_reread(built->bytes, built->game, built->placed); !status.ok()) return status;
+    return std::move(built->bytes);
+  }
   if (auto at = misread_json_number(json_text))
     return error(absl::StrCat("offset ", *at),
                  "a number that the JSON parser would misread (see reader/json_numbers.hpp)");

@@ -5,12 +5,34 @@
 #include <absl/status/statusor.h>
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
-#include "model/primitives.hpp"
+#include "model/object.hpp"
 
 namespace anvil {
+
+// Where build encoded an object into the output.
+struct Placed {
+  std::size_t offset;
+  std::size_t length;
+  std::size_t kind;  // its Object alternative
+};
+
+struct Built {
+  Game game;
+  std::vector<u8> bytes;
+  std::vector<Placed> placed;  // in file order
+};
+
+// The dump read in one pass straight from its text, when it is laid out as `dump --full` prints it:
+// "format", "game", "size", "objects", "spans" in that order, and each object as JsonTextReader takes
+// it. Objects are encoded into the output as they come: no document is held in memory. Nothing when
+// the text departs from that layout or fails any check: build_from_dump then reads it as one
+// document, which decides and names the error. What it accepts the document path accepts too, to the
+// same bytes. The result is not yet re-read (build_from_dump does that).
+std::optional<Built> build_in_order(std::string_view json_text);
 
 // Errors name the JSON pointer of what failed: "/objects/0x…/instance/slots/0/is_fake: must be …".
 absl::StatusOr<std::vector<u8>> build_from_dump(const rapidjson::Value& document);

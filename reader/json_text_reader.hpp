@@ -1,0 +1,350 @@
+// The fast loading JSON archive: reads a structure straight from JSON text through the same layout
+// declaration as JsonReader, without building a DOM, when the text is laid out as the writer prints
+// it: fields in declaration order, no escape sequences, numbers in plain forms. It checks what
+// JsonReader checks, but it does not explain: on any departure (a failed check, another field order,
+// an escape, a number it leaves to RapidJSON) it stops, and the caller reads the same text with
+// JsonReader, which takes every field order and names what is wrong. So it never accepts text that
+// JsonReader refuses, and what it accepts it reads to the same values (tests/json_text_reader_test.cpp).
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "model/class_ids.hpp"
+#include "model/json_text.hpp"
+#include "model/layout.hpp"
+
+namespace anvil {
+
+class JsonTextReader {
+ public:
+  using is_loading = std::true_type;
+  using is_saving = std::false_type;
+
+  explicit JsonTextReader(std::string_view text, std::size_t pos = 0) : text_(text), pos_(pos) {}
+
+  bool ok() const { return ok_; }
+  std::size_t pos() const { return pos_; }
+  void stop() { ok_ = false; }
+
+  // Reads a JSON object whose members `body` reads with member() and the archive operators.
+  template <class F>
+  void object(F&& body) {
+    if (!punctuation('{')) return;
+    bool outer = first_;
+    first_ = true;
+    body();
+    first_ = outer;
+    punctuation('}');
+  }
+
+  // Reads a JSON array, calling `item` for each element.
+  template <class F>
+  void array(F&& item) {
+    if (!punctuation('[')) return;
+    if (peek() == ']') {
+      ++pos_;
+      return;
+    }
+    do item();
+    while (ok_ && separator(']'));
+  }
+
+  // The next member of the open object must be `name`; true when it is, at its value.
+  bool member(const char* name) {
+    if (!ok_) return false;
+    if (!first_ && !punctuation(',')) return false;
+    first_ = false;
+    if (!punctuation('"')) return false;
+    // The key's characters must be the name's, then the closing quote: an escape never matches.
+    std::size_t i = pos_;
+    for (; *name != '\0'; ++name, ++i)
+      if (i == text_.size() || text_[i] != *name) return fail();
+    if (i == text_.size() || text_[i] != '"') return fail();
+    pos_ = i + 1;
+    return punctuation(':');
+  }
+
+  // The key of the open object's next member, at its value; false at the end of the object.
+  bool next_member(std::string_view& key) {
+    if (!ok_ || peek() == '}') return false;
+    if (!first_ && !punctuation(',')) return false;
+    first_ = false;
+    return string(key) && punctuation(':');
+  }
+
+  // A string without escapes; `out` views the text.
+  bool string(std::string_view& out) {
+    if (!punctuation('"')) return false;
+    std::size_t start = pos_;
+    pos_ = string_end(pos_);
+    if (pos_ == text_.size() || text_[pos_] != '"') return fail();
+    out = text_.substr(start, pos_++ - start);
+    return true;
+  }
+
+  // A non-negative integer written without fraction, exponent or sign, up to 19 digits.
+  bool number(u64& out) {
+    if (!ok_) return false;
+    skip_space();
+    std::size_t start = pos_;
+    u64 v = 0;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) v = v * 10 + static_cast<u64>(text_[pos_++] - '0');
+    std::size_t digits = pos_ - start;
+    if (digits == 0 || digits > 19 || (digits > 1 && text_[start] == '0') || continues_number()) return fail();
+    out = v;
+    return true;
+  }
+
+  bool null() {
+    if (!ok_) return false;
+    skip_space();
+    if (text_.substr(pos_, 4) != "null") return fail();
+    pos_ += 4;
+    return true;
+  }
+
+  // What the next value starts with, 0 at the end.
+  char peek() {
+    skip_space();
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+
+  template <class T>
+  JsonTextReader& operator&(const boost::serialization::nvp<T>& field) {
+    if (member(field.name())) read_value(field.value());
+    return *this;
+  }
+
+  template <class T>
+  JsonTextReader& operator&(const Expect<T>& e) {
+    if (e.name == nullptr || !member(e.name)) return *this;
+    T found{};
+    read_value(found);
+    if (found != e.value) fail();
+    return *this;
+  }
+
+  template <class Count, class T>
+  JsonTextReader& operator&(const Counted<Count, T>& c) {
+    if (!member(c.name)) return *this;
+    std::size_t n = 0;  // elements read: the vector's earlier elements are reused, keeping their storage
+    array([&] {
+      if (n == c.items.size()) c.items.emplace_back();
+      read_value(c.items[n++]);
+    });
+    c.items.resize(n);
+    return *this;
+  }
+
+  template <class Count>
+  JsonTextReader& operator&(const CountedBytes<Count>& c) {
+    if (member(c.name)) read_hex(c.data.bytes);
+    return *this;
+  }
+
+  template <class... Alts>
+  JsonTextReader& operator&(const ClassSwitch<Alts...>& s) {
+    std::string_view name;
+    if (!member("class") || !string(name)) return *this;
+    auto cls = class_id::parse(name);
+    if (!cls || !select_class(s.body, *cls)) {
+      fail();
+      return *this;
+    }
+    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    return *this;
+  }
+
+  template <class T>
+  JsonTextReader& operator&(const PresentIf<T>& p) {
+    if (!member(p.name)) return *this;
+    if ((peek() == 'n') == p.present) {
+      fail();
+      return *this;
+    }
+    read_value(p.target);
+    return *this;
+  }
+
+  template <class T, std::size_t N>
+  JsonTextReader& operator&(const EachFollowedBy<T, N>& e) {
+    if (member(e.name)) read_value(e.items);
+    return *this;
+  }
+
+  JsonTextReader& operator&(const UntilTail& u) {
+    if (member(u.name)) read_hex(u.data.bytes);
+    return *this;
+  }
+
+ private:
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  bool fail() {
+    ok_ = false;
+    return false;
+  }
+
+  void skip_space() {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
+      ++pos_;
+  }
+
+  bool punctuation(char c) {
+    if (!ok_) return false;
+    skip_space();
+    if (pos_ == text_.size() || text_[pos_] != c) return fail();
+    ++pos_;
+    return true;
+  }
+
+  // After an array element: true at `,` (another follows), false at `close` (consumed).
+  bool separator(char close) {
+    char c = peek();
+    ++pos_;
+    if (c == ',') return true;
+    if (c != close) fail();
+    return false;
+  }
+
+  bool continues_number() const {
+    return pos_ < text_.size() && (text_[pos_] == '.' || text_[pos_] == 'e' || text_[pos_] == 'E');
+  }
+
+  // The first position from `pos` that holds a quote, a backslash or a control character (or the end).
+  std::size_t string_end(std::size_t pos) const {
+    const char* data = text_.data();
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x1f);
+    for (; pos + 16 <= text_.size(); pos += 16) {
+      __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + pos));
+      __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+                                  _mm_cmpeq_epi8(_mm_min_epu8(x, control), x));  // x <= 0x1f
+      if (unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(stop)))
+        return pos + static_cast<std::size_t>(__builtin_ctz(mask));
+    }
+#endif
+    for (; pos < text_.size(); ++pos) {
+      unsigned char c = static_cast<unsigned char>(data[pos]);
+      if (c == '"' || c == '\\' || c < 0x20) break;
+    }
+    return pos;
+  }
+
+  void read_hex(std::vector<u8>& out) {
+    std::string_view s;
+    if (string(s) && !json_text::parse_hex(s, out)) fail();
+  }
+
+  template <class T>
+  void read_value(T& out) {
+    if (!ok_) return;
+    if constexpr (std::is_same_v<T, f32>) {
+      read_f32(out);
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      u64 v = 0;
+      if (!number(v)) return;
+      if (v > std::numeric_limits<T>::max()) return void(fail());
+      out = static_cast<T>(v);
+    } else if constexpr (requires { out.value; }) {  // Id<T>
+      std::string_view s;
+      if (!string(s)) return;
+      auto id = json_text::parse_id(s, sizeof out.value);
+      if (!id) return void(fail());
+      out.value = static_cast<decltype(out.value)>(*id);
+    } else if constexpr (
+        requires {
+          out.bytes.size();
+          out.bytes.data();
+        } &&
+        !requires { out.bytes.resize(0); }) {
+      std::string_view s;
+      if (!string(s)) return;
+      if (s.size() != 2 * out.bytes.size()) return void(fail());
+      scratch_.clear();
+      if (!json_text::parse_hex(s, scratch_)) return void(fail());
+      std::copy(scratch_.begin(), scratch_.end(), out.bytes.begin());
+    } else if constexpr (requires { out.has_value(); }) {  // pointer: object or null
+      if (peek() == 'n') {
+        if (null()) out.reset();
+      } else {
+        if (!out) out.emplace();
+        read_value(*out);
+      }
+    } else if constexpr (requires {
+                           out.size();
+                           out[0];
+                         }) {  // std::array
+      std::size_t n = 0;
+      array([&] {
+        if (n == out.size()) return void(fail());
+        read_value(out[n++]);
+      });
+      if (n != out.size()) fail();
+    } else {
+      object([&] { out.serialize(*this, 0); });
+    }
+  }
+
+  // A number as JsonReader reads one with RapidJSON's full precision (correctly rounded to a double,
+  // then to the nearest f32), or "f32:0x…". Numbers RapidJSON reads otherwise, or misreads
+  // (reader/json_numbers.hpp), are left to it: "-0" (an integer zero there), a zero with an exponent,
+  // more than 19 digits, a number beyond the double range.
+  void read_f32(f32& out) {
+    if (peek() == '"') {
+      std::string_view s;
+      if (!string(s)) return;
+      auto bits = json_text::parse_f32_bits(s);
+      if (!bits) return void(fail());
+      out = *bits;
+      return;
+    }
+    std::size_t start = pos_;
+    bool minus = pos_ < text_.size() && text_[pos_] == '-';
+    pos_ += minus;
+    std::size_t digits = 0, nonzero = 0;
+    auto run = [&] {
+      std::size_t from = pos_;
+      for (; pos_ < text_.size() && is_digit(text_[pos_]); ++pos_) nonzero += text_[pos_] != '0';
+      digits += pos_ - from;
+      return pos_ - from;
+    };
+    std::size_t integer = run();
+    if (integer == 0 || (integer > 1 && text_[pos_ - integer] == '0')) return void(fail());
+    bool fraction = pos_ < text_.size() && text_[pos_] == '.';
+    if (fraction && (++pos_, run() == 0)) return void(fail());
+    bool exponent = pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E');
+    if (exponent) {
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      std::size_t from = pos_;
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      if (pos_ == from) return void(fail());
+    }
+    if (digits > 19 || (nonzero == 0 && (exponent || (minus && !fraction)))) return void(fail());
+    double d = 0;
+    auto [end, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, d);
+    if (ec != std::errc() || end != text_.data() + pos_) return void(fail());
+    if (!(std::fabs(d) < 0x1.ffffffp127)) return void(fail());  // as JsonReader: beyond, it is not an f32
+    out = static_cast<f32>(d);
+  }
+
+  std::string_view text_;
+  std::size_t pos_;
+  bool ok_ = true;
+  bool first_ = true;  // no member of the open object read yet
+  std::vector<u8> scratch_;
+};
+
+}  // namespace anvil
