@@ -211,6 +211,13 @@ std::string check_json(std::span<const u8> text) {
     return "";
   }
   const std::vector<u8>& bytes = *built;
+  // The one-pass path never accepts what the document path refuses, and builds the same bytes.
+  if (build_in_order(json)) {
+    auto whole = build_from_dump_document(json);
+    if (!whole.ok())
+      return "build_in_order accepted a dump the document path refuses: " + std::string(whole.status().message());
+    if (*whole != bytes) return "build_in_order and the document path build different bytes";
+  }
 
   // The model the document describes: its objects, read from their fields, at their span offsets.
   rapidjson::Document doc;

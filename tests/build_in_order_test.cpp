@@ -13,21 +13,13 @@
 namespace anvil {
 namespace {
 
-// What the document path builds from `text`, or its error.
-absl::StatusOr<std::vector<u8>> by_document(const std::string& text) {
-  rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-  if (doc.HasParseError()) return absl::InvalidArgumentError("not JSON");
-  return build_from_dump(doc);
-}
-
 void ExpectBuildsInOrder(const std::vector<u8>& bytes, Game game) {
   std::string json = dump_json(bytes, {game, true});
   auto built = build_in_order(json);
   ASSERT_TRUE(built.has_value());
   EXPECT_EQ(built->game, game);
   EXPECT_EQ(built->bytes, bytes);
-  auto whole = build_from_dump(json);
+  auto whole = build_from_dump_document(json);
   ASSERT_TRUE(whole.ok()) << whole.status();
   EXPECT_EQ(*whole, bytes);
 }
@@ -62,7 +54,7 @@ TEST_F(BuildInOrderEdits, AnEditedValueBuildsAsTheDocumentPathBuildsIt) {
   std::string edited = replaced("\"is_fake\":1", "\"is_fake\":0");
   auto built = build_in_order(edited);
   ASSERT_TRUE(built.has_value());
-  auto want = by_document(edited);
+  auto want = build_from_dump_document(edited);
   ASSERT_TRUE(want.ok()) << want.status();
   EXPECT_EQ(built->bytes, *want);
   EXPECT_NE(built->bytes, bytes);
@@ -105,7 +97,7 @@ TEST_F(BuildInOrderEdits, StopsWhereverTheDocumentPathRefuses) {
   };
   for (const std::string& text : refused) {
     EXPECT_FALSE(build_in_order(text).has_value()) << text.substr(0, 120);
-    EXPECT_FALSE(build_from_dump(text).ok()) << text.substr(0, 120);
+    EXPECT_FALSE(build_from_dump_document(text).ok()) << text.substr(0, 120);
   }
 }
 

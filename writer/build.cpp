@@ -208,11 +208,7 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
   return out;
 }
 
-absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
-  if (auto built = build_in_order(json_text)) {
-    if (auto status = check_reread(built->bytes, built->game, built->placed); !status.ok()) return status;
-    return std::move(built->bytes);
-  }
+absl::StatusOr<std::vector<u8>> build_from_dump_document(std::string_view json_text) {
   if (auto at = misread_json_number(json_text))
     return error(absl::StrCat("offset ", *at),
                  "a number that the JSON parser would misread (see reader/json_numbers.hpp)");
@@ -220,6 +216,13 @@ absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(json_text.data(), json_text.size());
   if (doc.HasParseError()) return error(absl::StrCat("offset ", doc.GetErrorOffset()), "not valid JSON");
   return build_from_dump(doc);
+}
+
+absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
+  auto built = build_in_order(json_text);
+  if (!built) return build_from_dump_document(json_text);
+  if (auto status = check_reread(built->bytes, built->game, built->placed); !status.ok()) return status;
+  return std::move(built->bytes);
 }
 
 }  // namespace anvil

@@ -36,6 +36,9 @@ std::optional<Built> build_in_order(std::string_view json_text);
 
 // Errors name the JSON pointer of what failed: "/objects/0x…/instance/slots/0/is_fake: must be …".
 absl::StatusOr<std::vector<u8>> build_from_dump(const rapidjson::Value& document);
+// build_in_order when it takes the text, else build_from_dump_document.
 absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text);
+// The text parsed as one RapidJSON document (any member order), then built from it.
+absl::StatusOr<std::vector<u8>> build_from_dump_document(std::string_view json_text);
 
 }  // namespace anvil
