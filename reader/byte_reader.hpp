@@ -5,6 +5,8 @@
 
 #include <absl/strings/str_format.h>
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -37,9 +39,7 @@ class ByteReader {
 
   // Reads `file` from `pos`; counts are checked against the bytes up to the end of `file`.
   explicit ByteReader(std::span<const u8> file, std::size_t pos = 0, TailFinder* tails = nullptr)
-      : file_(file), pos_(pos), tails_(tails) {
-    path_.reserve(8);
-  }
+      : file_(file), pos_(pos), tails_(tails) {}
 
   bool ok() const { return !failure_.has_value(); }
   const std::optional<CheckFailure>& failure() const { return failure_; }
@@ -51,9 +51,9 @@ class ByteReader {
     if (failure_) return;
     CheckFailure f;
     f.offset = pos_;
-    for (const char* segment : path_) {
+    for (std::size_t i = 0; i < std::min(depth_, path_.size()); ++i) {
       if (!f.path.empty()) f.path += '/';
-      f.path += segment;
+      f.path += path_[i];
     }
     f.check = std::move(check);
     f.found = std::move(found);
@@ -179,9 +179,9 @@ class ByteReader {
   }
 
   [[gnu::noinline]] void fail_truncated(const char* name, std::size_t size) {
-    path_.push_back(name);
+    push(name);
     fail(absl::StrFormat("needs %d bytes", size), absl::StrFormat("%d left", remaining()));
-    path_.pop_back();
+    --depth_;
   }
 
   template <class T>
@@ -199,10 +199,10 @@ class ByteReader {
     if (!read_scalar(name, n)) return false;
     if (n > remaining() / element_size) {
       pos_ = at;
-      path_.push_back(name);
+      push(name);
       fail(absl::StrFormat("count must fit in the bytes left (%d each)", element_size),
            absl::StrFormat("%d with %d left", u64{n}, remaining()));
-      path_.pop_back();
+      --depth_;
       return false;
     }
     return true;
@@ -210,9 +210,9 @@ class ByteReader {
 
   template <class T>
   void read_struct(const char* name, T& value) {
-    path_.push_back(name);
+    push(name);
     value.serialize(*this, 0);
-    path_.pop_back();
+    --depth_;
   }
 
   template <class T>
@@ -258,16 +258,23 @@ class ByteReader {
       read_struct(name, *target);
     } else {
       pos_ = at;
-      path_.push_back(name);
+      push(name);
       fail("pointer tag must be 00 or 03", absl::StrFormat("%02x", tag));
-      path_.pop_back();
+      --depth_;
     }
+  }
+
+  // The names of the structures being read, outermost first (fixed room: layouts nest a few deep).
+  void push(const char* name) {
+    if (depth_ < path_.size()) path_[depth_] = name;
+    ++depth_;
   }
 
   std::span<const u8> file_;
   std::size_t pos_;
   TailFinder* tails_;
-  std::vector<const char*> path_;
+  std::array<const char*, 16> path_;
+  std::size_t depth_ = 0;
   std::optional<CheckFailure> failure_;
 };
 

@@ -31,21 +31,23 @@ std::string_view text(const Value& v) { return {v.GetString(), v.GetStringLength
 // The built bytes must carve into exactly the objects they were built from, at the same offsets: each
 // carved object parses to the fields it was encoded from, which is to say it re-encodes to its bytes.
 absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vector<Placed>& placed) {
-  Level level = carve_level(bytes, game);
   std::size_t next = 0;
-  std::vector<u8> encoded;
-  for (const Piece& piece : level.pieces) {
-    if (!piece.is_object()) continue;
-    if (next == placed.size() || placed[next].offset != piece.offset)
-      return error(absl::StrFormat("offset 0x%x", piece.offset),
-                   "the built bytes hold an object that the dump has as opaque bytes");
-    encoded.clear();
-    encode_object(parse_piece(level, piece), encoded);
+  std::vector<u8> scratch;
+  absl::Status status;
+  Level level = carve_level(bytes, game, [&](const Piece& piece, const Object& object) {
+    if (!status.ok()) return;
+    if (next == placed.size() || placed[next].offset != piece.offset) {
+      status = error(absl::StrFormat("offset 0x%x", piece.offset),
+                     "the built bytes hold an object that the dump has as opaque bytes");
+      return;
+    }
+    auto encoded = encode_object_over(object, scratch);
     if (static_cast<std::size_t>(piece.kind) != placed[next].kind || piece.length != placed[next].length ||
         !std::equal(encoded.begin(), encoded.end(), bytes.begin() + piece.offset))
-      return error(absl::StrFormat("offset 0x%x", piece.offset), "the built object re-reads with other fields");
+      status = error(absl::StrFormat("offset 0x%x", piece.offset), "the built object re-reads with other fields");
     ++next;
-  }
+  });
+  if (!status.ok()) return status;
   if (next != placed.size()) {
     Object object;
     Extent extent;
@@ -79,15 +81,14 @@ std::optional<Built> build_in_order(std::string_view text) {
     built.game = *game;
     built.bytes.resize(size);
     if (!r.member("objects")) return;
-    std::vector<u8> encoded;
+    std::vector<u8> scratch;
     Object object;
     r.object([&] {
       std::string_view key;
       while (r.next_member(key)) {
         u64 offset = 0, length = 0;
         if (!read_object_json(r, *game, object, offset, length)) return;
-        encoded.clear();
-        encode_object(object, encoded);
+        auto encoded = encode_object_over(object, scratch);
         if (encoded.size() != length || offset > size || length > size - offset ||
             !objects.emplace(key, Entry{offset, length, object.index()}).second)
           return r.stop();

@@ -22,7 +22,14 @@ class ByteWriter {
 
   // Appends to `out`, which holds exactly what was written once the writer is gone.
   explicit ByteWriter(std::vector<u8>& out) : out_(out), size_(out.size()) {}
-  ~ByteWriter() { out_.resize(size_); }
+  // Writes over `out` from its start, growing it only when it is too short, and leaves its size alone
+  // (at least written()): a scratch buffer reused for many objects is then never zero-filled again.
+  struct Over {};
+  ByteWriter(std::vector<u8>& out, Over) : out_(out), size_(0), trim_(false) {}
+  ~ByteWriter() {
+    if (trim_) out_.resize(size_);
+  }
+  std::size_t written() const { return size_; }
   ByteWriter(const ByteWriter&) = delete;
   ByteWriter& operator=(const ByteWriter&) = delete;
 
@@ -127,6 +134,7 @@ class ByteWriter {
 
   std::vector<u8>& out_;
   std::size_t size_;
+  bool trim_ = true;
 };
 
 }  // namespace anvil

@@ -21,6 +21,18 @@ inline void encode_object(const Object& object, std::vector<u8>& out) {
   std::visit([&](const auto& o) { encode(o, out); }, object);
 }
 
+// Writes the bytes of `object` over the start of `scratch` (grown when too short) and returns them:
+// for loops that encode object after object into one buffer.
+inline std::span<const u8> encode_object_over(const Object& object, std::vector<u8>& scratch) {
+  return std::visit(
+      [&](const auto& o) {
+        ByteWriter writer(scratch, ByteWriter::Over{});
+        const_cast<std::decay_t<decltype(o)>&>(o).serialize(writer, 0);
+        return std::span<const u8>(scratch.data(), writer.written());
+      },
+      object);
+}
+
 // Whether two objects are the same to the bit (NaN payloads and -0.0 included): the encoding stores
 // every field, so equal bytes are equal objects.
 bool same_object(const Object& a, const Object& b);

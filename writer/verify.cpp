@@ -41,9 +41,7 @@ class Verifier {
       opaque(end, next - end);
       if (!extent) break;
       ++report_.objects;
-      encoded_.clear();
-      encode_object(object, encoded_);
-      compare(*extent, encoded_, "bytes -> model -> bytes");
+      compare(*extent, encode_object_over(object, encoded_), "bytes -> model -> bytes");
       if (json_ && report_.identical()) through_json(*extent, object);
       end = extent->offset + extent->length;
     }
@@ -87,9 +85,7 @@ class Verifier {
       fail(extent, "the JSON gives another offset or length");
       return;
     }
-    encoded_.clear();
-    encode_object(reread_, encoded_);
-    compare(extent, encoded_, "bytes -> JSON -> bytes");
+    compare(extent, encode_object_over(reread_, encoded_), "bytes -> JSON -> bytes");
   }
 
   bool read_through_document(const Extent& extent, u64& offset, u64& length) {
