@@ -1,5 +1,6 @@
 #include "patch/json_util.hpp"
 
+#include <absl/strings/str_cat.h>
 #include <rapidjson/stringbuffer.h>
 
 #include <bit>
@@ -195,7 +196,7 @@ const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std
 }
 
 std::string f32_text(f32 value) {
-  if (!std::isfinite(value)) return "\"" + json_text::format_f32_bits(value) + "\"";
+  if (!std::isfinite(value)) return absl::StrCat("\"", json_text::format_f32_bits(value), "\"");
   std::string out;
   json_text::append_f32(out, value);
   return out;
