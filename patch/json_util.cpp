@@ -202,7 +202,9 @@ std::string f32_text(f32 value) {
   return out;
 }
 
-std::string id_text(u64 value, std::size_t width) { return "\"" + json_text::format_id(value, width) + "\""; }
+std::string id_text(u64 value, std::size_t width) {
+  return absl::StrCat("\"", json_text::format_id(value, width), "\"");
+}
 
 std::string matrix_text(const Matrix& m) {
   std::string out = "[";
