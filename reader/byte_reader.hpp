@@ -61,13 +61,13 @@ class ByteReader {
   }
 
   template <class T>
-  ByteReader& operator&(const boost::serialization::nvp<T>& field) {
+  [[gnu::always_inline]] ByteReader& operator&(const boost::serialization::nvp<T>& field) {
     if (ok()) read(field.name(), field.value());
     return *this;
   }
 
   template <class T>
-  ByteReader& operator&(const Expect<T>& e) {
+  [[gnu::always_inline]] ByteReader& operator&(const Expect<T>& e) {
     T value{};
     std::size_t at = pos_;
     if (!read_scalar(e.what, value)) return *this;
@@ -171,7 +171,7 @@ class ByteReader {
   static constexpr bool kCopyable = std::is_same_v<T, Matrix> || (kOpaqueArray<T> && std::is_trivially_copyable_v<T> &&
                                                                   sizeof(T) == WireSize<T>::value);
 
-  bool need(const char* name, std::size_t size) {
+  [[gnu::always_inline]] bool need(const char* name, std::size_t size) {
     if (size <= remaining()) [[likely]]
       return true;
     fail_truncated(name, size);
@@ -185,7 +185,7 @@ class ByteReader {
   }
 
   template <class T>
-  bool read_scalar(const char* name, T& value) {
+  [[gnu::always_inline]] bool read_scalar(const char* name, T& value) {
     if (!ok() || !need(name, sizeof(T))) return false;
     std::memcpy(&value, file_.data() + pos_, sizeof(T));
     pos_ += sizeof(T);
@@ -221,7 +221,7 @@ class ByteReader {
   }
 
   template <class T>
-  void read_value(const char* name, T& value) {
+  [[gnu::always_inline]] void read_value(const char* name, T& value) {
     if constexpr (std::is_arithmetic_v<T>) {
       read_scalar(name, value);
     } else if constexpr (requires { value.value; }) {  // Id<T>

@@ -34,13 +34,13 @@ class ByteWriter {
   ByteWriter& operator=(const ByteWriter&) = delete;
 
   template <class T>
-  ByteWriter& operator&(const boost::serialization::nvp<T>& field) {
+  [[gnu::always_inline]] ByteWriter& operator&(const boost::serialization::nvp<T>& field) {
     write_value(field.value());
     return *this;
   }
 
   template <class T>
-  ByteWriter& operator&(const Expect<T>& e) {
+  [[gnu::always_inline]] ByteWriter& operator&(const Expect<T>& e) {
     put(&e.value, sizeof(T));
     return *this;
   }
@@ -94,7 +94,7 @@ class ByteWriter {
 
  private:
   // Fields are a few bytes each: each is one memcpy into room made ahead in `out`.
-  void put(const void* data, std::size_t size) {
+  [[gnu::always_inline]] void put(const void* data, std::size_t size) {
     if (size == 0) return;  // data may be null
     if (out_.size() - size_ < size) [[unlikely]]
       grow(size);
@@ -111,7 +111,7 @@ class ByteWriter {
   }
 
   template <class T>
-  void write_value(T& value) {
+  [[gnu::always_inline]] void write_value(T& value) {
     if constexpr (std::is_arithmetic_v<T>) {
       put(&value, sizeof value);
     } else if constexpr (requires { value.value; }) {  // Id<T>
