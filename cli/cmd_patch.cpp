@@ -53,9 +53,9 @@ int run_patch(int argc, char** argv) {
   }
   auto game = resolve_game(game_option, input->bytes(), file, true);
   if (!game) return kBadInput;
-  Level level = carve_level(input->bytes(), *game);
-  // Carving read every page of the input; the patch reads again only the objects it looks at.
-  input->release(0, input->bytes().size());
+  // The input's pages leave memory as the carve passes them; the patch reads again only the objects it
+  // looks at.
+  Level level = carve_mapped(*input, *game);
   auto text = patch_file->bytes();
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
