@@ -223,8 +223,11 @@ int main(int argc, char** argv) {
     rows.push_back(measure(name, [&, patch] {
       return [&, patch]() -> double {
         InputFile in = open_or_die(census);
-        Level level = carve_mapped(in, Game::ac2);  // as cli/cmd_patch.cpp carves
-        auto outcome = patch::apply_patch_text(level, patch);
+        // As cli/cmd_patch.cpp does: the input's pages released as the carve and bulk operations pass.
+        Level level = carve_mapped(in, Game::ac2);
+        patch::PatchOptions options;
+        options.release_input = [&in](std::size_t offset, std::size_t length) { in.release(offset, length); };
+        auto outcome = patch::apply_patch_text(level, patch, options);
         if (outcome.error) return 0;
         absl::Status written = patch::write_patched(level, outcome.result, patched, &in);
         if (!written.ok()) std::fprintf(stderr, "anvilrt_bench: %s\n", std::string(written.message()).c_str());

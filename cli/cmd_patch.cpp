@@ -59,6 +59,7 @@ int run_patch(int argc, char** argv) {
   auto text = patch_file->bytes();
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
+  patch_options.release_input = [&](std::size_t offset, std::size_t length) { input->release(offset, length); };
   patch::PatchOutcome outcome =
       patch::apply_patch_text(level, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_options);
   if (outcome.error) {

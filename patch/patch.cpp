@@ -32,6 +32,28 @@ namespace {
 using rapidjson::Document;
 using rapidjson::Value;
 
+// Passes a buffer's bytes to a ReleaseFn in steps of at least kReleaseStep as a left-to-right pass
+// finishes with them.
+class Releaser {
+ public:
+  explicit Releaser(const ReleaseFn& release) : release_(release) {}
+  void done_before(std::size_t offset) {
+    if (release_ && offset > released_ && offset - released_ >= kReleaseStep) {
+      release_(released_, offset - released_);
+      released_ = offset;
+    }
+  }
+  void done_all(std::size_t size) {
+    if (release_ && size > released_) release_(released_, size - released_);
+    released_ = size;
+  }
+
+ private:
+  static constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+  const ReleaseFn& release_;
+  std::size_t released_ = 0;
+};
+
 // Thrown inside the engine; apply_patch turns it into the PatchError of the current operation.
 struct OpFailure {
   std::string reason;
@@ -556,7 +578,9 @@ void Engine::op_swap_material(const Value& op) {
   if (const Value* v = optional_member(op, "mode")) mode = static_cast<u8>(uint_member(*v, "mode", 255));
   std::vector<std::size_t> pieces = objects_member(op, false, false);
   std::size_t matches = 0;
+  Releaser passed(options_.release_input);
   for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
     Object object = typed(piece);
     auto* visual = std::get_if<ac2::Visual>(&object);
     if (visual == nullptr || !visual->instance) continue;
@@ -611,7 +635,9 @@ void Engine::op_transform(const Value& op) {
   std::vector<std::size_t> pieces = objects_member(op, false, true);
   if (pieces.empty()) fail("\"objects\" is empty");
   std::size_t matches = 0;
+  Releaser passed(options_.release_input);
   for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
     Object object = typed(piece);
     auto* visual = std::get_if<ac2::Visual>(&object);
     if (visual == nullptr) fail(absl::StrFormat("%s is not a Visual", key_pointer(piece)));
@@ -668,7 +694,9 @@ void Engine::op_switch_distance(const Value& op, bool scale) {
   bool star = objects.IsString() && std::string_view(objects.GetString()) == "*";
   std::vector<std::size_t> pieces = objects_member(op, true, true);
   std::size_t matches = 0;
+  Releaser passed(options_.release_input);
   for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
     if (level_.pieces[piece].kind != kLODSelectorKind) {
       if (star) continue;
       fail(absl::StrFormat("%s is a Visual, not a LODSelector", key_pointer(piece)));
@@ -820,32 +848,6 @@ std::vector<u8> patched_bytes(const Level& original, const PatchResult& result) 
   }
   return bytes;
 }
-
-namespace {
-
-// Passes a buffer's bytes to a ReleaseFn in steps of at least kReleaseStep as a left-to-right pass
-// finishes with them.
-class Releaser {
- public:
-  explicit Releaser(const ReleaseFn& release) : release_(release) {}
-  void done_before(std::size_t offset) {
-    if (release_ && offset - released_ >= kReleaseStep) {
-      release_(released_, offset - released_);
-      released_ = offset;
-    }
-  }
-  void done_all(std::size_t size) {
-    if (release_ && size > released_) release_(released_, size - released_);
-    released_ = size;
-  }
-
- private:
-  static constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
-  const ReleaseFn& release_;
-  std::size_t released_ = 0;
-};
-
-}  // namespace
 
 std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
                                          const ReleaseFn& release_original, const ReleaseFn& release_written) {

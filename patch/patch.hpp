@@ -69,8 +69,15 @@ struct Change {
   std::string new_value;  // JSON text; empty for `test` and for a removed location
 };
 
+// Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may
+// drop their pages from memory, e.g. InputFile::release).
+using ReleaseFn = std::function<void(std::size_t offset, std::size_t length)>;
+
 struct PatchOptions {
   bool record_changes = false;  // fill PatchResult::changes (for --dry-run)
+  // Told, as a bulk operation passes over the objects in file order, of the ranges of level.bytes it is
+  // done with (for a mapped file: a scan of every object then keeps only a window of it in memory).
+  ReleaseFn release_input = {};
 };
 
 // The patched file is the original with the edited objects' encodings overlaid, each at its piece (same
@@ -95,10 +102,6 @@ PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, c
 // The whole patched file in memory: the original bytes with the overlays. For tests and small files only;
 // `anvilrt patch` streams it (patch/output.hpp).
 std::vector<u8> patched_bytes(const Level& original, const PatchResult& result);
-
-// Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may
-// drop their pages from memory, e.g. InputFile::release).
-using ReleaseFn = std::function<void(std::size_t offset, std::size_t length)>;
 
 // The check made after writing and before the rename: `written` (the output as read back) must carve,
 // in the level's dialect, into the same pieces as the original (offsets, lengths, kinds), with every

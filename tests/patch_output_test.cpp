@@ -122,6 +122,47 @@ TEST_F(PatchOutput, LargeMappedInputReleasedOnTheWay) {
   EXPECT_TRUE(std::equal(input->bytes().begin(), input->bytes().end(), bytes.begin(), bytes.end()));
 }
 
+// A bulk operation over every object reports the input it has passed (PatchOptions::release_input);
+// dropping those pages of a mapped file changes nothing it computes.
+TEST_F(PatchOutput, BulkOperationReleasesThePassedInput) {
+  std::vector<u8> visual = test::read_file(test::corpus("ac2/lod_selector_slots.bin"));
+  std::vector<u8> bytes(std::size_t{19} << 20, 0x00);
+  bytes.insert(bytes.begin() + (std::size_t{9} << 20) + 5, visual.begin(), visual.end());
+  bytes.insert(bytes.end(), visual.begin(), visual.end());
+  std::string source = dir_.path("in.bin");
+  test::write_file(source, bytes);
+  auto input = InputFile::open(source);
+  ASSERT_TRUE(input.ok()) << input.status().message();
+  Level level = carve_mapped(*input, Game::ac2);
+  ASSERT_EQ(level.object_count(), 2u);
+  const std::string swap = R"([{"op":"swap_material","from":"0x3333333333333334","to":"0x00000000deadbeef"}])";
+  auto plain = patch::apply_patch_text(level, swap);
+  ASSERT_FALSE(plain.error) << plain.error->message();
+
+  std::vector<std::pair<std::size_t, std::size_t>> released;
+  patch::PatchOptions options;
+  options.release_input = [&](std::size_t offset, std::size_t length) {
+    released.emplace_back(offset, length);
+    input->release(offset, length);
+  };
+  auto out = patch::apply_patch_text(level, swap, options);
+  ASSERT_FALSE(out.error) << out.error->message();
+  ASSERT_FALSE(released.empty());
+  std::size_t end = 0;
+  for (auto [offset, length] : released) {
+    EXPECT_EQ(offset, end);  // left to right, without gaps or overlaps
+    end = offset + length;
+  }
+  EXPECT_LE(end, level.pieces.back().offset);
+  EXPECT_EQ(out.result.edited, plain.result.edited);
+  EXPECT_EQ(out.result.overlays, plain.result.overlays);
+
+  std::string target = dir_.path("out.bin");
+  absl::Status s = patch::write_patched(level, out.result, target, &*input);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_TRUE(test::read_file(target) == patch::patched_bytes(level, plain.result));
+}
+
 TEST_F(PatchOutput, FailedCheckLeavesNoFile) {
   std::vector<u8> bytes = test::read_file(test::corpus("ac2/lod_selector_slots.bin"));
   Level level = carve_level(bytes, Game::ac2);
