@@ -1,10 +1,10 @@
 // anvilrt_bench: the performance table of docs/performance.md. Generates the census-size `ac2` file of
 // the notes (630,686 Visuals, through the library's generator) and measures on the same bytes, in one
 // run: memcpy of the file (the memory-speed limit), verify --no-json, verify, dump, build, a
-// swap_material bulk patch and a patch of 10,000 replace ops; then verify of a folder of 8 files with
-// --jobs 1 and --jobs 2. Each operation runs in a child process that maps the file as the command line
-// does, so its peak RSS is its own; times are CPU time of the operation alone (the machine may be
-// shared) and wall time.
+// swap_material bulk patch and a patch of 10,000 replace ops (applied, written, read back and checked, as
+// `anvilrt patch` does); then verify of a folder of 8 files with --jobs 1 and --jobs 2. Each operation
+// runs in a child process that maps the file as the command line does, so its peak RSS is its own; times
+// are CPU time of the operation alone (the machine may be shared) and wall time.
 //
 //   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH]
 #include <absl/strings/str_format.h>
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gen/generator.hpp"
+#include "patch/output.hpp"
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
@@ -215,15 +216,25 @@ int main(int argc, char** argv) {
     replaces += "]";
     if (swap.empty() || n < 10000) std::fprintf(stderr, "anvilrt_bench: the file has too few objects\n");
   }
+  // What `anvilrt patch FILE PATCH -o OUT` does: apply, then the streamed write, read-back and check of
+  // patch/output.hpp (into DIR/patched.bin, removed afterwards), so the peak RSS is the command's.
+  const std::string patched = dir + "/patched.bin";
   auto patch_row = [&](const char* name, const std::string& patch) {
     rows.push_back(measure(name, [&, patch] {
       return [&, patch]() -> double {
         InputFile in = open_or_die(census);
-        Level level = carve_level(in.bytes(), Game::ac2);
-        auto outcome = patch::apply_patch_text(level, patch);
-        return outcome.error ? 0 : size;
+        // As cli/cmd_patch.cpp does: the input's pages released as the carve and bulk operations pass.
+        Level level = carve_mapped(in, Game::ac2);
+        patch::PatchOptions options;
+        options.release_input = [&in](std::size_t offset, std::size_t length) { in.release(offset, length); };
+        auto outcome = patch::apply_patch_text(level, patch, options);
+        if (outcome.error) return 0;
+        absl::Status written = patch::write_patched(level, outcome.result, patched, &in);
+        if (!written.ok()) std::fprintf(stderr, "anvilrt_bench: %s\n", std::string(written.message()).c_str());
+        return written.ok() ? size : 0;
       };
     }));
+    std::filesystem::remove(patched);
   };
   patch_row("patch: swap_material", swap);
   patch_row("patch: 10,000 replace ops", replaces);

@@ -1,13 +1,12 @@
 // anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]
 #include <absl/strings/str_format.h>
-#include <unistd.h>
 
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "patch/output.hpp"
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
-#include "writer/atomic_file.hpp"
 
 namespace anvil::cli {
 
@@ -54,10 +53,13 @@ int run_patch(int argc, char** argv) {
   }
   auto game = resolve_game(game_option, input->bytes(), file, true);
   if (!game) return kBadInput;
-  Level level = carve_level(input->bytes(), *game);
+  // The input's pages leave memory as the carve passes them; the patch reads again only the objects it
+  // looks at.
+  Level level = carve_mapped(*input, *game);
   auto text = patch_file->bytes();
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
+  patch_options.release_input = [&](std::size_t offset, std::size_t length) { input->release(offset, length); };
   patch::PatchOutcome outcome =
       patch::apply_patch_text(level, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_options);
   if (outcome.error) {
@@ -79,28 +81,9 @@ int run_patch(int argc, char** argv) {
     return kOk;
   }
 
-  AtomicFile output;
-  if (auto s = output.open(out); !s.ok()) {
-    error(std::string(s.message()));
-    return kBadInput;
-  }
-  if (std::fwrite(result.bytes.data(), 1, result.bytes.size(), output.stream()) != result.bytes.size() ||
-      std::fflush(output.stream()) != 0) {
-    error(out + ": cannot write");
-    return kBadInput;
-  }
-  // Read the output back from the file system (the temporary, through its descriptor) and prove it is
-  // the patched model before it replaces the target.
-  auto written = InputFile::open("/proc/self/fd/" + std::to_string(::fileno(output.stream())));
-  if (!written.ok()) {
-    error(out + ": cannot read the output back: " + std::string(written.status().message()));
-    return kBadInput;
-  }
-  if (auto mismatch = patch::check_written(level, result, written->bytes())) {
-    error(out + ": the written output does not read back as the patched model: " + *mismatch);
-    return kBadInput;
-  }
-  if (auto s = output.commit(); !s.ok()) {
+  // Streamed into a temporary, read back and checked, then renamed (patch/output.hpp); the input's pages
+  // are dropped from memory as they are written.
+  if (auto s = patch::write_patched(level, result, out, &*input); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }

@@ -4,12 +4,15 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <vector>
 
+#include "patch/output.hpp"
 #include "patch/patch.hpp"
 #include "reader/level.hpp"
 #include "reader/object_json.hpp"
@@ -128,7 +131,7 @@ std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game
     return "";
   }
   const patch::PatchResult& result = outcome.result;
-  const std::vector<u8>& bytes = result.bytes;
+  const std::vector<u8> bytes = patch::patched_bytes(level, result);
   if (bytes.size() != base.size())
     return where + absl::StrCat("the patched file has ", bytes.size(), " bytes, not ", base.size());
   if (result.edited.size() != result.edited_objects.size()) return where + "edited and edited_objects differ in size";
@@ -154,6 +157,20 @@ std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game
   if (auto diff = first_difference(bytes, write_level(patched, parse_objects(patched))); !diff.empty())
     return where + "the patched file does not write back: " + diff;
   if (auto failure = patch::check_written(level, result, bytes)) return where + "check_written: " + *failure;
+  {
+    // The streamed output (what `anvilrt patch` writes) is the same bytes.
+    char* data = nullptr;
+    std::size_t length = 0;
+    std::FILE* sink = open_memstream(&data, &length);
+    if (sink == nullptr) return where + "open_memstream failed";
+    absl::Status streamed = patch::stream_patched(level, result, sink, "memory");
+    std::fclose(sink);
+    std::vector<u8> stream_bytes(data, data + length);
+    std::free(data);
+    if (!streamed.ok()) return where + "stream_patched: " + std::string(streamed.message());
+    if (auto diff = first_difference(bytes, stream_bytes); !diff.empty())
+      return where + "the streamed output differs from the patched bytes: " + diff;
+  }
 
   // Field by field: every JSON field that differs lies under a location some operation reported changing.
   rapidjson::Document before, after;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 
 #include "model/json_text.hpp"
 #include "patch/json_util.hpp"
@@ -30,6 +31,28 @@ namespace {
 
 using rapidjson::Document;
 using rapidjson::Value;
+
+// Passes a buffer's bytes to a ReleaseFn in steps of at least kReleaseStep as a left-to-right pass
+// finishes with them.
+class Releaser {
+ public:
+  explicit Releaser(const ReleaseFn& release) : release_(release) {}
+  void done_before(std::size_t offset) {
+    if (release_ && offset > released_ && offset - released_ >= kReleaseStep) {
+      release_(released_, offset - released_);
+      released_ = offset;
+    }
+  }
+  void done_all(std::size_t size) {
+    if (release_ && size > released_) release_(released_, size - released_);
+    released_ = size;
+  }
+
+ private:
+  static constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+  const ReleaseFn& release_;
+  std::size_t released_ = 0;
+};
 
 // Thrown inside the engine; apply_patch turns it into the PatchError of the current operation.
 struct OpFailure {
@@ -555,7 +578,9 @@ void Engine::op_swap_material(const Value& op) {
   if (const Value* v = optional_member(op, "mode")) mode = static_cast<u8>(uint_member(*v, "mode", 255));
   std::vector<std::size_t> pieces = objects_member(op, false, false);
   std::size_t matches = 0;
+  Releaser passed(options_.release_input);
   for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
     Object object = typed(piece);
     auto* visual = std::get_if<ac2::Visual>(&object);
     if (visual == nullptr || !visual->instance) continue;
@@ -610,7 +635,9 @@ void Engine::op_transform(const Value& op) {
   std::vector<std::size_t> pieces = objects_member(op, false, true);
   if (pieces.empty()) fail("\"objects\" is empty");
   std::size_t matches = 0;
+  Releaser passed(options_.release_input);
   for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
     Object object = typed(piece);
     auto* visual = std::get_if<ac2::Visual>(&object);
     if (visual == nullptr) fail(absl::StrFormat("%s is not a Visual", key_pointer(piece)));
@@ -667,7 +694,9 @@ void Engine::op_switch_distance(const Value& op, bool scale) {
   bool star = objects.IsString() && std::string_view(objects.GetString()) == "*";
   std::vector<std::size_t> pieces = objects_member(op, true, true);
   std::size_t matches = 0;
+  Releaser passed(options_.release_input);
   for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
     if (level_.pieces[piece].kind != kLODSelectorKind) {
       if (star) continue;
       fail(absl::StrFormat("%s is a Visual, not a LODSelector", key_pointer(piece)));
@@ -736,21 +765,23 @@ void Engine::run_op(std::size_t index, const Value& op, std::string& pointer) {
   modify(name, loc, nullptr, value);
 }
 
+// The overlays: each edited object's encoding (states_ is ordered by piece, so `edited` ascends). The
+// engine is done after this, so the objects move out and each DOM is freed as soon as it is passed.
 PatchResult Engine::finish() {
   PatchResult result;
-  result.bytes.assign(level_.bytes.begin(), level_.bytes.end());
-  std::vector<u8> encoded;
   for (auto& [piece, s] : states_) {
+    Document().Swap(s.dom);
     if (!s.edited) continue;
     const Piece& p = level_.pieces[piece];
-    encoded.clear();
+    std::vector<u8> encoded;
+    encoded.reserve(p.length);
     encode_object(s.object, encoded);
     if (encoded.size() != p.length)
       fail(absl::StrFormat("%s: would resize the object from %d to %d bytes", key_pointer(piece), p.length,
                            encoded.size()));
-    std::memcpy(result.bytes.data() + p.offset, encoded.data(), encoded.size());
     result.edited.push_back(piece);
-    result.edited_objects.push_back(s.object);
+    result.edited_objects.push_back(std::move(s.object));
+    result.overlays.push_back(std::move(encoded));
   }
   result.changes = std::move(changes_);
   return result;
@@ -805,11 +836,31 @@ PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, c
   return apply_patch(level, doc, options);
 }
 
-std::optional<std::string> check_written(const Level& original, const PatchResult& result,
-                                         std::span<const u8> written) {
+std::vector<u8> patched_bytes(const Level& original, const PatchResult& result) {
+  if (result.overlays.size() != result.edited.size())
+    throw std::logic_error("a patch result with overlays that do not pair up with its edited pieces");
+  std::vector<u8> bytes(original.bytes.begin(), original.bytes.end());
+  for (std::size_t i = 0; i < result.edited.size(); ++i) {
+    const Piece& p = original.pieces.at(result.edited[i]);
+    const std::vector<u8>& overlay = result.overlays[i];
+    if (overlay.size() != p.length) throw std::logic_error("an overlay does not have its piece's length");
+    std::memcpy(bytes.data() + p.offset, overlay.data(), overlay.size());
+  }
+  return bytes;
+}
+
+std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
+                                         const ReleaseFn& release_original, const ReleaseFn& release_written) {
   if (written.size() != original.bytes.size())
     return absl::StrFormat("the output has %d bytes, not %d", written.size(), original.bytes.size());
-  Level reread = carve_level(written, original.game);
+  if (result.edited.size() != result.edited_objects.size())
+    return "the patch result lists edited pieces and patched objects that do not pair up";
+  // Carving reads ahead of the object it reports, hardly behind it (and a released page is only read
+  // again, never lost).
+  Releaser carved(release_written);
+  Level reread =
+      carve_level(written, original.game, [&](const Piece& p, const Object&) { carved.done_before(p.offset); });
+  Releaser written_done(release_written), original_done(release_original);
   if (reread.pieces.size() != original.pieces.size())
     return absl::StrFormat("the output carves into %d pieces, not %d", reread.pieces.size(), original.pieces.size());
   std::size_t next_edited = 0;
@@ -826,7 +877,13 @@ std::optional<std::string> check_written(const Level& original, const PatchResul
     } else if (std::memcmp(original.bytes.data() + a.offset, written.data() + b.offset, a.length) != 0) {
       return absl::StrFormat("bytes at offset 0x%x changed that no operation edited", a.offset);
     }
+    original_done.done_before(a.offset);
+    written_done.done_before(a.offset);
   }
+  if (next_edited != result.edited.size())
+    return "the patch result's edited pieces are not ascending indices of this level's pieces";
+  original_done.done_all(original.bytes.size());
+  written_done.done_all(written.size());
   return std::nullopt;
 }
 

@@ -5,7 +5,8 @@
 //   Level level = carve_level(bytes, game);
 //   PatchOutcome out = apply_patch_text(level, patch_text);
 //   if (out.error) { print out.error->message(); return out.error->exit_code; }
-//   write out.result.bytes (then check_written on what was written, before the rename)
+//   write_patched(level, out.result, target)  (patch/output.hpp: streams the original bytes with the
+//   edited objects overlaid into a temporary, reads it back, check_written, renames)
 //
 // Operations: RFC 6902 `test`, `replace`, `add`, `remove`, `move`, `copy` with RFC 6901 pointers into the
 // document of section 4 (the `--full` document: `format`, `game`, `size`, `objects`, `spans`), and the bulk
@@ -29,6 +30,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -67,15 +69,24 @@ struct Change {
   std::string new_value;  // JSON text; empty for `test` and for a removed location
 };
 
+// Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may
+// drop their pages from memory, e.g. InputFile::release).
+using ReleaseFn = std::function<void(std::size_t offset, std::size_t length)>;
+
 struct PatchOptions {
   bool record_changes = false;  // fill PatchResult::changes (for --dry-run)
+  // Told, as a bulk operation passes over the objects in file order, of the ranges of level.bytes it is
+  // done with (for a mapped file: a scan of every object then keeps only a window of it in memory).
+  ReleaseFn release_input = {};
 };
 
+// The patched file is the original with the edited objects' encodings overlaid, each at its piece (same
+// offset, same length); it is never held whole in memory (patch/output.hpp streams it).
 struct PatchResult {
-  std::vector<u8> bytes;               // the patched file: the original with edited objects overlaid
-  std::vector<std::size_t> edited;     // indices into Level::pieces of the objects the patch edited
-  std::vector<Object> edited_objects;  // the patched model of those objects, parallel to `edited`
-  std::vector<Change> changes;         // with PatchOptions::record_changes
+  std::vector<std::size_t> edited;        // indices into Level::pieces of the objects the patch edited, ascending
+  std::vector<Object> edited_objects;     // the patched model of those objects, parallel to `edited`
+  std::vector<std::vector<u8>> overlays;  // their encodings (Piece::length bytes each), parallel to `edited`
+  std::vector<Change> changes;            // with PatchOptions::record_changes
 };
 
 struct PatchOutcome {
@@ -88,9 +99,17 @@ PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, cons
 // Parses `patch_json` (full-precision numbers) first; a parse error is a kWholePatch error.
 PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, const PatchOptions& options = {});
 
+// The whole patched file in memory: the original bytes with the overlays. For tests and small files only;
+// `anvilrt patch` streams it (patch/output.hpp).
+std::vector<u8> patched_bytes(const Level& original, const PatchResult& result);
+
 // The check made after writing and before the rename: `written` (the output as read back) must carve,
 // in the level's dialect, into the same pieces as the original (offsets, lengths, kinds), with every
 // edited object parsing to its patched model and every other byte unchanged. The reason when not.
-std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written);
+// Left to right, it reports the ranges of `original.bytes` and of `written` it is done with to the
+// optional release functions, so that a caller checking mapped files keeps only a window of each in
+// memory.
+std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
+                                         const ReleaseFn& release_original = {}, const ReleaseFn& release_written = {});
 
 }  // namespace anvil::patch

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -35,6 +36,19 @@ absl::StatusOr<InputFile> InputFile::open(const std::string& path) {
   }
   ::close(fd);
   return file;
+}
+
+void InputFile::release(std::size_t offset, std::size_t length) const {
+  if (data_ == nullptr || offset >= size_) return;
+  length = std::min(length, size_ - offset);
+  // Whole pages only: a page that also holds bytes outside the range may still be in use.
+  auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::size_t begin = (offset + page - 1) / page * page;
+  std::size_t end = offset + length == size_ ? size_ : (offset + length) / page * page;
+  if (begin >= end) return;
+  // A read-only private file mapping: MADV_DONTNEED drops the pages, and a later read maps the file's
+  // bytes again (no copy-on-write page exists that could be lost).
+  ::madvise(const_cast<u8*>(data_) + begin, end - begin, MADV_DONTNEED);
 }
 
 InputFile::InputFile(InputFile&& other) noexcept

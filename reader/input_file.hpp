@@ -18,6 +18,10 @@ class InputFile {
   ~InputFile();
 
   std::span<const u8> bytes() const { return {data_, size_}; }
+  // Drops the mapped pages that hold bytes [offset, offset + length) from this process's memory (its
+  // RSS); the bytes stay readable, and are faulted in again from the page cache if read. For a caller
+  // that is done with a part of a large file. Clamped to the file; never fails.
+  void release(std::size_t offset, std::size_t length) const;
   const std::string& path() const { return path_; }
 
  private:

@@ -45,6 +45,21 @@ Level carve_level(std::span<const u8> bytes, Game game,
   return level;
 }
 
+Level carve_mapped(const InputFile& input, Game game) {
+  // Released in steps, a little behind the carve (which hardly looks back; a page read again is only
+  // faulted in again).
+  constexpr std::size_t kStep = std::size_t{8} << 20;
+  std::size_t released = 0;
+  Level level = carve_level(input.bytes(), game, [&](const Piece& piece, const Object&) {
+    if (piece.offset - released >= 2 * kStep) {
+      input.release(released, piece.offset - kStep - released);
+      released = piece.offset - kStep;
+    }
+  });
+  input.release(0, input.bytes().size());
+  return level;
+}
+
 std::size_t carved_bytes(std::span<const u8> bytes, Game game) {
   Carver carver(bytes, game);
   Object object;

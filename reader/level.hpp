@@ -11,6 +11,7 @@
 #include "model/object.hpp"
 #include "reader/carver.hpp"
 #include "reader/file_tails.hpp"
+#include "reader/input_file.hpp"
 
 namespace anvil {
 
@@ -41,6 +42,12 @@ struct Level {
 Level carve_level(std::span<const u8> bytes, Game game,
                   const std::function<void(const Piece&, const Object&)>& on_object = {},
                   std::function<void(const NearMiss&)> near_miss = {});
+
+// Carves a mapped file like carve_level, dropping from memory the pages the carve has passed
+// (InputFile::release), and the rest at the end: the level then costs little more than its piece list,
+// and the objects read again later fault their pages in from the page cache. For a caller that reads
+// back only some objects (`patch`).
+Level carve_mapped(const InputFile& input, Game game);
 
 // The number of bytes the dialect carves into objects: what `--game auto` compares.
 std::size_t carved_bytes(std::span<const u8> bytes, Game game);

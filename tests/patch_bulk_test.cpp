@@ -24,8 +24,9 @@ class PatchBulk : public ::testing::Test {
     auto out = apply(text);
     EXPECT_FALSE(out.error) << out.error->message();
     if (out.error) return {};
-    EXPECT_FALSE(patch::check_written(level_, out.result, out.result.bytes));
-    return out.result.bytes;
+    std::vector<u8> bytes = patch::patched_bytes(level_, out.result);
+    EXPECT_FALSE(patch::check_written(level_, out.result, bytes));
+    return bytes;
   }
   int code(const std::string& text) {
     auto out = apply(text);

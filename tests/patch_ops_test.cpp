@@ -25,8 +25,9 @@ class PatchOps : public ::testing::Test {
     auto out = apply(text);
     EXPECT_FALSE(out.error) << out.error->message();
     if (out.error) return {};
-    EXPECT_FALSE(patch::check_written(level_, out.result, out.result.bytes));
-    return out.result.bytes;
+    std::vector<u8> bytes = patch::patched_bytes(level_, out.result);
+    EXPECT_FALSE(patch::check_written(level_, out.result, bytes));
+    return bytes;
   }
   // The offset of the only occurrence of `value`'s little-endian bytes in the file.
   template <class T>
@@ -84,7 +85,7 @@ TEST_F(PatchOps, TestPassesAndFails) {
   auto ok =
       apply(absl::StrCat("[{\"op\":\"test\",\"path\":\"", kMat, "/0/source\",\"value\":\"0x2222222222222222\"}]"));
   ASSERT_FALSE(ok.error) << ok.error->message();
-  EXPECT_EQ(ok.result.bytes, bytes_);
+  EXPECT_EQ(patch::patched_bytes(level_, ok.result), bytes_);
   EXPECT_TRUE(ok.result.edited.empty());
   auto bad =
       apply(absl::StrCat("[{\"op\":\"test\",\"path\":\"", kMat, "/0/source\",\"value\":\"0x2222222222222223\"}]"));
@@ -176,7 +177,7 @@ TEST_F(PatchOps, CopyBetweenObjects) {
       "[{\"op\":\"copy\",\"from\":\"/objects/0x00000000000004d3/object\",\"path\":\"/objects/0x00000000000004d4/"
       "object\"}]");
   ASSERT_FALSE(out.error) << out.error->message();
-  EXPECT_EQ(out.result.bytes, expected);
+  EXPECT_EQ(patch::patched_bytes(level_, out.result), expected);
   std::size_t third_piece = 0;
   while (level_.pieces[third_piece].offset != 391) ++third_piece;
   EXPECT_EQ(out.result.edited, std::vector<std::size_t>{third_piece});  // the source is read, not edited
@@ -234,7 +235,7 @@ TEST_F(PatchOps, ReplaceAWholeObject) {
   patch_doc.PushBack(op, patch_doc.GetAllocator());
   auto out = patch::apply_patch(level_, patch_doc);
   ASSERT_FALSE(out.error) << out.error->message();
-  EXPECT_EQ(out.result.bytes, expected);
+  EXPECT_EQ(patch::patched_bytes(level_, out.result), expected);
   // The same with another offset is refused.
   patch_doc[0]["value"]["offset"] = 17;
   auto moved = patch::apply_patch(level_, patch_doc);
@@ -251,7 +252,7 @@ TEST_F(PatchOps, LaterOpsSeeEarlierOnes) {
   ASSERT_FALSE(out.error) << out.error->message();
   std::vector<u8> expected = bytes_;
   put<u64>(expected, unique<u64>(0x3333333333333334), 0xbb);
-  EXPECT_EQ(out.result.bytes, expected);
+  EXPECT_EQ(patch::patched_bytes(level_, out.result), expected);
 }
 
 TEST_F(PatchOps, LargeIdsSurviveUnchanged) {

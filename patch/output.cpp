@@ -1,0 +1,84 @@
+#include "patch/output.hpp"
+
+#include <absl/strings/str_cat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "writer/atomic_file.hpp"
+
+namespace anvil::patch {
+
+namespace {
+
+// Unedited bytes go out in chunks of this size, each released once written.
+constexpr std::size_t kChunk = std::size_t{8} << 20;
+
+absl::Status write_error(const std::string& name) {
+  return absl::InternalError(absl::StrCat(name, ": cannot write: ", std::strerror(errno)));
+}
+
+}  // namespace
+
+absl::Status stream_patched(const Level& level, const PatchResult& result, std::FILE* out, const std::string& name,
+                            const ReleaseFn& release_input) {
+  if (result.overlays.size() != result.edited.size())
+    return absl::InternalError(absl::StrCat(name, ": the patch result has ", result.overlays.size(), " overlays for ",
+                                            result.edited.size(), " edited objects"));
+  const std::span<const u8> bytes = level.bytes;
+  std::size_t pos = 0;
+  // The original bytes [pos, end), then released.
+  auto copy_to = [&](std::size_t end) -> absl::Status {
+    while (pos < end) {
+      std::size_t n = std::min(kChunk, end - pos);
+      if (std::fwrite(bytes.data() + pos, 1, n, out) != n) return write_error(name);
+      if (release_input) release_input(pos, n);
+      pos += n;
+    }
+    return absl::OkStatus();
+  };
+  for (std::size_t i = 0; i < result.edited.size(); ++i) {
+    if (result.edited[i] >= level.pieces.size())
+      return absl::InternalError(absl::StrCat(name, ": an edited piece index is out of range"));
+    const Piece& p = level.pieces[result.edited[i]];
+    const std::vector<u8>& overlay = result.overlays[i];
+    if (p.offset < pos || overlay.size() != p.length)
+      return absl::InternalError(absl::StrCat(name, ": the overlay of the object at offset ", p.offset,
+                                              " does not fit its piece (", overlay.size(), " bytes for ", p.length,
+                                              ", or out of order)"));
+    if (auto s = copy_to(p.offset); !s.ok()) return s;
+    if (!overlay.empty() && std::fwrite(overlay.data(), 1, overlay.size(), out) != overlay.size())
+      return write_error(name);
+    pos += overlay.size();
+  }
+  if (auto s = copy_to(bytes.size()); !s.ok()) return s;
+  if (std::fflush(out) != 0) return write_error(name);
+  return absl::OkStatus();
+}
+
+absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
+                           const InputFile* input) {
+  ReleaseFn release_input;
+  if (input != nullptr && input->bytes().data() == level.bytes.data() && input->bytes().size() == level.bytes.size())
+    release_input = [input](std::size_t offset, std::size_t length) { input->release(offset, length); };
+  AtomicFile output;
+  if (auto s = output.open(target); !s.ok()) return s;
+  if (auto s = stream_patched(level, result, output.stream(), target, release_input); !s.ok()) return s;
+  {
+    // Read the output back from the file system (the temporary, through its descriptor) and prove it is
+    // the patched model before it replaces the target.
+    auto written = InputFile::open("/proc/self/fd/" + std::to_string(::fileno(output.stream())));
+    if (!written.ok())
+      return absl::InternalError(absl::StrCat(target, ": cannot read the output back: ", written.status().message()));
+    const InputFile& file = *written;
+    ReleaseFn release_written = [&file](std::size_t offset, std::size_t length) { file.release(offset, length); };
+    if (auto mismatch = check_written(level, result, file.bytes(), release_input, release_written))
+      return absl::DataLossError(
+          absl::StrCat(target, ": the written output does not read back as the patched model: ", *mismatch));
+  }
+  return output.commit();
+}
+
+}  // namespace anvil::patch

@@ -1,0 +1,34 @@
+// The output of `anvilrt patch` (FORMAT.md sections 5 and 6): the original bytes with the edited objects'
+// encodings overlaid, streamed into a temporary file beside the target -- never a whole copy in memory --
+// then read back from the file system, proven to be the patched model (check_written), and renamed over
+// the target. A failure at any step leaves nothing behind.
+#pragma once
+
+#include <absl/status/status.h>
+
+#include <cstdio>
+#include <string>
+
+#include "patch/patch.hpp"
+#include "reader/input_file.hpp"
+#include "reader/level.hpp"
+
+namespace anvil::patch {
+
+// Writes the patched file (level.bytes with result.overlays at their pieces) to `out`, left to right,
+// reporting each range of level.bytes it has written to `release_input`. An overlay whose length is not
+// its piece's is an internal error; a write error names `name`.
+absl::Status stream_patched(const Level& level, const PatchResult& result, std::FILE* out, const std::string& name,
+                            const ReleaseFn& release_input = {});
+
+// Streams the patched file into a temporary beside `target`, reads it back (mapped from the file system
+// through the temporary's descriptor), runs check_written on it, then renames it over `target`. On
+// error `target` is untouched, no temporary remains, and the message is the one line to print
+// ("OUT: cannot write: …", "OUT: the written output does not read back as the patched model: …").
+// `input`, when given, is the mapped file that level.bytes views: its pages, and those of the output,
+// are dropped from memory as the write and the check pass them, so the peak RSS stays near one file
+// size (InputFile::release).
+absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
+                           const InputFile* input = nullptr);
+
+}  // namespace anvil::patch
