@@ -1,7 +1,6 @@
 #include "writer/dump.hpp"
 
 #include <absl/strings/escaping.h>
-#include <rapidjson/filewritestream.h>
 #include <rapidjson/stringbuffer.h>
 
 #include "reader/level.hpp"
@@ -54,8 +53,7 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
 }  // namespace
 
 bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
-  char buffer[1 << 16];
-  rapidjson::FileWriteStream stream(out, buffer, sizeof buffer);
+  JsonFileStream stream(out);
   write_document(bytes, options, stream);
   std::fputc('\n', out);
   return std::fflush(out) == 0 && !std::ferror(out);
