@@ -3,6 +3,7 @@
 // JsonWriter's direct id/hex/f32 emission against the Document route that patches and diffs take.
 #include "writer/json_text_handler.hpp"
 
+#include <absl/strings/str_format.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -16,6 +17,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "model/json_text.hpp"
 #include "reader/level.hpp"
@@ -248,6 +250,48 @@ TEST(JsonTextHandler, IdAndHexStrings) {
   const u8 bytes[] = {0x00, 0x0f, 0xa5, 0xff};
   EXPECT_EQ(ours([&](auto& h) { h.HexString(bytes, 4); }), R"("000fa5ff")");
   EXPECT_EQ(ours([&](auto& h) { h.HexString(bytes, 0); }), R"("")");
+}
+
+TEST(JsonTextHandler, HexAndIdDigitsOfEveryLengthAndWidth) {
+  std::mt19937_64 random(5);
+  for (std::size_t size = 0; size <= 41; ++size) {
+    std::vector<u8> bytes(size);
+    for (u8& b : bytes) b = static_cast<u8>(random());
+    std::string naive;
+    for (u8 b : bytes) naive += absl::StrFormat("%02x", b);
+    std::string text(2 * size, '?');
+    json_text::encode_hex(text.data(), bytes.data(), size);
+    EXPECT_EQ(text, naive);
+    EXPECT_EQ(ours([&](auto& h) { h.HexString(bytes.data(), size); }), "\"" + naive + "\"");
+  }
+  for (int i = 0; i < 1000; ++i) {
+    u64 value = random() >> (i % 64);
+    for (std::size_t width : {1u, 2u, 4u, 8u}) {
+      u64 masked = width == 8 ? value : value & ((u64{1} << (8 * width)) - 1);
+      std::string want = absl::StrFormat("0x%0*x", static_cast<int>(2 * width), masked);
+      EXPECT_EQ(json_text::format_id(masked, width), want);
+      EXPECT_EQ(ours([&](auto& h) { h.IdString(masked, width); }), "\"" + want + "\"");
+    }
+  }
+}
+
+// LiteralKey prints what Key prints, first time (measured) and after (remembered by address).
+TEST(JsonTextHandler, LiteralKeysAsKeys) {
+  static const std::string long_key(300, 'k');
+  for (const char* name : {"id", "", "instance_bounds", "is_an_optimized_component", "quote\"d", "tab\t",
+                           "\xc3\xa9t\xc3\xa9", long_key.c_str()}) {
+    for (int round = 0; round < 2; ++round) {
+      auto events = [&](auto& h, bool literal) {
+        h.StartObject();
+        for (int i = 0; i < 3; ++i) {
+          literal ? h.LiteralKey(name) : h.Key(name);
+          h.Uint(static_cast<unsigned>(i));
+        }
+        h.EndObject();
+      };
+      EXPECT_EQ(ours([&](auto& h) { events(h, true); }), ours([&](auto& h) { events(h, false); })) << name;
+    }
+  }
 }
 
 // One pseudo-random document of every kind of event; the same seed gives the same events.

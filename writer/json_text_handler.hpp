@@ -26,22 +26,12 @@
 #include <string>
 #include <string_view>
 
+#include "model/json_text.hpp"
 #include "model/primitives.hpp"
 
 namespace anvil {
 
 namespace json_text_detail {
-
-// "00" "01" ... "ff": the two lowercase hex digits of each byte.
-inline constexpr auto kHexPairs = [] {
-  std::array<char, 512> t{};
-  constexpr char digits[] = "0123456789abcdef";
-  for (int i = 0; i < 256; ++i) {
-    t[2 * i] = digits[i >> 4];
-    t[2 * i + 1] = digits[i & 0xF];
-  }
-  return t;
-}();
 
 // Whether any of the 8 bytes of `w` is a control character, '"' or '\\' (the bytes RapidJSON escapes).
 inline bool any_needs_escape(std::uint64_t w) {
@@ -103,6 +93,17 @@ inline void copy_short(char* to, const char* from, std::size_t n) {
     std::memcpy(to, from, n);
   }
 }
+
+// The keys that LiteralKey has seen on this thread that need no escaping, by address (direct-mapped).
+struct LiteralKeyCache {
+  static constexpr std::size_t kSlots = 512, kMaxSize = 256;
+  static std::size_t slot_of(const char* name) {
+    return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(name) * 0x9E3779B97F4A7C15ull) >> 55);
+  }
+  std::array<const char*, kSlots> name{};
+  std::array<std::uint32_t, kSlots> size{};
+};
+inline thread_local LiteralKeyCache literal_keys;
 
 }  // namespace json_text_detail
 
@@ -250,7 +251,7 @@ class JsonTextHandler {
   bool HexString(const u8* data, std::size_t size) {
     char* p = start_value(2 * size + 2);
     *p++ = '"';
-    for (std::size_t i = 0; i < size; ++i) std::memcpy(p + 2 * i, &json_text_detail::kHexPairs[2 * data[i]], 2);
+    json_text::encode_hex(p, data, size);
     p += 2 * size;
     *p++ = '"';
     return end_value(p);
@@ -258,13 +259,33 @@ class JsonTextHandler {
   // An id as the string "0x" + 2 * width_bytes lowercase hex digits (width_bytes at most 8).
   bool IdString(u64 value, std::size_t width_bytes) {
     char* p = start_value(2 * width_bytes + 4);
-    std::memcpy(p, "\"0x", 3);
-    p += 3;
-    for (std::size_t i = width_bytes; i > 0; --i, value >>= 8)
-      std::memcpy(p + 2 * (i - 1), &json_text_detail::kHexPairs[2 * (value & 0xFF)], 2);
-    p += 2 * width_bytes;
+    *p++ = '"';
+    p += json_text::format_id(p, value, width_bytes);
     *p++ = '"';
     return end_value(p);
+  }
+  // A key that is a string literal (static storage, never changed): its length and whether it needs
+  // escaping are found once per thread and remembered by its address. (Out of line: inlined where the
+  // literal is known, GCC warns of word copies past its end on paths the cached length rules out.)
+  [[gnu::noinline]] bool LiteralKey(const Ch* name) {
+    auto& cache = json_text_detail::literal_keys;
+    std::size_t slot = json_text_detail::LiteralKeyCache::slot_of(name);
+    if (cache.name[slot] != name) [[unlikely]] {
+      std::size_t size = std::strlen(name);
+      if (size > json_text_detail::LiteralKeyCache::kMaxSize || !json_text_detail::all_plain(name, size))
+        return Key(name, static_cast<SizeType>(size));
+      cache.name[slot] = name;
+      cache.size[slot] = static_cast<std::uint32_t>(size);
+    }
+    std::size_t size = cache.size[slot];
+    char* p = start_value(size + 3 + kCopySlack);
+    *p++ = '"';
+    json_text_detail::copy_short(p, name, size);
+    p += size;
+    std::memcpy(p, "\":", 2);
+    cur_ = p + 2;
+    need_comma_ = false;
+    return true;
   }
 
  private:

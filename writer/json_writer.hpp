@@ -1,8 +1,8 @@
 // The saving JSON archive: emits a structure's fields as SAX events through its one layout
 // declaration, to any RapidJSON handler (a text writer, or a Document for patches and diffs). The NVP
 // name is the JSON key. Checked constants without a name are left out; counts are array lengths.
-// A handler may offer Float(f32), HexString(bytes, size) and IdString(value, width) to print those
-// spellings itself (JsonTextHandler does, straight into its output), and kIgnoresCounts when its
+// A handler may offer Float(f32), HexString(bytes, size), IdString(value, width) and LiteralKey(name)
+// to print those itself (JsonTextHandler does, straight into its output), and kIgnoresCounts when its
 // EndObject/EndArray need no member counts; other handlers (a Document) get Double and String.
 #pragma once
 
@@ -60,7 +60,7 @@ class JsonWriter {
 
   template <class T>
   JsonWriter& operator&(const boost::serialization::nvp<T>& field) {
-    key(field.name());
+    literal_key(field.name());
     value(field.value());
     return *this;
   }
@@ -68,7 +68,7 @@ class JsonWriter {
   template <class T>
   JsonWriter& operator&(const Expect<T>& e) {
     if (e.name != nullptr) {
-      key(e.name);
+      literal_key(e.name);
       number(e.value);
     }
     return *this;
@@ -76,7 +76,7 @@ class JsonWriter {
 
   template <class Count, class T>
   JsonWriter& operator&(const Counted<Count, T>& c) {
-    key(c.name);
+    literal_key(c.name);
     start_array();
     for (auto& item : c.items) value(item);
     end_array();
@@ -85,14 +85,14 @@ class JsonWriter {
 
   template <class Count>
   JsonWriter& operator&(const CountedBytes<Count>& c) {
-    key(c.name);
+    literal_key(c.name);
     hex(c.data.bytes.data(), c.data.bytes.size());
     return *this;
   }
 
   template <class... Alts>
   JsonWriter& operator&(const ClassSwitch<Alts...>& s) {
-    key("class");
+    literal_key("class");
     u32 id = class_id_of(s.body);
     if (auto name = class_id::name_of(id))
       string(*name);
@@ -104,26 +104,36 @@ class JsonWriter {
 
   template <class T>
   JsonWriter& operator&(const PresentIf<T>& p) {
-    key(p.name);
+    literal_key(p.name);
     value(p.target);
     return *this;
   }
 
   template <class T, std::size_t N>
   JsonWriter& operator&(const EachFollowedBy<T, N>& e) {
-    key(e.name);
+    literal_key(e.name);
     value(e.items);
     return *this;
   }
 
   JsonWriter& operator&(const UntilTail& u) {
-    key(u.name);
+    literal_key(u.name);
     hex(u.data.bytes.data(), u.data.bytes.size());
     return *this;
   }
 
  private:
   static constexpr bool kCounts = !requires { Handler::kIgnoresCounts; };
+
+  // A key from the layout declarations: a string literal.
+  void literal_key(const char* name) {
+    if constexpr (requires { out_.LiteralKey(name); }) {
+      if constexpr (kCounts) ++sizes_.back();
+      out_.LiteralKey(name);
+    } else {
+      key(name);
+    }
+  }
 
   void count_value() {
     if constexpr (kCounts)
