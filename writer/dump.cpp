@@ -23,8 +23,10 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   w.number(bytes.size());
   w.key("objects");
   w.start_object();
+  std::string key;
   Level level = carve_level(bytes, options.game, [&](const Piece& piece, const Object& object) {
-    write_object_json(w, object_key(piece, options.game), {piece.offset, piece.length}, object);
+    object_key(piece, options.game, key);
+    write_object_json(w, key, {piece.offset, piece.length}, object);
   });
   w.end_object();
   if (options.full) {
@@ -36,7 +38,8 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
       w.number(piece.offset);
       if (piece.is_object()) {
         w.key("object");
-        w.string(object_key(piece, options.game));
+        object_key(piece, options.game, key);
+        w.string(key);
       } else {
         w.key("opaque");
         auto span = bytes.subspan(piece.offset, piece.length);
