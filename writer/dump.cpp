@@ -56,8 +56,10 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
 }  // namespace
 
 bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
-  JsonFileStream stream(out);
-  write_document(bytes, options, stream);
+  {
+    JsonFileStream stream(out);  // all written to `out` when it goes
+    write_document(bytes, options, stream);
+  }
   std::fputc('\n', out);
   return std::fflush(out) == 0 && !std::ferror(out);
 }
