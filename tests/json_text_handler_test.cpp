@@ -199,12 +199,24 @@ TEST(JsonTextHandler, F32ShortestForms) {
   EXPECT_EQ(f32_text(FLT_MIN), "1.1754944e-38");
   EXPECT_EQ(f32_text(std::numeric_limits<float>::denorm_min()), "1e-45");
   EXPECT_EQ(f32_text(-std::numeric_limits<float>::denorm_min()), "-1e-45");
-  // Float(f) prints what Double(f) prints, and every spelling reads back as the same f32.
+  EXPECT_EQ(f32_text(99999.0f), "99999");
+  EXPECT_EQ(f32_text(100000.0f), "1e+05");
+  EXPECT_EQ(f32_text(-100000.0f), "-1e+05");
+  EXPECT_EQ(f32_text(99999.5f), "99999.5");
+  // Whole numbers (the integer fast path and around it) as json_text::append_f32 spells them.
+  for (int i = -300000; i <= 300000; ++i) {
+    std::string want;
+    json_text::append_f32(want, static_cast<float>(i));
+    ASSERT_EQ(f32_text(static_cast<float>(i)), want) << i;
+  }
+  // Float(f) prints what Double(f) prints and what append_f32 prints, and reads back as the same f32.
   std::mt19937 random(7);
   for (int i = 0; i < 20000; ++i) {
     auto f = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
     if (!std::isfinite(f)) continue;
-    std::string text = f32_text(f);
+    std::string text = f32_text(f), want;
+    json_text::append_f32(want, f);
+    EXPECT_EQ(text, want);
     EXPECT_EQ(ours([&](auto& h) { h.Float(f); }), text);
     EXPECT_EQ(std::bit_cast<std::uint32_t>(std::strtof(text.c_str(), nullptr)), std::bit_cast<std::uint32_t>(f))
         << text;
