@@ -146,6 +146,24 @@ TEST(JsonTextHandler, EscapeAtEveryPositionOfEveryShortLength) {
   }
 }
 
+// Every byte value at every position of strings of the word-check lengths, among bytes that need no
+// escaping (high ones included: the word check must not take them, or a borrow from them, for an escape).
+TEST(JsonTextHandler, EveryByteAtEveryPositionAmongOthers) {
+  for (char background : {'a', ' ', '#', ']', '\x7f', '\x80', '\xc3', '\xff'}) {
+    for (std::size_t n : {4u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 24u}) {
+      for (int c = 0; c < 256; ++c) {
+        for (std::size_t at = 0; at < n; ++at) {
+          std::string s(n, background);
+          s[at] = static_cast<char>(c);
+          auto [o, t] = both<rapidjson::Writer<rapidjson::StringBuffer>>(
+              [&](auto& h) { h.String(s.data(), static_cast<rapidjson::SizeType>(n)); });
+          ASSERT_EQ(o, t) << "byte " << c << " at " << at << " of " << n;
+        }
+      }
+    }
+  }
+}
+
 TEST(JsonTextHandler, NestingAndCommas) {
   auto text = ours([](auto& h) {
     h.StartObject();
