@@ -123,7 +123,7 @@ class JsonWriter {
   }
 
  private:
-  static constexpr bool kCounts = !requires { Handler::kIgnoresCounts; };
+  static constexpr bool kCounts = !requires { requires Handler::kIgnoresCounts; };
 
   // A key from the layout declarations: a string literal.
   void literal_key(const char* name) {
