@@ -10,8 +10,6 @@
 namespace anvil::json_text {
 namespace {
 
-constexpr char kDigits[] = "0123456789abcdef";
-
 // The value of each hex digit, -1 for any other character.
 constexpr std::array<signed char, 256> kHexValue = [] {
   std::array<signed char, 256> t{};
@@ -25,14 +23,6 @@ constexpr std::array<signed char, 256> kHexValue = [] {
 int hex_value(char c) { return kHexValue[static_cast<unsigned char>(c)]; }
 
 }  // namespace
-
-std::size_t format_id(char* out, u64 value, std::size_t width_bytes) {
-  std::size_t size = 2 + 2 * width_bytes;
-  out[0] = '0';
-  out[1] = 'x';
-  for (std::size_t i = size; i > 2; --i, value >>= 4) out[i - 1] = kDigits[value & 0xF];
-  return size;
-}
 
 std::string format_id(u64 value, std::size_t width_bytes) {
   char buf[kMaxIdChars];
@@ -55,10 +45,7 @@ std::optional<u64> parse_id(std::string_view text, std::size_t width_bytes) {
 void append_hex(std::string& out, const u8* data, std::size_t size) {
   std::size_t at = out.size();
   out.resize(at + 2 * size);
-  for (std::size_t i = 0; i < size; ++i) {
-    out[at + 2 * i] = kDigits[data[i] >> 4];
-    out[at + 2 * i + 1] = kDigits[data[i] & 0xF];
-  }
+  encode_hex(out.data() + at, data, size);
 }
 
 bool parse_hex(std::string_view text, std::vector<u8>& out) {

@@ -73,9 +73,15 @@ Game detect_game(std::span<const u8> bytes) {
 }
 
 std::string object_key(const Piece& piece, Game game) {
-  std::string key = json_text::format_id(piece.id, game == Game::ac2 ? 8 : 4);
-  if (piece.repeated_id) absl::StrAppend(&key, "@", piece.offset);
+  std::string key;
+  object_key(piece, game, key);
   return key;
+}
+
+void object_key(const Piece& piece, Game game, std::string& out) {
+  out.resize(json_text::kMaxIdChars);
+  out.resize(json_text::format_id(out.data(), piece.id, game == Game::ac2 ? 8 : 4));
+  if (piece.repeated_id) absl::StrAppend(&out, "@", piece.offset);
 }
 
 Object parse_piece(const Level& level, const Piece& piece) {

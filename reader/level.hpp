@@ -57,6 +57,8 @@ Game detect_game(std::span<const u8> bytes);
 
 // The object's key in the JSON document: "0x" + fixed-width hex id, "@<offset>" when repeated.
 std::string object_key(const Piece& piece, Game game);
+// The same into `out` (replacing what it held): no allocation once `out` has grown, for dump's loop.
+void object_key(const Piece& piece, Game game, std::string& out);
 
 // Parses the object of a piece (which the carver found to parse).
 Object parse_piece(const Level& level, const Piece& piece);

@@ -1,7 +1,6 @@
 #include "writer/dump.hpp"
 
 #include <absl/strings/escaping.h>
-#include <rapidjson/filewritestream.h>
 #include <rapidjson/stringbuffer.h>
 
 #include "reader/level.hpp"
@@ -24,8 +23,10 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   w.number(bytes.size());
   w.key("objects");
   w.start_object();
+  std::string key;
   Level level = carve_level(bytes, options.game, [&](const Piece& piece, const Object& object) {
-    write_object_json(w, object_key(piece, options.game), {piece.offset, piece.length}, object);
+    object_key(piece, options.game, key);
+    write_object_json(w, key, {piece.offset, piece.length}, object);
   });
   w.end_object();
   if (options.full) {
@@ -37,7 +38,8 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
       w.number(piece.offset);
       if (piece.is_object()) {
         w.key("object");
-        w.string(object_key(piece, options.game));
+        object_key(piece, options.game, key);
+        w.string(key);
       } else {
         w.key("opaque");
         auto span = bytes.subspan(piece.offset, piece.length);
@@ -54,9 +56,10 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
 }  // namespace
 
 bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
-  char buffer[1 << 16];
-  rapidjson::FileWriteStream stream(out, buffer, sizeof buffer);
-  write_document(bytes, options, stream);
+  {
+    JsonFileStream stream(out);  // all written to `out` when it goes
+    write_document(bytes, options, stream);
+  }
   std::fputc('\n', out);
   return std::fflush(out) == 0 && !std::ferror(out);
 }

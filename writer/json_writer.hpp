@@ -1,6 +1,9 @@
 // The saving JSON archive: emits a structure's fields as SAX events through its one layout
 // declaration, to any RapidJSON handler (a text writer, or a Document for patches and diffs). The NVP
 // name is the JSON key. Checked constants without a name are left out; counts are array lengths.
+// A handler may offer Float(f32), HexString(bytes, size), IdString(value, width) and LiteralKey(name)
+// to print those itself (JsonTextHandler does, straight into its output), and kIgnoresCounts when its
+// EndObject/EndArray need no member counts; other handlers (a Document) get Double and String.
 #pragma once
 
 #include <bit>
@@ -25,7 +28,7 @@ class JsonWriter {
 
   // Building blocks for the document around the objects (FORMAT.md section 4).
   void key(std::string_view name) {
-    ++sizes_.back();
+    if constexpr (kCounts) ++sizes_.back();
     out_.Key(name.data(), static_cast<unsigned>(name.size()), true);
   }
   void string(std::string_view s) {
@@ -39,25 +42,15 @@ class JsonWriter {
   void start_object() {
     count_value();
     out_.StartObject();
-    sizes_.push_back(0);
-    in_array_.push_back(false);
+    open(false);
   }
-  void end_object() {
-    out_.EndObject(sizes_.back());
-    sizes_.pop_back();
-    in_array_.pop_back();
-  }
+  void end_object() { out_.EndObject(close()); }
   void start_array() {
     count_value();
     out_.StartArray();
-    sizes_.push_back(0);
-    in_array_.push_back(true);
+    open(true);
   }
-  void end_array() {
-    out_.EndArray(sizes_.back());
-    sizes_.pop_back();
-    in_array_.pop_back();
-  }
+  void end_array() { out_.EndArray(close()); }
 
   // The fields of a structure, into the object that is open.
   template <class T>
@@ -67,7 +60,7 @@ class JsonWriter {
 
   template <class T>
   JsonWriter& operator&(const boost::serialization::nvp<T>& field) {
-    key(field.name());
+    literal_key(field.name());
     value(field.value());
     return *this;
   }
@@ -75,7 +68,7 @@ class JsonWriter {
   template <class T>
   JsonWriter& operator&(const Expect<T>& e) {
     if (e.name != nullptr) {
-      key(e.name);
+      literal_key(e.name);
       number(e.value);
     }
     return *this;
@@ -83,7 +76,7 @@ class JsonWriter {
 
   template <class Count, class T>
   JsonWriter& operator&(const Counted<Count, T>& c) {
-    key(c.name);
+    literal_key(c.name);
     start_array();
     for (auto& item : c.items) value(item);
     end_array();
@@ -92,48 +85,87 @@ class JsonWriter {
 
   template <class Count>
   JsonWriter& operator&(const CountedBytes<Count>& c) {
-    key(c.name);
+    literal_key(c.name);
     hex(c.data.bytes.data(), c.data.bytes.size());
     return *this;
   }
 
   template <class... Alts>
   JsonWriter& operator&(const ClassSwitch<Alts...>& s) {
-    key("class");
-    string(class_id::to_json(class_id_of(s.body)));
+    literal_key("class");
+    u32 id = class_id_of(s.body);
+    if (auto name = class_id::name_of(id))
+      string(*name);
+    else
+      string(class_id::to_json(id));
     std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
     return *this;
   }
 
   template <class T>
   JsonWriter& operator&(const PresentIf<T>& p) {
-    key(p.name);
+    literal_key(p.name);
     value(p.target);
     return *this;
   }
 
   template <class T, std::size_t N>
   JsonWriter& operator&(const EachFollowedBy<T, N>& e) {
-    key(e.name);
+    literal_key(e.name);
     value(e.items);
     return *this;
   }
 
   JsonWriter& operator&(const UntilTail& u) {
-    key(u.name);
+    literal_key(u.name);
     hex(u.data.bytes.data(), u.data.bytes.size());
     return *this;
   }
 
  private:
+  static constexpr bool kCounts = !requires { requires Handler::kIgnoresCounts; };
+
+  // A key from the layout declarations: a string literal.
+  void literal_key(const char* name) {
+    if constexpr (requires { out_.LiteralKey(name); }) {
+      if constexpr (kCounts) ++sizes_.back();
+      out_.LiteralKey(name);
+    } else {
+      key(name);
+    }
+  }
+
   void count_value() {
-    if (!in_array_.empty() && in_array_.back()) ++sizes_.back();
+    if constexpr (kCounts)
+      if (!in_array_.empty() && in_array_.back()) ++sizes_.back();
+  }
+  void open(bool array) {
+    if constexpr (kCounts) {
+      sizes_.push_back(0);
+      in_array_.push_back(array);
+    }
+  }
+  // The number of members or elements of the object or array that closes.
+  unsigned close() {
+    if constexpr (kCounts) {
+      unsigned size = sizes_.back();
+      sizes_.pop_back();
+      in_array_.pop_back();
+      return size;
+    } else {
+      return 0;
+    }
   }
 
   void hex(const u8* data, std::size_t size) {
-    scratch_.clear();
-    json_text::append_hex(scratch_, data, size);
-    string(scratch_);
+    if constexpr (requires { out_.HexString(data, size); }) {
+      count_value();
+      out_.HexString(data, size);
+    } else {
+      scratch_.clear();
+      json_text::append_hex(scratch_, data, size);
+      string(scratch_);
+    }
   }
 
   template <class T>
@@ -141,7 +173,10 @@ class JsonWriter {
     if constexpr (std::is_same_v<T, f32>) {
       count_value();
       if (std::isfinite(v)) {
-        out_.Double(static_cast<double>(v));  // exact; text handlers print it as the shortest f32
+        if constexpr (requires { out_.Float(v); })
+          out_.Float(v);
+        else
+          out_.Double(static_cast<double>(v));  // exact; text handlers print it as the shortest f32
       } else {
         std::string bits = json_text::format_f32_bits(v);
         out_.String(bits.data(), static_cast<unsigned>(bits.size()), true);
@@ -150,8 +185,13 @@ class JsonWriter {
       count_value();
       out_.Uint(v);
     } else if constexpr (requires { v.value; }) {  // Id<T>
-      char id[json_text::kMaxIdChars];
-      string({id, json_text::format_id(id, v.value, sizeof v.value)});
+      if constexpr (requires { out_.IdString(v.value, sizeof v.value); }) {
+        count_value();
+        out_.IdString(v.value, sizeof v.value);
+      } else {
+        char id[json_text::kMaxIdChars];
+        string({id, json_text::format_id(id, v.value, sizeof v.value)});
+      }
     } else if constexpr (requires { v.bytes.size(); }) {  // Opaque<N>
       hex(v.bytes.data(), v.bytes.size());
     } else if constexpr (requires { v.has_value(); }) {  // pointer: object or null
