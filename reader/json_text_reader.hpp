@@ -9,8 +9,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -60,17 +62,16 @@ class JsonTextReader {
   }
 
   // The next member of the open object must be `name`; true when it is, at its value.
-  bool member(const char* name) {
+  [[gnu::always_inline]] bool member(const char* name) {
     if (!ok_) return false;
     if (!first_ && !punctuation(',')) return false;
     first_ = false;
     if (!punctuation('"')) return false;
     // The key's characters must be the name's, then the closing quote: an escape never matches.
-    std::size_t i = pos_;
-    for (; *name != '\0'; ++name, ++i)
-      if (i == text_.size() || text_[i] != *name) return fail();
-    if (i == text_.size() || text_[i] != '"') return fail();
-    pos_ = i + 1;
+    std::size_t n = std::char_traits<char>::length(name);  // folded for the layouts' literal names
+    if (text_.size() - pos_ <= n || std::memcmp(text_.data() + pos_, name, n) != 0 || text_[pos_ + n] != '"')
+      return fail();
+    pos_ += n + 1;
     return punctuation(':');
   }
 
@@ -83,7 +84,7 @@ class JsonTextReader {
   }
 
   // A string without escapes; `out` views the text.
-  bool string(std::string_view& out) {
+  [[gnu::always_inline]] bool string(std::string_view& out) {
     if (!punctuation('"')) return false;
     std::size_t start = pos_;
     pos_ = string_end(pos_);
@@ -93,7 +94,7 @@ class JsonTextReader {
   }
 
   // A non-negative integer written without fraction, exponent or sign, up to 19 digits.
-  bool number(u64& out) {
+  [[gnu::always_inline]] bool number(u64& out) {
     if (!ok_) return false;
     skip_space();
     std::size_t start = pos_;
@@ -114,7 +115,7 @@ class JsonTextReader {
   }
 
   // What the next value starts with, 0 at the end.
-  char peek() {
+  [[gnu::always_inline]] char peek() {
     skip_space();
     return pos_ < text_.size() ? text_[pos_] : '\0';
   }
@@ -195,13 +196,14 @@ class JsonTextReader {
     return false;
   }
 
-  void skip_space() {
-    while (pos_ < text_.size() &&
+  // Every JSON character but whitespace is above ' ': one compare for the usual case of none.
+  [[gnu::always_inline]] void skip_space() {
+    while (pos_ < text_.size() && static_cast<unsigned char>(text_[pos_]) <= ' ' &&
            (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
       ++pos_;
   }
 
-  bool punctuation(char c) {
+  [[gnu::always_inline]] bool punctuation(char c) {
     if (!ok_) return false;
     skip_space();
     if (pos_ == text_.size() || text_[pos_] != c) return fail();
