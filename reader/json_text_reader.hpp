@@ -67,11 +67,14 @@ class JsonTextReader {
     if (!first_ && !punctuation(',')) return false;
     first_ = false;
     if (!punctuation('"')) return false;
-    // The key's characters must be the name's, then the closing quote: an escape never matches.
-    std::size_t n = std::char_traits<char>::length(name);  // folded for the layouts' literal names
-    if (text_.size() - pos_ <= n || std::memcmp(text_.data() + pos_, name, n) != 0 || text_[pos_ + n] != '"')
-      return fail();
-    pos_ += n + 1;
+    // The key's characters must be the name's: an escape never matches. The name is read no further
+    // than its end, where it differs from any key character.
+    std::size_t end = string_end(pos_);
+    if (end == text_.size() || text_[end] != '"') return fail();
+    for (std::size_t i = pos_; i < end; ++i, ++name)
+      if (*name != text_[i]) return fail();
+    if (*name != '\0') return fail();
+    pos_ = end + 1;
     return punctuation(':');
   }
 
@@ -273,10 +276,8 @@ class JsonTextReader {
         !requires { out.bytes.resize(0); }) {
       std::string_view s;
       if (!string(s)) return;
-      if (s.size() != 2 * out.bytes.size()) return void(fail());
-      scratch_.clear();
-      if (!json_text::parse_hex(s, scratch_)) return void(fail());
-      std::copy(scratch_.begin(), scratch_.end(), out.bytes.begin());
+      if (s.size() != 2 * out.bytes.size() || !json_text::decode_hex(s.data(), out.bytes.size(), out.bytes.data()))
+        return void(fail());
     } else if constexpr (requires { out.has_value(); }) {  // pointer: object or null
       if (peek() == 'n') {
         if (null()) out.reset();
@@ -346,7 +347,6 @@ class JsonTextReader {
   std::size_t pos_;
   bool ok_ = true;
   bool first_ = true;  // no member of the open object read yet
-  std::vector<u8> scratch_;
 };
 
 }  // namespace anvil
