@@ -62,14 +62,17 @@ absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vecto
 
 }  // namespace
 
-std::optional<Built> build_in_order(std::string_view text) {
+std::optional<Built> build_in_order(std::string_view text, const TextPassed& passed) {
+  constexpr std::size_t kPassedStep = std::size_t{64} << 20;
+  std::size_t reported = 0;
   struct Entry {
     std::size_t offset, length, kind;
     bool placed = false;
   };
   JsonTextReader r(text);
   Built built;
-  absl::flat_hash_map<std::string_view, Entry> objects;
+  // Keys copied (short: no allocation), not viewed: looking one up must not touch the text behind.
+  absl::flat_hash_map<std::string, Entry> objects;
   std::size_t placed = 0;
   r.object([&] {
     std::string_view s;
@@ -90,9 +93,10 @@ std::optional<Built> build_in_order(std::string_view text) {
         if (!read_object_json(r, *game, object, offset, length)) return;
         auto encoded = encode_object_over(object, scratch);
         if (encoded.size() != length || offset > size || length > size - offset ||
-            !objects.emplace(key, Entry{offset, length, object.index()}).second)
+            !objects.emplace(std::string(key), Entry{offset, length, object.index()}).second)
           return r.stop();
         std::copy(encoded.begin(), encoded.end(), built.bytes.begin() + static_cast<std::ptrdiff_t>(offset));
+        if (passed && r.pos() - reported >= kPassedStep) passed(reported = r.pos());
       }
     });
     if (!r.member("spans")) return;
@@ -110,7 +114,7 @@ std::optional<Built> build_in_order(std::string_view text) {
             return r.stop();
           std::copy(decoded.begin(), decoded.end(), built.bytes.begin() + static_cast<std::ptrdiff_t>(end));
           end += decoded.size();
-        } else if (auto it = objects.find(value);
+        } else if (auto it = objects.find(std::string(value));
                    kind == "object" && it != objects.end() && !it->second.placed && it->second.offset == end) {
           it->second.placed = true;
           ++placed;
@@ -219,8 +223,8 @@ absl::StatusOr<std::vector<u8>> build_from_dump_document(std::string_view json_t
   return build_from_dump(doc);
 }
 
-absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text) {
-  auto built = build_in_order(json_text);
+absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text, const TextPassed& passed) {
+  auto built = build_in_order(json_text, passed);
   if (!built) return build_from_dump_document(json_text);
   if (auto status = check_reread(built->bytes, built->game, built->placed); !status.ok()) return status;
   return std::move(built->bytes);

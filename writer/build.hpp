@@ -5,6 +5,7 @@
 #include <absl/status/statusor.h>
 #include <rapidjson/document.h>
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -32,12 +33,15 @@ struct Built {
 // the text departs from that layout or fails any check: build_from_dump then reads it as one
 // document, which decides and names the error. What it accepts the document path accepts too, to the
 // same bytes. The result is not yet re-read (build_from_dump does that).
-std::optional<Built> build_in_order(std::string_view json_text);
+// `passed`, when given, is told now and then how far into the text the reading has come (so that a
+// mapped dump's pages can leave memory behind it).
+using TextPassed = std::function<void(std::size_t offset)>;
+std::optional<Built> build_in_order(std::string_view json_text, const TextPassed& passed = {});
 
 // Errors name the JSON pointer of what failed: "/objects/0x…/instance/slots/0/is_fake: must be …".
 absl::StatusOr<std::vector<u8>> build_from_dump(const rapidjson::Value& document);
 // build_in_order when it takes the text, else build_from_dump_document.
-absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text);
+absl::StatusOr<std::vector<u8>> build_from_dump(std::string_view json_text, const TextPassed& passed = {});
 // The text parsed as one RapidJSON document (any member order), then built from it.
 absl::StatusOr<std::vector<u8>> build_from_dump_document(std::string_view json_text);
 
