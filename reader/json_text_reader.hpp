@@ -263,11 +263,19 @@ class JsonTextReader {
       if (v > std::numeric_limits<T>::max()) return void(fail());
       out = static_cast<T>(v);
     } else if constexpr (requires { out.value; }) {  // Id<T>
-      std::string_view s;
-      if (!string(s)) return;
-      auto id = json_text::parse_id(s, sizeof out.value);
-      if (!id) return void(fail());
-      out.value = static_cast<decltype(out.value)>(*id);
+      // Exactly "0x" + 2 * width hex digits: the digits' check stands for the string's (no quote,
+      // backslash or control character can be among them), so the closing quote is at a known place.
+      constexpr std::size_t width = sizeof out.value, size = 2 + 2 * width;
+      if (!punctuation('"')) return;
+      const char* p = text_.data() + pos_;
+      u8 bytes[width];
+      if (text_.size() - pos_ <= size || p[0] != '0' || p[1] != 'x' || p[size] != '"' ||
+          !json_text::decode_hex(p + 2, width, bytes))
+        return void(fail());
+      u64 value = 0;
+      for (u8 b : bytes) value = value << 8 | b;
+      out.value = static_cast<decltype(out.value)>(value);
+      pos_ += size + 1;
     } else if constexpr (
         requires {
           out.bytes.size();
