@@ -2,9 +2,10 @@
 // the notes (630,686 Visuals, through the library's generator) and measures on the same bytes, in one
 // run: memcpy of the file (the memory-speed limit), verify --no-json, verify, dump, build, a
 // swap_material bulk patch and a patch of 10,000 replace ops (applied, written, read back and checked, as
-// `anvilrt patch` does); then verify of a folder of 8 files with --jobs 1 and --jobs 2. Each operation
-// runs in a child process that maps the file as the command line does, so its peak RSS is its own; times
-// are CPU time of the operation alone (the machine may be shared) and wall time.
+// `anvilrt patch` does); then verify of a folder of 8 files with --jobs 1 and --jobs 2 (the fastest of 3
+// runs each). Each operation runs in a child process that maps the file as the command line does, so its
+// peak RSS is its own; times are CPU time of the operation alone (the machine may be shared) and wall
+// time.
 //
 //   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH]
 #include <absl/strings/str_format.h>
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -271,9 +273,14 @@ int main(int argc, char** argv) {
       o.seed = 100 + i;
       (void)gen::generate_file(o, folder + "/part" + std::to_string(i) + ".bin");
     }
-    double one = run_cli_wall({anvilrt_binary, "verify", "--quiet", "--game", "ac2", "--jobs", "1", folder});
-    double two = run_cli_wall({anvilrt_binary, "verify", "--quiet", "--game", "ac2", "--jobs", "2", folder});
-    std::printf("verify of a folder of 8 files: --jobs 1 %.2f s, --jobs 2 %.2f s: %.2f x\n", one, two, one / two);
+    // The fastest of 3 runs each, alternating: a shared machine's other work lands on either side.
+    double one = 1e300, two = 1e300;
+    for (int run = 0; run < 3; ++run) {
+      one = std::min(one, run_cli_wall({anvilrt_binary, "verify", "--quiet", "--game", "ac2", "--jobs", "1", folder}));
+      two = std::min(two, run_cli_wall({anvilrt_binary, "verify", "--quiet", "--game", "ac2", "--jobs", "2", folder}));
+    }
+    std::printf("verify of a folder of 8 files (fastest of 3 runs each): --jobs 1 %.2f s, --jobs 2 %.2f s: %.2f x\n",
+                one, two, one / two);
   }
   return 0;
 }
