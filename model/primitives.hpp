@@ -32,6 +32,12 @@ struct Opaque {
   std::array<u8, N> bytes{};
 };
 
+// Whether T is an Opaque<N>: a run of bytes of fixed length (JSON: exactly 2N hex digits).
+template <class T>
+inline constexpr bool kIsOpaque = false;
+template <std::size_t N>
+inline constexpr bool kIsOpaque<Opaque<N>> = true;
+
 // A run of bytes whose length is set by the layout around it: JSON hex.
 struct OpaqueBytes {
   std::vector<u8> bytes;

@@ -164,11 +164,7 @@ class ByteReader {
  private:
   // Fixed-size arrays of bytes or floats are stored exactly as they lie in memory.
   template <class T>
-  static constexpr bool kOpaqueArray = requires(T t) {
-    t.bytes.size();
-  };
-  template <class T>
-  static constexpr bool kCopyable = std::is_same_v<T, Matrix> || (kOpaqueArray<T> && std::is_trivially_copyable_v<T> &&
+  static constexpr bool kCopyable = std::is_same_v<T, Matrix> || (kIsOpaque<T> && std::is_trivially_copyable_v<T> &&
                                                                   sizeof(T) == WireSize<T>::value);
 
   [[gnu::always_inline]] bool need(const char* name, std::size_t size) {

@@ -216,12 +216,7 @@ class JsonReader {
       if (v.IsString()) id = json_text::parse_id({v.GetString(), v.GetStringLength()}, sizeof out.value);
       if (!id) return fail(absl::StrFormat("must be an id \"0x\" + %d hex digits", 2 * sizeof out.value), kind(v));
       out.value = static_cast<decltype(out.value)>(*id);
-    } else if constexpr (
-        requires {
-          out.bytes.size();
-          out.bytes.data();
-        } &&
-        !requires { out.bytes.resize(0); }) {
+    } else if constexpr (kIsOpaque<T>) {
       std::vector<u8> bytes;
       read_hex(v, bytes);
       if (ok() && bytes.size() != out.bytes.size())

@@ -276,12 +276,7 @@ class JsonTextReader {
       for (u8 b : bytes) value = value << 8 | b;
       out.value = static_cast<decltype(out.value)>(value);
       pos_ += size + 1;
-    } else if constexpr (
-        requires {
-          out.bytes.size();
-          out.bytes.data();
-        } &&
-        !requires { out.bytes.resize(0); }) {
+    } else if constexpr (kIsOpaque<T>) {
       std::string_view s;
       if (!string(s)) return;
       if (s.size() != 2 * out.bytes.size() || !json_text::decode_hex(s.data(), out.bytes.size(), out.bytes.data()))
