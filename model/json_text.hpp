@@ -52,6 +52,17 @@ inline u64 hex_digits4(u32 bytes) {
   return x + 0x3030303030303030ull + above_nine * ('a' - '0' - 10);
 }
 
+#if defined(__SSE2__)
+// The 16 lowercase hex digits of the 8 bytes in the low half of `x`, in their order: each byte's
+// nibbles interleaved high first, then each nibble n made '0' + n, plus 'a' - '0' - 10 when n > 9.
+inline __m128i hex_digits16(__m128i x) {
+  const __m128i nibble = _mm_set1_epi8(0x0F);
+  __m128i n = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), nibble), _mm_and_si128(x, nibble));
+  __m128i letters = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+  return _mm_add_epi8(_mm_add_epi8(n, _mm_set1_epi8('0')), letters);
+}
+#endif
+
 // The value of each hex digit, -1 for any other character.
 inline constexpr std::array<signed char, 256> kHexValue = [] {
   std::array<signed char, 256> t{};
@@ -68,7 +79,7 @@ inline int hex_value(char c) { return kHexValue[static_cast<unsigned char>(c)]; 
 
 // Decodes `2 * n` hex digits at `in` into n bytes at `out`, false on any other character; what
 // parse_id and parse_hex spend their time in (ids are 16 digits, opaque runs tens to thousands).
-inline bool decode_hex(const char* in, std::size_t n, u8* out) {
+[[gnu::always_inline]] inline bool decode_hex(const char* in, std::size_t n, u8* out) {
   int bad = 0;
 #if defined(__SSE2__)
   // 16 digits at a time: check the ranges, map each digit to its value, join the pairs.
@@ -112,14 +123,21 @@ inline bool parse_hex(std::string_view text, std::vector<u8>& out) {
 
 inline void encode_hex(char* out, const u8* data, std::size_t size) {
   constexpr char digits[] = "0123456789abcdef";
-  std::size_t words = std::endian::native == std::endian::little ? size / 4 : 0;
-  for (std::size_t w = 0; w < words; ++w) {
-    u32 bytes;
-    std::memcpy(&bytes, data + 4 * w, 4);
-    u64 text = detail::hex_digits4(bytes);
-    std::memcpy(out + 8 * w, &text, 8);
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 8 <= size; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i),
+                     detail::hex_digits16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + i))));
+#endif
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 4 <= size; i += 4) {
+      u32 bytes;
+      std::memcpy(&bytes, data + i, 4);
+      u64 text = detail::hex_digits4(bytes);
+      std::memcpy(out + 2 * i, &text, 8);
+    }
   }
-  for (std::size_t i = 4 * words; i < size; ++i) {
+  for (; i < size; ++i) {
     out[2 * i] = digits[data[i] >> 4];
     out[2 * i + 1] = digits[data[i] & 0xF];
   }
@@ -136,8 +154,13 @@ inline std::size_t format_id(char* out, u64 value, std::size_t width_bytes) {
       std::memcpy(out + at, &text, 8);
     };
     if (width_bytes == 8) {
+#if defined(__SSE2__)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2),
+                       detail::hex_digits16(_mm_cvtsi64_si128(static_cast<long long>(__builtin_bswap64(value)))));
+#else
       digits4(2, static_cast<u32>(value >> 32));
       digits4(10, static_cast<u32>(value));
+#endif
       return size;
     }
     if (width_bytes == 4) {

@@ -2,7 +2,7 @@
 // with these wrappers and Boost NVPs; the four archives (byte reader/writer, JSON reader/writer) each give
 // every wrapper its meaning, so reading, writing and JSON cannot drift apart.
 //
-//   ar & boost::serialization::make_nvp("managed", managed);    // a plain field, JSON key = name
+//   ar & make_nvp("managed", managed);                          // a plain field, JSON key = name
 //   ar & expect<u8>(0x03, "pointer tag");                       // a checked constant, not in JSON
 //   ar & expect_named<u8>("shader_constants", 0x03);            // a checked constant shown in JSON
 //   ar & counted<u32>("instances", instances);                  // [u32 n][n elements], n derived on write
@@ -22,45 +22,71 @@
 
 namespace anvil {
 
-using boost::serialization::make_nvp;
+// A JSON key of a layout declaration: a string literal and its length, both known where the layout is
+// written, so the JSON archives copy and compare a key without scanning it. A key needs no JSON
+// escaping (no quote, backslash or control character), which is checked at compile time: its text
+// is its JSON spelling. An empty Key (text null) is "not shown in JSON".
+struct Key {
+  constexpr Key() = default;
+  template <std::size_t N>
+  consteval Key(const char (&literal)[N]) : text(literal), size(N - 1) {
+    if (literal[N - 1] != '\0') throw "a layout key is a string literal";
+    for (std::size_t i = 0; i + 1 < N; ++i)
+      if (literal[i] == '"' || literal[i] == '\\' || static_cast<unsigned char>(literal[i]) < 0x20)
+        throw "a layout key must need no JSON escaping";
+  }
+  const char* text = nullptr;
+  std::size_t size = 0;
+};
+
+// A plain field: a Boost NVP (what every archive reads as one) that also carries its Key.
+template <class T>
+struct Field : boost::serialization::nvp<T> {
+  Field(Key k, T& value) : boost::serialization::nvp<T>(k.text, value), key(k) {}
+  Key key;
+};
+template <class T>
+Field<T> make_nvp(Key key, T& value) {
+  return {key, value};
+}
 
 // A value the format requires (a tag, a class id, a count that must be 0). The reader compares it and a
 // mismatch fails the whole structure; the writer writes it. `name` null: not shown in JSON.
 template <class T>
 struct Expect {
-  const char* name;  // JSON key, or nullptr
+  Key name;  // JSON key, or empty
   T value;
   const char* what;  // what the check is, for errors and near-miss counts
 };
 template <class T>
 Expect<T> expect(T value, const char* what) {
-  return {nullptr, value, what};
+  return {Key{}, value, what};
 }
 template <class T>
-Expect<T> expect_named(const char* name, T value) {
-  return {name, value, name};
+Expect<T> expect_named(Key name, T value) {
+  return {name, value, name.text};
 }
 
 // A vector stored as [Count n][n elements]. The count is the vector's size when writing and is checked
 // against the bytes left (n * WireSize<T> <= left) before anything is allocated when reading.
 template <class Count, class T>
 struct Counted {
-  const char* name;
+  Key name;
   std::vector<T>& items;
 };
 template <class Count, class T>
-Counted<Count, T> counted(const char* name, std::vector<T>& items) {
+Counted<Count, T> counted(Key name, std::vector<T>& items) {
   return {name, items};
 }
 
 // Bytes stored as [Count n][n bytes]; JSON hex.
 template <class Count>
 struct CountedBytes {
-  const char* name;
+  Key name;
   OpaqueBytes& data;
 };
 template <class Count>
-CountedBytes<Count> counted_bytes(const char* name, OpaqueBytes& data) {
+CountedBytes<Count> counted_bytes(Key name, OpaqueBytes& data) {
   return {name, data};
 }
 
@@ -127,12 +153,12 @@ u32 class_id_of(const std::variant<Alts...>& body) {
 // LightInstance). JSON: the object, or null.
 template <class T>
 struct PresentIf {
-  const char* name;
+  Key name;
   std::optional<T>& target;
   bool present;
 };
 template <class T>
-PresentIf<T> present_if(const char* name, std::optional<T>& target, bool present) {
+PresentIf<T> present_if(Key name, std::optional<T>& target, bool present) {
   return {name, target, present};
 }
 
@@ -140,13 +166,13 @@ PresentIf<T> present_if(const char* name, std::optional<T>& target, bool present
 // its id, then the class that layout must have). JSON: the array of the N values.
 template <class T, std::size_t N>
 struct EachFollowedBy {
-  const char* name;
+  Key name;
   std::array<T, N>& items;
   const std::array<u32, N>& constants;
   const char* what;
 };
 template <class T, std::size_t N>
-EachFollowedBy<T, N> each_followed_by(const char* name, std::array<T, N>& items, const std::array<u32, N>& constants,
+EachFollowedBy<T, N> each_followed_by(Key name, std::array<T, N>& items, const std::array<u32, N>& constants,
                                       const char* what) {
   return {name, items, constants, what};
 }
@@ -155,9 +181,9 @@ EachFollowedBy<T, N> each_followed_by(const char* name, std::array<T, N>& items,
 // kUntilTailLimit ahead, and with no Visual class-id bytes inside). FORMAT.md 2.1, unknown instances.
 inline constexpr std::size_t kUntilTailLimit = std::size_t{1} << 20;
 struct UntilTail {
-  const char* name;
+  Key name;
   OpaqueBytes& data;
 };
-inline UntilTail until_tail(const char* name, OpaqueBytes& data) { return {name, data}; }
+inline UntilTail until_tail(Key name, OpaqueBytes& data) { return {name, data}; }
 
 }  // namespace anvil

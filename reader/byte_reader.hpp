@@ -82,7 +82,7 @@ class ByteReader {
   template <class Count, class T>
   ByteReader& operator&(const Counted<Count, T>& c) {
     Count n{};
-    if (!ok() || !read_counted_size<Count>(c.name, WireSize<T>::value, n)) return *this;
+    if (!ok() || !read_counted_size<Count>(c.name.text, WireSize<T>::value, n)) return *this;
     c.items.resize(n);
     if constexpr (kCopyable<T>) {
       if (n != 0) std::memcpy(c.items.data(), file_.data() + pos_, sizeof(T) * n);  // data() may be null
@@ -90,7 +90,7 @@ class ByteReader {
     } else {
       for (auto& item : c.items) {
         if (!ok()) break;
-        read_value(c.name, item);
+        read_value(c.name.text, item);
       }
     }
     return *this;
@@ -99,7 +99,7 @@ class ByteReader {
   template <class Count>
   ByteReader& operator&(const CountedBytes<Count>& c) {
     Count n{};
-    if (!ok() || !read_counted_size<Count>(c.name, 1, n)) return *this;
+    if (!ok() || !read_counted_size<Count>(c.name.text, 1, n)) return *this;
     c.data.bytes.assign(file_.data() + pos_, file_.data() + pos_ + n);
     pos_ += n;
     return *this;
@@ -127,14 +127,14 @@ class ByteReader {
       return *this;
     }
     if (!p.target) p.target.emplace();
-    read_struct(p.name, *p.target);
+    read_struct(p.name.text, *p.target);
     return *this;
   }
 
   template <class T, std::size_t N>
   ByteReader& operator&(const EachFollowedBy<T, N>& e) {
     for (std::size_t i = 0; i < N && ok(); ++i) {
-      read_value(e.name, e.items[i]);
+      read_value(e.name.text, e.items[i]);
       *this& expect<u32>(e.constants[i], e.what);
     }
     return *this;

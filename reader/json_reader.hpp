@@ -56,13 +56,14 @@ class JsonReader {
 
   template <class T>
   JsonReader& operator&(const Expect<T>& e) {
-    if (e.name == nullptr) return *this;
-    if (const Value* v = member(e.name)) {
-      at(e.name, [&] {
+    if (e.name.text == nullptr) return *this;
+    if (const Value* v = member(e.name.text)) {
+      at(e.name.text, [&] {
         T found{};
         read_value(*v, found);
         if (ok() && found != e.value)
-          fail(absl::StrFormat("%s must be %d (a checked constant)", e.name, u64{e.value}), std::to_string(u64{found}));
+          fail(absl::StrFormat("%s must be %d (a checked constant)", e.name.text, u64{e.value}),
+               std::to_string(u64{found}));
       });
     }
     return *this;
@@ -70,8 +71,8 @@ class JsonReader {
 
   template <class Count, class T>
   JsonReader& operator&(const Counted<Count, T>& c) {
-    if (const Value* v = member(c.name)) {
-      at(c.name, [&] {
+    if (const Value* v = member(c.name.text)) {
+      at(c.name.text, [&] {
         if (!v->IsArray()) return fail("must be an array", kind(*v));
         c.items.resize(v->Size());
         for (rapidjson::SizeType i = 0; i < v->Size() && ok(); ++i)
@@ -83,7 +84,7 @@ class JsonReader {
 
   template <class Count>
   JsonReader& operator&(const CountedBytes<Count>& c) {
-    if (const Value* v = member(c.name)) at(c.name, [&] { read_hex(*v, c.data.bytes); });
+    if (const Value* v = member(c.name.text)) at(c.name.text, [&] { read_hex(*v, c.data.bytes); });
     return *this;
   }
 
@@ -103,9 +104,9 @@ class JsonReader {
 
   template <class T>
   JsonReader& operator&(const PresentIf<T>& p) {
-    const Value* v = member(p.name);
+    const Value* v = member(p.name.text);
     if (v == nullptr) return *this;
-    at(p.name, [&] {
+    at(p.name.text, [&] {
       if (p.present && v->IsNull()) return fail("must be present here", "null");
       if (!p.present && !v->IsNull()) return fail("must be null here", kind(*v));
       read_value(*v, p.target);
@@ -115,12 +116,12 @@ class JsonReader {
 
   template <class T, std::size_t N>
   JsonReader& operator&(const EachFollowedBy<T, N>& e) {
-    if (const Value* v = member(e.name)) at(e.name, [&] { read_value(*v, e.items); });
+    if (const Value* v = member(e.name.text)) at(e.name.text, [&] { read_value(*v, e.items); });
     return *this;
   }
 
   JsonReader& operator&(const UntilTail& u) {
-    if (const Value* v = member(u.name)) at(u.name, [&] { read_hex(*v, u.data.bytes); });
+    if (const Value* v = member(u.name.text)) at(u.name.text, [&] { read_hex(*v, u.data.bytes); });
     return *this;
   }
 

@@ -7,6 +7,8 @@
 // JsonReader refuses, and what it accepts it reads to the same values (tests/json_text_reader_test.cpp).
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -61,21 +63,21 @@ class JsonTextReader {
     while (ok_ && separator(']'));
   }
 
-  // The next member of the open object must be `name`; true when it is, at its value.
-  [[gnu::always_inline]] bool member(const char* name) {
+  // The next member of the open object must be `key`; true when it is, at its value. As the writer
+  // spells it, `,"key":` (no comma first) is compared as a whole, the key's length being known;
+  // anything else (whitespace, another key) takes spaced_member. The key needs no escaping, so the
+  // text that matches it holds no escape either.
+  [[gnu::always_inline]] bool member(Key key) {
     if (!ok_) return false;
-    if (!first_ && !punctuation(',')) return false;
-    first_ = false;
-    if (!punctuation('"')) return false;
-    // The key's characters must be the name's: an escape never matches. The name is read no further
-    // than its end, where it differs from any key character.
-    std::size_t end = string_end(pos_);
-    if (end == text_.size() || text_[end] != '"') return fail();
-    for (std::size_t i = pos_; i < end; ++i, ++name)
-      if (*name != text_[i]) return fail();
-    if (*name != '\0') return fail();
-    pos_ = end + 1;
-    return punctuation(':');
+    const char* p = text_.data();
+    std::size_t at = pos_ + !first_, end = at + key.size + 3;
+    if (end <= text_.size() && (first_ || p[pos_] == ',') && p[at] == '"' &&
+        std::memcmp(p + at + 1, key.text, key.size) == 0 && p[end - 2] == '"' && p[end - 1] == ':') [[likely]] {
+      pos_ = end;
+      first_ = false;
+      return true;
+    }
+    return spaced_member(key);
   }
 
   // The key of the open object's next member, at its value; false at the end of the object.
@@ -123,15 +125,17 @@ class JsonTextReader {
     return pos_ < text_.size() ? text_[pos_] : '\0';
   }
 
+  // The operators are inlined into each layout declaration, so that every key's length is a constant
+  // where member() compares it.
   template <class T>
-  JsonTextReader& operator&(const boost::serialization::nvp<T>& field) {
-    if (member(field.name())) read_value(field.value());
+  [[gnu::always_inline]] JsonTextReader& operator&(const Field<T>& field) {
+    if (member(field.key)) read_value(field.value());
     return *this;
   }
 
   template <class T>
-  JsonTextReader& operator&(const Expect<T>& e) {
-    if (e.name == nullptr || !member(e.name)) return *this;
+  [[gnu::always_inline]] JsonTextReader& operator&(const Expect<T>& e) {
+    if (e.name.text == nullptr || !member(e.name)) return *this;
     T found{};
     read_value(found);
     if (found != e.value) fail();
@@ -139,7 +143,7 @@ class JsonTextReader {
   }
 
   template <class Count, class T>
-  JsonTextReader& operator&(const Counted<Count, T>& c) {
+  [[gnu::always_inline]] JsonTextReader& operator&(const Counted<Count, T>& c) {
     if (!member(c.name)) return *this;
     std::size_t n = 0;  // elements read: the vector's earlier elements are reused, keeping their storage
     array([&] {
@@ -151,7 +155,7 @@ class JsonTextReader {
   }
 
   template <class Count>
-  JsonTextReader& operator&(const CountedBytes<Count>& c) {
+  [[gnu::always_inline]] JsonTextReader& operator&(const CountedBytes<Count>& c) {
     if (member(c.name)) read_hex(c.data.bytes);
     return *this;
   }
@@ -170,7 +174,7 @@ class JsonTextReader {
   }
 
   template <class T>
-  JsonTextReader& operator&(const PresentIf<T>& p) {
+  [[gnu::always_inline]] JsonTextReader& operator&(const PresentIf<T>& p) {
     if (!member(p.name)) return *this;
     if ((peek() == 'n') == p.present) {
       fail();
@@ -181,12 +185,12 @@ class JsonTextReader {
   }
 
   template <class T, std::size_t N>
-  JsonTextReader& operator&(const EachFollowedBy<T, N>& e) {
+  [[gnu::always_inline]] JsonTextReader& operator&(const EachFollowedBy<T, N>& e) {
     if (member(e.name)) read_value(e.items);
     return *this;
   }
 
-  JsonTextReader& operator&(const UntilTail& u) {
+  [[gnu::always_inline]] JsonTextReader& operator&(const UntilTail& u) {
     if (member(u.name)) read_hex(u.data.bytes);
     return *this;
   }
@@ -208,10 +212,28 @@ class JsonTextReader {
 
   [[gnu::always_inline]] bool punctuation(char c) {
     if (!ok_) return false;
+    if (pos_ < text_.size() && text_[pos_] == c) [[likely]] {  // the writer puts no space before it
+      ++pos_;
+      return true;
+    }
     skip_space();
     if (pos_ == text_.size() || text_[pos_] != c) return fail();
     ++pos_;
     return true;
+  }
+
+  // member() where the text is not spelled as the writer spells it.
+  [[gnu::noinline]] bool spaced_member(Key key) {
+    if (!ok_) return false;
+    if (!first_ && !punctuation(',')) return false;
+    first_ = false;
+    if (!punctuation('"')) return false;
+    std::size_t end = string_end(pos_);
+    if (end == text_.size() || text_[end] != '"' || end - pos_ != key.size ||
+        std::memcmp(text_.data() + pos_, key.text, key.size) != 0)
+      return fail();
+    pos_ = end + 1;
+    return punctuation(':');
   }
 
   // After an array element: true at `,` (another follows), false at `close` (consumed).
@@ -268,13 +290,15 @@ class JsonTextReader {
       constexpr std::size_t width = sizeof out.value, size = 2 + 2 * width;
       if (!punctuation('"')) return;
       const char* p = text_.data() + pos_;
-      u8 bytes[width];
+      static_assert(width <= 8);
+      u8 bytes[8] = {};
       if (text_.size() - pos_ <= size || p[0] != '0' || p[1] != 'x' || p[size] != '"' ||
           !json_text::decode_hex(p + 2, width, bytes))
         return void(fail());
-      u64 value = 0;
-      for (u8 b : bytes) value = value << 8 | b;
-      out.value = static_cast<decltype(out.value)>(value);
+      u64 first_byte_low;  // the digits' bytes, most significant first: a big-endian number
+      std::memcpy(&first_byte_low, bytes, 8);
+      static_assert(std::endian::native == std::endian::little);
+      out.value = static_cast<decltype(out.value)>(__builtin_bswap64(first_byte_low) >> (64 - 8 * width));
       pos_ += size + 1;
     } else if constexpr (kIsOpaque<T>) {
       std::string_view s;
@@ -316,35 +340,56 @@ class JsonTextReader {
       out = *bits;
       return;
     }
-    std::size_t start = pos_;
-    bool minus = pos_ < text_.size() && text_[pos_] == '-';
+    const char* p = text_.data();
+    const std::size_t size = text_.size(), start = pos_;
+    bool minus = pos_ < size && p[pos_] == '-';
     pos_ += minus;
+    u64 mantissa = 0;  // the digits as an integer (exact: at most 19 are taken)
     std::size_t digits = 0, nonzero = 0;
     auto run = [&] {
       std::size_t from = pos_;
-      for (; pos_ < text_.size() && is_digit(text_[pos_]); ++pos_) nonzero += text_[pos_] != '0';
+      for (; pos_ < size && is_digit(p[pos_]); ++pos_) {
+        nonzero += p[pos_] != '0';
+        mantissa = mantissa * 10 + static_cast<u64>(p[pos_] - '0');
+      }
       digits += pos_ - from;
       return pos_ - from;
     };
     std::size_t integer = run();
-    if (integer == 0 || (integer > 1 && text_[pos_ - integer] == '0')) return void(fail());
-    bool fraction = pos_ < text_.size() && text_[pos_] == '.';
-    if (fraction && (++pos_, run() == 0)) return void(fail());
-    bool exponent = pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E');
+    if (integer == 0 || (integer > 1 && p[pos_ - integer] == '0')) return void(fail());
+    std::size_t fraction_digits = 0;
+    bool fraction = pos_ < size && p[pos_] == '.';
+    if (fraction && (++pos_, fraction_digits = run()) == 0) return void(fail());
+    bool exponent = pos_ < size && (p[pos_] == 'e' || p[pos_] == 'E');
+    long power = 0;  // the written exponent, held at 10,000 once beyond it
     if (exponent) {
       ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      bool negative = pos_ < size && p[pos_] == '-';
+      if (pos_ < size && (p[pos_] == '+' || p[pos_] == '-')) ++pos_;
       std::size_t from = pos_;
-      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+      for (; pos_ < size && is_digit(p[pos_]); ++pos_) power = std::min(power * 10 + (p[pos_] - '0'), 10'000L);
       if (pos_ == from) return void(fail());
+      if (negative) power = -power;
     }
     if (digits > 19 || (nonzero == 0 && (exponent || (minus && !fraction)))) return void(fail());
     double d = 0;
-    auto [end, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, d);
-    if (ec != std::errc() || end != text_.data() + pos_) return void(fail());
+    power -= static_cast<long>(fraction_digits);
+    if (mantissa <= (u64{1} << 53) && power >= -22 && power <= 22) {
+      // Clinger's fast path: the digits and the power of ten are both exact doubles, so one IEEE
+      // multiplication or division rounds correctly, as from_chars would.
+      d = power >= 0 ? static_cast<double>(mantissa) * kPowersOfTen[power]
+                     : static_cast<double>(mantissa) / kPowersOfTen[-power];
+      if (minus) d = -d;
+    } else {
+      auto [end, ec] = std::from_chars(p + start, p + pos_, d);
+      if (ec != std::errc() || end != p + pos_) return void(fail());
+    }
     if (!(std::fabs(d) < 0x1.ffffffp127)) return void(fail());  // as JsonReader: beyond, it is not an f32
     out = static_cast<f32>(d);
   }
+
+  static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
   std::string_view text_;
   std::size_t pos_;

@@ -39,14 +39,14 @@ class CheckLocator {
   }
   template <class Count, class T>
   CheckLocator& operator&(const Counted<Count, T>& c) {
-    fields.push_back({CheckedField::kCount, pos_, sizeof(Count), c.name});
+    fields.push_back({CheckedField::kCount, pos_, sizeof(Count), c.name.text});
     pos_ += sizeof(Count);
-    for (auto& item : c.items) value(c.name, item);
+    for (auto& item : c.items) value(c.name.text, item);
     return *this;
   }
   template <class Count>
   CheckLocator& operator&(const CountedBytes<Count>& c) {
-    fields.push_back({CheckedField::kCount, pos_, sizeof(Count), c.name});
+    fields.push_back({CheckedField::kCount, pos_, sizeof(Count), c.name.text});
     pos_ += sizeof(Count) + c.data.bytes.size();
     return *this;
   }
@@ -66,7 +66,7 @@ class CheckLocator {
   template <class T, std::size_t N>
   CheckLocator& operator&(const EachFollowedBy<T, N>& e) {
     for (std::size_t i = 0; i < N; ++i) {
-      value(e.name, e.items[i]);
+      value(e.name.text, e.items[i]);
       fields.push_back({CheckedField::kConstant, pos_, 4, e.what});
       pos_ += 4;
     }

@@ -94,17 +94,6 @@ inline void copy_short(char* to, const char* from, std::size_t n) {
   }
 }
 
-// The keys that LiteralKey has seen on this thread that need no escaping, by address (direct-mapped).
-struct LiteralKeyCache {
-  static constexpr std::size_t kSlots = 512, kMaxSize = 256;
-  static std::size_t slot_of(const char* name) {
-    return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(name) * 0x9E3779B97F4A7C15ull) >> 55);
-  }
-  std::array<const char*, kSlots> name{};
-  std::array<std::uint32_t, kSlots> size{};
-};
-inline thread_local LiteralKeyCache literal_keys;
-
 }  // namespace json_text_detail
 
 // A buffered FILE* output for JsonTextHandler: the same Push/Pop/Flush surface as rapidjson::StringBuffer,
@@ -263,30 +252,18 @@ class JsonTextHandler {
     return end_value(p);
   }
   // An id as the string "0x" + 2 * width_bytes lowercase hex digits (width_bytes at most 8).
-  bool IdString(u64 value, std::size_t width_bytes) {
+  [[gnu::always_inline]] bool IdString(u64 value, std::size_t width_bytes) {
     char* p = start_value(2 * width_bytes + 4);
     *p++ = '"';
     p += json_text::format_id(p, value, width_bytes);
     *p++ = '"';
     return end_value(p);
   }
-  // A key that is a string literal (static storage, never changed): its length and whether it needs
-  // escaping are found once per thread and remembered by its address. (Out of line: inlined where the
-  // literal is known, GCC warns of word copies past its end on paths the cached length rules out.)
-  [[gnu::noinline]] bool LiteralKey(const Ch* name) {
-    auto& cache = json_text_detail::literal_keys;
-    std::size_t slot = json_text_detail::LiteralKeyCache::slot_of(name);
-    if (cache.name[slot] != name) [[unlikely]] {
-      std::size_t size = std::strlen(name);
-      if (size > json_text_detail::LiteralKeyCache::kMaxSize || !json_text_detail::all_plain(name, size))
-        return Key(name, static_cast<SizeType>(size));
-      cache.name[slot] = name;
-      cache.size[slot] = static_cast<std::uint32_t>(size);
-    }
-    std::size_t size = cache.size[slot];
+  // A key known to need no escaping (a layout declaration's Key): copied as it is.
+  [[gnu::always_inline]] bool PlainKey(const Ch* text, std::size_t size) {
     char* p = start_value(size + 3 + kCopySlack);
     *p++ = '"';
-    json_text_detail::copy_short(p, name, size);
+    json_text_detail::copy_short(p, text, size);
     p += size;
     std::memcpy(p, "\":", 2);
     cur_ = p + 2;

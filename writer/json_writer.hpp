@@ -1,9 +1,10 @@
 // The saving JSON archive: emits a structure's fields as SAX events through its one layout
 // declaration, to any RapidJSON handler (a text writer, or a Document for patches and diffs). The NVP
 // name is the JSON key. Checked constants without a name are left out; counts are array lengths.
-// A handler may offer Float(f32), HexString(bytes, size), IdString(value, width) and LiteralKey(name)
-// to print those itself (JsonTextHandler does, straight into its output), and kIgnoresCounts when its
-// EndObject/EndArray need no member counts; other handlers (a Document) get Double and String.
+// A handler may offer Float(f32), HexString(bytes, size), IdString(value, width) and
+// PlainKey(text, size) (a key known to need no escaping) to print those itself (JsonTextHandler does, straight into its
+// output), and kIgnoresCounts when its EndObject/EndArray need no member counts; other handlers (a Document) get Double
+// and String.
 #pragma once
 
 #include <bit>
@@ -31,7 +32,9 @@ class JsonWriter {
     if constexpr (kCounts) ++sizes_.back();
     out_.Key(name.data(), static_cast<unsigned>(name.size()), true);
   }
-  void string(std::string_view s) {
+  // Out of line: where GCC 12 inlines a Document's String with a length it knows (a class name), it
+  // warns falsely of RapidJSON's short-string copy (-Wstringop-overflow).
+  [[gnu::noinline]] void string(std::string_view s) {
     count_value();
     out_.String(s.data(), static_cast<unsigned>(s.size()), true);
   }
@@ -58,16 +61,18 @@ class JsonWriter {
     const_cast<T&>(value).serialize(*this, 0);
   }
 
+  // The operators are inlined into each layout declaration, so that every key's length is a constant
+  // where the handler copies it.
   template <class T>
-  JsonWriter& operator&(const boost::serialization::nvp<T>& field) {
-    literal_key(field.name());
+  [[gnu::always_inline]] JsonWriter& operator&(const Field<T>& field) {
+    literal_key(field.key);
     value(field.value());
     return *this;
   }
 
   template <class T>
-  JsonWriter& operator&(const Expect<T>& e) {
-    if (e.name != nullptr) {
+  [[gnu::always_inline]] JsonWriter& operator&(const Expect<T>& e) {
+    if (e.name.text != nullptr) {
       literal_key(e.name);
       number(e.value);
     }
@@ -75,7 +80,7 @@ class JsonWriter {
   }
 
   template <class Count, class T>
-  JsonWriter& operator&(const Counted<Count, T>& c) {
+  [[gnu::always_inline]] JsonWriter& operator&(const Counted<Count, T>& c) {
     literal_key(c.name);
     start_array();
     for (auto& item : c.items) value(item);
@@ -84,7 +89,7 @@ class JsonWriter {
   }
 
   template <class Count>
-  JsonWriter& operator&(const CountedBytes<Count>& c) {
+  [[gnu::always_inline]] JsonWriter& operator&(const CountedBytes<Count>& c) {
     literal_key(c.name);
     hex(c.data.bytes.data(), c.data.bytes.size());
     return *this;
@@ -92,7 +97,7 @@ class JsonWriter {
 
   template <class... Alts>
   JsonWriter& operator&(const ClassSwitch<Alts...>& s) {
-    literal_key("class");
+    literal_key(Key("class"));
     u32 id = class_id_of(s.body);
     if (auto name = class_id::name_of(id))
       string(*name);
@@ -103,20 +108,20 @@ class JsonWriter {
   }
 
   template <class T>
-  JsonWriter& operator&(const PresentIf<T>& p) {
+  [[gnu::always_inline]] JsonWriter& operator&(const PresentIf<T>& p) {
     literal_key(p.name);
     value(p.target);
     return *this;
   }
 
   template <class T, std::size_t N>
-  JsonWriter& operator&(const EachFollowedBy<T, N>& e) {
+  [[gnu::always_inline]] JsonWriter& operator&(const EachFollowedBy<T, N>& e) {
     literal_key(e.name);
     value(e.items);
     return *this;
   }
 
-  JsonWriter& operator&(const UntilTail& u) {
+  [[gnu::always_inline]] JsonWriter& operator&(const UntilTail& u) {
     literal_key(u.name);
     hex(u.data.bytes.data(), u.data.bytes.size());
     return *this;
@@ -125,13 +130,13 @@ class JsonWriter {
  private:
   static constexpr bool kCounts = !requires { requires Handler::kIgnoresCounts; };
 
-  // A key from the layout declarations: a string literal.
-  void literal_key(const char* name) {
-    if constexpr (requires { out_.LiteralKey(name); }) {
+  // A key from the layout declarations (inlined, so that its length is a constant where it is copied).
+  [[gnu::always_inline]] void literal_key(Key name) {
+    if constexpr (requires { out_.PlainKey(name.text, name.size); }) {
       if constexpr (kCounts) ++sizes_.back();
-      out_.LiteralKey(name);
+      out_.PlainKey(name.text, name.size);
     } else {
-      key(name);
+      key({name.text, name.size});
     }
   }
 
