@@ -102,9 +102,10 @@ class JsonTextReader {
   [[gnu::always_inline]] bool number(u64& out) {
     if (!ok_) return false;
     skip_space();
-    std::size_t start = pos_;
+    const char* p = text_.data();
+    const std::size_t size = text_.size(), start = pos_;
     u64 v = 0;
-    while (pos_ < text_.size() && is_digit(text_[pos_])) v = v * 10 + static_cast<u64>(text_[pos_++] - '0');
+    for (; pos_ < size && is_digit(p[pos_]); ++pos_) v = v * 10 + static_cast<u64>(p[pos_] - '0');
     std::size_t digits = pos_ - start;
     if (digits == 0 || digits > 19 || (digits > 1 && text_[start] == '0') || continues_number()) return fail();
     out = v;
@@ -196,7 +197,7 @@ class JsonTextReader {
   }
 
  private:
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+  static bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
 
   bool fail() {
     ok_ = false;
@@ -269,6 +270,20 @@ class JsonTextReader {
     return pos;
   }
 
+  // A string of `prefix` and then exactly 2 * n hex digits, decoded into `out`. The digits' check stands
+  // for the string's (no quote, backslash or control character is among them), so the closing quote
+  // is at a known place and the string needs no scan.
+  [[gnu::always_inline]] bool hex_string(std::string_view prefix, std::size_t n, u8* out) {
+    if (!punctuation('"')) return false;
+    const std::size_t size = prefix.size() + 2 * n;
+    const char* p = text_.data() + pos_;
+    if (text_.size() - pos_ <= size || std::memcmp(p, prefix.data(), prefix.size()) != 0 || p[size] != '"' ||
+        !json_text::decode_hex(p + prefix.size(), n, out))
+      return fail();
+    pos_ += size + 1;
+    return true;
+  }
+
   void read_hex(std::vector<u8>& out) {
     std::string_view s;
     if (string(s) && !json_text::parse_hex(s, out)) fail();
@@ -285,26 +300,15 @@ class JsonTextReader {
       if (v > std::numeric_limits<T>::max()) return void(fail());
       out = static_cast<T>(v);
     } else if constexpr (requires { out.value; }) {  // Id<T>
-      // Exactly "0x" + 2 * width hex digits: the digits' check stands for the string's (no quote,
-      // backslash or control character can be among them), so the closing quote is at a known place.
-      constexpr std::size_t width = sizeof out.value, size = 2 + 2 * width;
-      if (!punctuation('"')) return;
-      const char* p = text_.data() + pos_;
-      static_assert(width <= 8);
+      constexpr std::size_t width = sizeof out.value;
+      static_assert(width <= 8 && std::endian::native == std::endian::little);
       u8 bytes[8] = {};
-      if (text_.size() - pos_ <= size || p[0] != '0' || p[1] != 'x' || p[size] != '"' ||
-          !json_text::decode_hex(p + 2, width, bytes))
-        return void(fail());
+      if (!hex_string("0x", width, bytes)) return;
       u64 first_byte_low;  // the digits' bytes, most significant first: a big-endian number
       std::memcpy(&first_byte_low, bytes, 8);
-      static_assert(std::endian::native == std::endian::little);
       out.value = static_cast<decltype(out.value)>(__builtin_bswap64(first_byte_low) >> (64 - 8 * width));
-      pos_ += size + 1;
     } else if constexpr (kIsOpaque<T>) {
-      std::string_view s;
-      if (!string(s)) return;
-      if (s.size() != 2 * out.bytes.size() || !json_text::decode_hex(s.data(), out.bytes.size(), out.bytes.data()))
-        return void(fail());
+      hex_string("", out.bytes.size(), out.bytes.data());
     } else if constexpr (requires { out.has_value(); }) {  // pointer: object or null
       if (peek() == 'n') {
         if (null()) out.reset();
@@ -344,14 +348,11 @@ class JsonTextReader {
     const std::size_t size = text_.size(), start = pos_;
     bool minus = pos_ < size && p[pos_] == '-';
     pos_ += minus;
-    u64 mantissa = 0;  // the digits as an integer (exact: at most 19 are taken)
-    std::size_t digits = 0, nonzero = 0;
+    u64 mantissa = 0;  // the digits as an integer (exact, and 0 only for zero: at most 19 are taken)
+    std::size_t digits = 0;
     auto run = [&] {
       std::size_t from = pos_;
-      for (; pos_ < size && is_digit(p[pos_]); ++pos_) {
-        nonzero += p[pos_] != '0';
-        mantissa = mantissa * 10 + static_cast<u64>(p[pos_] - '0');
-      }
+      for (; pos_ < size && is_digit(p[pos_]); ++pos_) mantissa = mantissa * 10 + static_cast<u64>(p[pos_] - '0');
       digits += pos_ - from;
       return pos_ - from;
     };
@@ -371,7 +372,7 @@ class JsonTextReader {
       if (pos_ == from) return void(fail());
       if (negative) power = -power;
     }
-    if (digits > 19 || (nonzero == 0 && (exponent || (minus && !fraction)))) return void(fail());
+    if (digits > 19 || (mantissa == 0 && (exponent || (minus && !fraction)))) return void(fail());
     double d = 0;
     power -= static_cast<long>(fraction_digits);
     if (mantissa <= (u64{1} << 53) && power >= -22 && power <= 22) {
