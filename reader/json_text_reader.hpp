@@ -238,7 +238,7 @@ class JsonTextReader {
   }
 
   // After an array element: true at `,` (another follows), false at `close` (consumed).
-  bool separator(char close) {
+  [[gnu::always_inline]] bool separator(char close) {
     char c = peek();
     ++pos_;
     if (c == ',') return true;
@@ -358,6 +358,12 @@ class JsonTextReader {
     };
     std::size_t integer = run();
     if (integer == 0 || (integer > 1 && p[pos_ - integer] == '0')) return void(fail());
+    // The commonest number, a whole one ("0", "1", "-2"): exact as a double; "-0" is RapidJSON's.
+    if ((pos_ == size || (p[pos_] != '.' && p[pos_] != 'e' && p[pos_] != 'E')) && mantissa <= (u64{1} << 24) &&
+        integer <= 8 && (mantissa != 0 || !minus)) {
+      out = minus ? -static_cast<f32>(mantissa) : static_cast<f32>(mantissa);
+      return;
+    }
     std::size_t fraction_digits = 0;
     bool fraction = pos_ < size && p[pos_] == '.';
     if (fraction && (++pos_, fraction_digits = run()) == 0) return void(fail());

@@ -25,6 +25,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "model/json_text.hpp"
 #include "model/primitives.hpp"
@@ -330,6 +331,10 @@ class JsonTextHandler {
   template <class Int>
   bool integer(Int v) {
     char* p = start_value(20);
+    if (static_cast<std::make_unsigned_t<Int>>(v) < 10) {  // most fields are flags and small counts
+      *p = static_cast<char>('0' + v);
+      return end_value(p + 1);
+    }
     return end_value(std::to_chars(p, p + 20, v).ptr);
   }
 

@@ -61,9 +61,9 @@ class Verifier {
     report_.opaque_bytes += length;
     if (!json_ || length == 0) return;
     auto span = bytes_.subspan(offset, length);
-    std::string decoded;
-    absl::Base64Unescape(absl::Base64Escape({reinterpret_cast<const char*>(span.data()), span.size()}), &decoded);
-    if (auto at = first_difference(span, {reinterpret_cast<const u8*>(decoded.data()), decoded.size()})) {
+    absl::Base64Escape({reinterpret_cast<const char*>(span.data()), span.size()}, &base64_);
+    absl::Base64Unescape(base64_, &decoded_);
+    if (auto at = first_difference(span, {reinterpret_cast<const u8*>(decoded_.data()), decoded_.size()})) {
       report_.first_difference = offset + *at;
       report_.difference = "bytes -> JSON -> bytes: an opaque span does not survive base64";
     }
@@ -117,6 +117,7 @@ class Verifier {
   bool json_;
   VerifyReport report_;
   std::vector<u8> encoded_;
+  std::string base64_, decoded_;  // an opaque span's JSON spelling and what it reads back to
   rapidjson::StringBuffer text_;
   char pool_buffer_[1 << 16];
   rapidjson::MemoryPoolAllocator<> pool_{pool_buffer_, sizeof pool_buffer_};
