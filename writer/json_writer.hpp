@@ -1,10 +1,10 @@
 // The saving JSON archive: emits a structure's fields as SAX events through its one layout
 // declaration, to any RapidJSON handler (a text writer, or a Document for patches and diffs). The NVP
 // name is the JSON key. Checked constants without a name are left out; counts are array lengths.
-// A handler may offer Float(f32), HexString(bytes, size), IdString(value, width) and
-// PlainKey(text, size) (a key known to need no escaping) to print those itself (JsonTextHandler does, straight into its
-// output), and kIgnoresCounts when its EndObject/EndArray need no member counts; other handlers (a Document) get Double
-// and String.
+// A handler may offer Float(f32), HexString(bytes, size), IdString(value, width) and PlainKey(text,
+// size) (a key known to need no escaping) to print those itself (JsonTextHandler does, straight into
+// its output), and kIgnoresCounts when its EndObject/EndArray need no member counts; other handlers
+// (a Document) get Double and String.
 #pragma once
 
 #include <bit>
