@@ -39,18 +39,18 @@ class ByteReader {
 
   // Reads `file` from `pos`; counts are checked against the bytes up to the end of `file`.
   explicit ByteReader(std::span<const u8> file, std::size_t pos = 0, TailFinder* tails = nullptr)
-      : file_(file), pos_(pos), tails_(tails) {}
+      : file_(file), cur_(file.data() + pos), end_(file.data() + file.size()), tails_(tails) {}
 
   bool ok() const { return !failure_.has_value(); }
   const std::optional<CheckFailure>& failure() const { return failure_; }
-  std::size_t pos() const { return pos_; }
-  std::size_t remaining() const { return file_.size() - pos_; }
+  std::size_t pos() const { return static_cast<std::size_t>(cur_ - file_.data()); }
+  std::size_t remaining() const { return static_cast<std::size_t>(end_ - cur_); }
 
   // Fails the structure being read unless it did already.
   void fail(std::string check, std::string found) {
     if (failure_) return;
     CheckFailure f;
-    f.offset = pos_;
+    f.offset = pos();
     for (std::size_t i = 0; i < std::min(depth_, path_.size()); ++i) {
       if (!f.path.empty()) f.path += '/';
       f.path += path_[i];
@@ -58,21 +58,22 @@ class ByteReader {
     f.check = std::move(check);
     f.found = std::move(found);
     failure_ = std::move(f);
+    end_ = cur_;  // nothing is left to read: every later field's need() fails, with no ok() of its own
   }
 
   template <class T>
   [[gnu::always_inline]] ByteReader& operator&(const boost::serialization::nvp<T>& field) {
-    if (ok()) read(field.name(), field.value());
+    read(field.name(), field.value());
     return *this;
   }
 
   template <class T>
   [[gnu::always_inline]] ByteReader& operator&(const Expect<T>& e) {
     T value{};
-    std::size_t at = pos_;
+    const u8* at = cur_;
     if (!read_scalar(e.what, value)) return *this;
     if (value != e.value) {
-      pos_ = at;
+      cur_ = at;
       fail(absl::StrFormat("%s must be 0x%0*x", e.what, 2 * sizeof(T), u64{e.value}),
            absl::StrFormat("0x%0*x", 2 * sizeof(T), u64{value}));
     }
@@ -85,8 +86,8 @@ class ByteReader {
     if (!ok() || !read_counted_size<Count>(c.name.text, WireSize<T>::value, n)) return *this;
     c.items.resize(n);
     if constexpr (kCopyable<T>) {
-      if (n != 0) std::memcpy(c.items.data(), file_.data() + pos_, sizeof(T) * n);  // data() may be null
-      pos_ += sizeof(T) * n;
+      if (n != 0) std::memcpy(c.items.data(), cur_, sizeof(T) * n);  // data() may be null
+      cur_ += sizeof(T) * n;
     } else {
       for (auto& item : c.items) {
         if (!ok()) break;
@@ -100,18 +101,18 @@ class ByteReader {
   ByteReader& operator&(const CountedBytes<Count>& c) {
     Count n{};
     if (!ok() || !read_counted_size<Count>(c.name.text, 1, n)) return *this;
-    c.data.bytes.assign(file_.data() + pos_, file_.data() + pos_ + n);
-    pos_ += n;
+    c.data.bytes.assign(cur_, cur_ + n);
+    cur_ += n;
     return *this;
   }
 
   template <class... Alts>
   ByteReader& operator&(const ClassSwitch<Alts...>& s) {
     u32 cls = 0;
-    std::size_t at = pos_;
+    const u8* at = cur_;
     if (!ok() || !read_scalar(s.what, cls)) return *this;
     if (!select_class(s.body, cls)) {
-      pos_ = at;
+      cur_ = at;
       fail(absl::StrFormat("%s must be known", s.what), absl::StrFormat("0x%08x", cls));
       return *this;
     }
@@ -146,18 +147,18 @@ class ByteReader {
       fail("an unknown instance body needs the whole file to find its tail", "");
       return *this;
     }
-    std::size_t limit = pos_ + std::min(kUntilTailLimit, remaining());
-    auto tail = tails_->next_tail(pos_, limit);
+    std::size_t limit = pos() + std::min(kUntilTailLimit, remaining());
+    auto tail = tails_->next_tail(pos(), limit);
     if (!tail) {
       fail("unknown instance body must end at a valid Visual tail within 1 MiB", "none");
       return *this;
     }
-    if (tails_->visual_signature_in(pos_, *tail)) {
+    if (tails_->visual_signature_in(pos(), *tail)) {
       fail("unknown instance body must not hold the Visual class id", "29 8d 65 ec");
       return *this;
     }
-    u.data.bytes.assign(file_.data() + pos_, file_.data() + *tail);
-    pos_ = *tail;
+    u.data.bytes.assign(cur_, file_.data() + *tail);
+    cur_ = file_.data() + *tail;
     return *this;
   }
 
@@ -175,6 +176,7 @@ class ByteReader {
   }
 
   [[gnu::noinline]] void fail_truncated(const char* name, std::size_t size) {
+    if (failure_) return;  // a field after the failure, with nothing left to read
     push(name);
     fail(absl::StrFormat("needs %d bytes", size), absl::StrFormat("%d left", remaining()));
     --depth_;
@@ -182,19 +184,19 @@ class ByteReader {
 
   template <class T>
   [[gnu::always_inline]] bool read_scalar(const char* name, T& value) {
-    if (!ok() || !need(name, sizeof(T))) return false;
-    std::memcpy(&value, file_.data() + pos_, sizeof(T));
-    pos_ += sizeof(T);
+    if (!need(name, sizeof(T))) return false;  // as it fails after a failure
+    std::memcpy(&value, cur_, sizeof(T));
+    cur_ += sizeof(T);
     return true;
   }
 
   // Reads a count and checks that n elements of at least `element_size` bytes fit in what is left.
   template <class Count>
   bool read_counted_size(const char* name, std::size_t element_size, Count& n) {
-    std::size_t at = pos_;
+    const u8* at = cur_;
     if (!read_scalar(name, n)) return false;
     if (n > remaining() / element_size) {
-      pos_ = at;
+      cur_ = at;
       push(name);
       fail(absl::StrFormat("count must fit in the bytes left (%d each)", element_size),
            absl::StrFormat("%d with %d left", u64{n}, remaining()));
@@ -224,8 +226,8 @@ class ByteReader {
       read_scalar(name, value.value);
     } else if constexpr (requires { value.bytes.size(); }) {  // Opaque<N>
       if (need(name, value.bytes.size())) {
-        std::memcpy(value.bytes.data(), file_.data() + pos_, value.bytes.size());
-        pos_ += value.bytes.size();
+        std::memcpy(value.bytes.data(), cur_, value.bytes.size());
+        cur_ += value.bytes.size();
       }
     } else if constexpr (requires { value.has_value(); }) {  // inline pointer
       read_pointer(name, value);
@@ -245,7 +247,7 @@ class ByteReader {
   template <class T>
   void read_pointer(const char* name, std::optional<T>& target) {
     u8 tag = 0;
-    std::size_t at = pos_;
+    const u8* at = cur_;
     if (!read_scalar(name, tag)) return;
     if (tag == 0x03) {
       target.reset();
@@ -253,7 +255,7 @@ class ByteReader {
       if (!target) target.emplace();
       read_struct(name, *target);
     } else {
-      pos_ = at;
+      cur_ = at;
       push(name);
       fail("pointer tag must be 00 or 03", absl::StrFormat("%02x", tag));
       --depth_;
@@ -266,8 +268,12 @@ class ByteReader {
     ++depth_;
   }
 
+  // The read position as a pointer of the reader's own: fields are copied from cur_ and checked against
+  // end_ with no load of the span's (reloaded after every byte stored into the model, as it might be
+  // one of them).
   std::span<const u8> file_;
-  std::size_t pos_;
+  const u8* cur_;
+  const u8* end_;  // the file's end, or cur_ once a check has failed
   TailFinder* tails_;
   std::array<const char*, 16> path_;
   std::size_t depth_ = 0;

@@ -21,15 +21,15 @@ class ByteWriter {
   using is_saving = std::true_type;
 
   // Appends to `out`, which holds exactly what was written once the writer is gone.
-  explicit ByteWriter(std::vector<u8>& out) : out_(out), size_(out.size()) {}
+  explicit ByteWriter(std::vector<u8>& out) : out_(out), cur_(out.data() + out.size()), end_(out.data() + out.size()) {}
   // Writes over `out` from its start, growing it only when it is too short, and leaves its size alone
   // (at least written()): a scratch buffer reused for many objects is then never zero-filled again.
   struct Over {};
-  ByteWriter(std::vector<u8>& out, Over) : out_(out), size_(0), trim_(false) {}
+  ByteWriter(std::vector<u8>& out, Over) : out_(out), cur_(out.data()), end_(out.data() + out.size()), trim_(false) {}
   ~ByteWriter() {
-    if (trim_) out_.resize(size_);
+    if (trim_) out_.resize(written());
   }
-  std::size_t written() const { return size_; }
+  std::size_t written() const { return static_cast<std::size_t>(cur_ - out_.data()); }
   ByteWriter(const ByteWriter&) = delete;
   ByteWriter& operator=(const ByteWriter&) = delete;
 
@@ -93,16 +93,23 @@ class ByteWriter {
   }
 
  private:
-  // Fields are a few bytes each: each is one memcpy into room made ahead in `out`.
+  // Fields are a few bytes each: each is one memcpy into room made ahead in `out`, between two
+  // pointers of the writer's own (the vector's are reloaded after every byte stored, as it might be
+  // one of them).
   [[gnu::always_inline]] void put(const void* data, std::size_t size) {
     if (size == 0) return;  // data may be null
-    if (out_.size() - size_ < size) [[unlikely]]
+    if (static_cast<std::size_t>(end_ - cur_) < size) [[unlikely]]
       grow(size);
-    std::memcpy(out_.data() + size_, data, size);
-    size_ += size;
+    std::memcpy(cur_, data, size);
+    cur_ += size;
   }
   // Grows by a small step: resize zero-fills what it adds, and the vector reallocates geometrically.
-  [[gnu::noinline]] void grow(std::size_t size) { out_.resize(size_ + std::max<std::size_t>(size, 256)); }
+  [[gnu::noinline]] void grow(std::size_t size) {
+    std::size_t used = written();
+    out_.resize(used + std::max<std::size_t>(size, 256));
+    cur_ = out_.data() + used;
+    end_ = out_.data() + out_.size();
+  }
 
   template <class Count>
   void write_count(std::size_t n) {
@@ -133,7 +140,8 @@ class ByteWriter {
   }
 
   std::vector<u8>& out_;
-  std::size_t size_;
+  u8* cur_;  // where the next byte goes
+  u8* end_;  // the end of the room in out_
   bool trim_ = true;
 };
 
