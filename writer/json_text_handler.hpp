@@ -186,19 +186,12 @@ class JsonTextHandler {
 
   bool Key(const Ch* str, SizeType length, bool copy = false) {
     (void)copy;
-    if (json_text_detail::all_plain(str, length)) [[likely]] {
-      char* p = start_value(length + 3 + kCopySlack);
-      *p++ = '"';
-      json_text_detail::copy_short(p, str, length);
-      p += length;
-      std::memcpy(p, "\":", 2);
-      cur_ = p + 2;
-    } else {
-      cur_ = start_value(0);
-      write_escaped_string(str, length);
-      reserve(1);
-      *cur_++ = ':';
-    }
+    if (json_text_detail::all_plain(str, length)) [[likely]]
+      return PlainKey(str, length);
+    cur_ = start_value(0);
+    write_escaped_string(str, length);
+    reserve(1);
+    *cur_++ = ':';
     need_comma_ = false;
     return true;
   }
