@@ -51,7 +51,7 @@ Field<T> make_nvp(Key key, T& value) {
 }
 
 // A value the format requires (a tag, a class id, a count that must be 0). The reader compares it and a
-// mismatch fails the whole structure; the writer writes it. `name` null: not shown in JSON.
+// mismatch fails the whole structure; the writer writes it. `name` empty: not shown in JSON.
 template <class T>
 struct Expect {
   Key name;  // JSON key, or empty

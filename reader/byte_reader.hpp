@@ -1,5 +1,6 @@
 // The loading byte archive: reads a structure from little-endian bytes through its one layout
-// declaration. The first failed check latches (sticky status): later reads do nothing, and the caller
+// declaration. The first failed check latches (sticky status): it also moves the end of what may be read
+// to where the reader is, so every later read fails its bounds check and does nothing, and the caller
 // asks once per structure whether it parsed.
 #pragma once
 
@@ -83,7 +84,7 @@ class ByteReader {
   template <class Count, class T>
   ByteReader& operator&(const Counted<Count, T>& c) {
     Count n{};
-    if (!ok() || !read_counted_size<Count>(c.name.text, WireSize<T>::value, n)) return *this;
+    if (!read_counted_size<Count>(c.name.text, WireSize<T>::value, n)) return *this;
     c.items.resize(n);
     if constexpr (kCopyable<T>) {
       if (n != 0) std::memcpy(c.items.data(), cur_, sizeof(T) * n);  // data() may be null
@@ -100,7 +101,7 @@ class ByteReader {
   template <class Count>
   ByteReader& operator&(const CountedBytes<Count>& c) {
     Count n{};
-    if (!ok() || !read_counted_size<Count>(c.name.text, 1, n)) return *this;
+    if (!read_counted_size<Count>(c.name.text, 1, n)) return *this;
     c.data.bytes.assign(cur_, cur_ + n);
     cur_ += n;
     return *this;
@@ -110,7 +111,7 @@ class ByteReader {
   ByteReader& operator&(const ClassSwitch<Alts...>& s) {
     u32 cls = 0;
     const u8* at = cur_;
-    if (!ok() || !read_scalar(s.what, cls)) return *this;
+    if (!read_scalar(s.what, cls)) return *this;
     if (!select_class(s.body, cls)) {
       cur_ = at;
       fail(absl::StrFormat("%s must be known", s.what), absl::StrFormat("0x%08x", cls));
@@ -184,7 +185,7 @@ class ByteReader {
 
   template <class T>
   [[gnu::always_inline]] bool read_scalar(const char* name, T& value) {
-    if (!need(name, sizeof(T))) return false;  // as it fails after a failure
+    if (!need(name, sizeof(T))) return false;  // as after a failure
     std::memcpy(&value, cur_, sizeof(T));
     cur_ += sizeof(T);
     return true;
