@@ -228,12 +228,9 @@ class JsonTextReader {
     if (!ok_) return false;
     if (!first_ && !punctuation(',')) return false;
     first_ = false;
-    if (!punctuation('"')) return false;
-    std::size_t end = string_end(pos_);
-    if (end == text_.size() || text_[end] != '"' || end - pos_ != key.size ||
-        std::memcmp(text_.data() + pos_, key.text, key.size) != 0)
-      return fail();
-    pos_ = end + 1;
+    std::string_view found;
+    if (!string(found)) return false;
+    if (found != std::string_view(key.text, key.size)) return fail();
     return punctuation(':');
   }
 
