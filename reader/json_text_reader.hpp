@@ -355,13 +355,6 @@ class JsonTextReader {
     };
     std::size_t integer = run();
     if (integer == 0 || (integer > 1 && p[pos_ - integer] == '0')) return void(fail());
-    // The commonest number, a whole one ("0", "1", "-2"): up to 2^24 it is an exact f32, as the general
-    // path would round it. "-0" is left to that path, which leaves it to RapidJSON.
-    if ((pos_ == size || (p[pos_] != '.' && p[pos_] != 'e' && p[pos_] != 'E')) && mantissa <= (u64{1} << 24) &&
-        integer <= 8 && (mantissa != 0 || !minus)) {
-      out = minus ? -static_cast<f32>(mantissa) : static_cast<f32>(mantissa);
-      return;
-    }
     std::size_t fraction_digits = 0;
     bool fraction = pos_ < size && p[pos_] == '.';
     if (fraction && (++pos_, fraction_digits = run()) == 0) return void(fail());
