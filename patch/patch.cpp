@@ -789,14 +789,16 @@ PatchResult Engine::finish() {
 
 }  // namespace
 
-PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, const PatchOptions& options) {
-  PatchOutcome outcome;
-  auto whole = [&](std::string reason) {
-    outcome.error = PatchError{PatchError::kWholePatch, "", std::move(reason), kBadPatch};
-    return outcome;
-  };
+std::optional<PatchError> check_patch_shape(const rapidjson::Value& patch) {
+  auto whole = [](std::string reason) { return PatchError{PatchError::kWholePatch, "", std::move(reason), kBadPatch}; };
   if (!patch.IsArray()) return whole("a patch must be a JSON array of operations");
   if (depth_of(patch) > kMaxDepth) return whole(absl::StrFormat("nested deeper than %d levels", kMaxDepth));
+  return std::nullopt;
+}
+
+PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, const PatchOptions& options) {
+  PatchOutcome outcome;
+  if ((outcome.error = check_patch_shape(patch))) return outcome;
   Engine engine(level, options);
   std::size_t index = 0;
   std::string pointer;
@@ -815,22 +817,24 @@ PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, cons
   return outcome;
 }
 
-PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, const PatchOptions& options) {
-  if (auto at = misread_json_number(patch_json)) {
-    PatchOutcome outcome;
-    outcome.error =
-        PatchError{PatchError::kWholePatch, "",
-                   absl::StrFormat("a number that the JSON parser would misread (at byte %d)", *at), kBadPatch};
-    return outcome;
-  }
-  Document doc;
+std::optional<PatchError> parse_patch_text(std::string_view patch_json, Document& doc) {
+  if (auto at = misread_json_number(patch_json))
+    return PatchError{PatchError::kWholePatch, "",
+                      absl::StrFormat("a number that the JSON parser would misread (at byte %d)", *at), kBadPatch};
   doc.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(patch_json.data(), patch_json.size());
-  if (doc.HasParseError()) {
+  if (doc.HasParseError())
+    return PatchError{PatchError::kWholePatch, "",
+                      absl::StrFormat("not JSON: %s (at byte %d)", rapidjson::GetParseError_En(doc.GetParseError()),
+                                      doc.GetErrorOffset()),
+                      kBadPatch};
+  return std::nullopt;
+}
+
+PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, const PatchOptions& options) {
+  Document doc;
+  if (auto error = parse_patch_text(patch_json, doc)) {
     PatchOutcome outcome;
-    outcome.error = PatchError{PatchError::kWholePatch, "",
-                               absl::StrFormat("not JSON: %s (at byte %d)",
-                                               rapidjson::GetParseError_En(doc.GetParseError()), doc.GetErrorOffset()),
-                               kBadPatch};
+    outcome.error = std::move(error);
     return outcome;
   }
   return apply_patch(level, doc, options);

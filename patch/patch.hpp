@@ -99,6 +99,12 @@ PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, cons
 // Parses `patch_json` (full-precision numbers) first; a parse error is a kWholePatch error.
 PatchOutcome apply_patch_text(const Level& level, std::string_view patch_json, const PatchOptions& options = {});
 
+// The parse of apply_patch_text, for the callers that route a patch's operations (patch/archive_patch.hpp):
+// `out` holds the patch, or the kWholePatch error is returned.
+std::optional<PatchError> parse_patch_text(std::string_view patch_json, rapidjson::Document& out);
+// Whether a patch is a JSON array not nested deeper than apply_patch takes; the kWholePatch error if not.
+std::optional<PatchError> check_patch_shape(const rapidjson::Value& patch);
+
 // The whole patched file in memory: the original bytes with the overlays. For tests and small files only;
 // `anvilrt patch` streams it (patch/output.hpp).
 std::vector<u8> patched_bytes(const Level& original, const PatchResult& result);

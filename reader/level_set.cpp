@@ -1,0 +1,24 @@
+#include "reader/level_set.hpp"
+
+#include <stdexcept>
+
+namespace anvil {
+
+std::optional<std::size_t> LevelSet::find(std::string_view name) const {
+  for (std::size_t i = 0; i < size(); ++i)
+    if (this->name(i) == name) return i;
+  return std::nullopt;
+}
+
+void MemoryLevelSet::add(std::string name, std::vector<u8> bytes) {
+  if (find(name)) throw std::invalid_argument("a data file named \"" + name + "\" is already in the set");
+  files_.push_back({std::move(name), std::move(bytes), nullptr});
+}
+
+absl::StatusOr<const Level*> MemoryLevelSet::level(std::size_t i) {
+  File& file = files_.at(i);
+  if (!file.level) file.level = std::make_unique<Level>(carve_level(file.bytes, game_));
+  return file.level.get();
+}
+
+}  // namespace anvil

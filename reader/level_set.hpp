@@ -1,0 +1,61 @@
+// Several levels read as one document: the data files of a `.forge` archive (FORGE.md), each a level
+// of its own, named in the document's "datafiles" member. A set hands out each data file's carved level
+// on demand and may drop it again, so that a command touching one data file of a large archive never
+// decompresses the others.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reader/level.hpp"
+
+namespace anvil {
+
+class LevelSet {
+ public:
+  virtual ~LevelSet() = default;
+
+  // The object dialect of every data file.
+  virtual Game game() const = 0;
+  virtual std::size_t size() const = 0;
+  // The data file's key under "datafiles": unique within the set.
+  virtual const std::string& name(std::size_t i) const = 0;
+  // Data file i carved, valid until release(i) or until the set goes; an error (one line, naming the data
+  // file) when it cannot be read.
+  virtual absl::StatusOr<const Level*> level(std::size_t i) = 0;
+  // The caller is done with level(i) for now (a later level(i) reads it again).
+  virtual void release(std::size_t i) = 0;
+
+  // The index of the data file with this name.
+  std::optional<std::size_t> find(std::string_view name) const;
+};
+
+// Levels whose bytes are held in memory, carved on first use: data files already decompressed, or
+// generated level data standing in for them.
+class MemoryLevelSet : public LevelSet {
+ public:
+  explicit MemoryLevelSet(Game game) : game_(game) {}
+  // Adds a data file; its name must not be in the set yet (std::invalid_argument).
+  void add(std::string name, std::vector<u8> bytes);
+
+  Game game() const override { return game_; }
+  std::size_t size() const override { return files_.size(); }
+  const std::string& name(std::size_t i) const override { return files_.at(i).name; }
+  absl::StatusOr<const Level*> level(std::size_t i) override;
+  void release(std::size_t i) override { files_.at(i).level.reset(); }
+  const std::vector<u8>& bytes(std::size_t i) const { return files_.at(i).bytes; }
+
+ private:
+  struct File {
+    std::string name;
+    std::vector<u8> bytes;
+    std::unique_ptr<Level> level;
+  };
+  Game game_;
+  std::vector<File> files_;
+};
+
+}  // namespace anvil
