@@ -55,14 +55,13 @@ std::string member_string(const Value& op, const char* name) {
 // Where a pointer of the archive document lands.
 struct Target {
   enum Kind { kMeta, kDataFile } kind = kMeta;
-  std::size_t datafile = kNone;           // kDataFile
-  std::vector<std::string> segments;      // kDataFile: the pointer inside the data file's document
+  std::size_t datafile = kNone;       // kDataFile
+  std::vector<std::string> segments;  // kDataFile: the pointer inside the data file's document
 };
 
 class Router {
  public:
-  Router(LevelSet& set, const Value& patch, const PatchOptions& options)
-      : set_(set), patch_(patch), options_(options) {
+  Router(LevelSet& set, const Value& patch, const PatchOptions& options) : set_(set), patch_(patch), options_(options) {
     for (std::size_t i = 0; i < set.size(); ++i) names_.emplace(set.name(i), i);
     sub_options_.record_changes = options.record_changes;
   }
@@ -77,10 +76,10 @@ class Router {
     std::vector<bool> named;         // whether an error there is named by the data file
   };
   struct Bulk {
-    std::size_t datafiles = 0;       // data files it was routed to
+    std::size_t datafiles = 0;  // data files it was routed to
     std::size_t matched_nothing = 0;
-    std::size_t last = 0;            // the last of those data files
-    PatchError error;                // what a data file said when it matched nothing there
+    std::size_t last = 0;  // the last of those data files
+    PatchError error;      // what a data file said when it matched nothing there
   };
   struct Failure {
     std::size_t op = kNone;
@@ -112,7 +111,7 @@ class Router {
   std::map<std::size_t, Bulk> bulk_;
   std::vector<std::string> pointers_;  // each operation's pointer for errors (its path, or a bulk op's name)
   std::vector<Change> document_changes_;
-  std::optional<Failure> failure_;     // the earliest failure so far
+  std::optional<Failure> failure_;  // the earliest failure so far
   // Keys of objects -> the data files holding them (ids as numbers: a large archive has millions).
   bool indexed_ = false;
   absl::flat_hash_map<u64, absl::InlinedVector<u32, 1>> ids_;
@@ -193,8 +192,9 @@ Target Router::locate(const std::string& pointer) {
     t.segments = std::move(seg);
   } else if (seg[0] == "objects") {
     if (seg.size() == 1)
-      refuse("the archive document has no \"objects\": objects lie under /datafiles/NAME/objects, or are addressed "
-             "by a key unique in the archive (/objects/KEY/...)");
+      refuse(
+          "the archive document has no \"objects\": objects lie under /datafiles/NAME/objects, or are addressed "
+          "by a key unique in the archive (/objects/KEY/...)");
     t.kind = Target::kDataFile;
     t.datafile = holder(seg[1], nullptr);
     t.segments = std::move(seg);
@@ -258,8 +258,8 @@ void Router::route(std::size_t index, const Value& op) {
     if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) return add_unchanged(index, op);
   }
   if (is_bulk(name)) return route_bulk(index, op);
-  bool rfc = name == "test" || name == "replace" || name == "add" || name == "remove" || name == "move" ||
-             name == "copy";
+  bool rfc =
+      name == "test" || name == "replace" || name == "add" || name == "remove" || name == "move" || name == "copy";
   auto path_member = rfc ? op.FindMember("path") : op.MemberEnd();
   if (!rfc || path_member == op.MemberEnd() || !path_member->value.IsString()) return add_unchanged(index, op);
   std::string path(path_member->value.GetString(), path_member->value.GetStringLength());
@@ -458,8 +458,7 @@ ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& p
   return outcome;
 }
 
-ArchivePatchOutcome apply_archive_patch_text(LevelSet& set, std::string_view patch_json,
-                                             const PatchOptions& options) {
+ArchivePatchOutcome apply_archive_patch_text(LevelSet& set, std::string_view patch_json, const PatchOptions& options) {
   Document doc;
   if (auto error = parse_patch_text(patch_json, doc)) {
     ArchivePatchOutcome outcome;

@@ -862,8 +862,7 @@ std::optional<std::string> check_written(const Level& original, const PatchResul
   // Carving reads ahead of the object it reports, hardly behind it (and a released page is only read
   // again, never lost).
   Releaser carved(release_written);
-  Level reread =
-      carve_level(written, original.game, [&](const Piece& p, const Object&) { carved.done_before(p.offset); });
+  Level reread = carve_as(original, written, [&](const Piece& p, const Object&) { carved.done_before(p.offset); });
   Releaser written_done(release_written), original_done(release_original);
   if (reread.pieces.size() != original.pieces.size())
     return absl::StrFormat("the output carves into %d pieces, not %d", reread.pieces.size(), original.pieces.size());

@@ -21,28 +21,63 @@ std::size_t Level::opaque_bytes() const {
   return n;
 }
 
-Level carve_level(std::span<const u8> bytes, Game game,
-                  const std::function<void(const Piece&, const Object&)>& on_object,
-                  std::function<void(const NearMiss&)> near_miss) {
+namespace {
+
+// Carves each region on its own, as a file; `whole` when the one region is all of `bytes` (a level file).
+Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> regions, bool whole,
+               const std::function<void(const Piece&, const Object&)>& on_object,
+               const std::function<void(const NearMiss&)>& near_miss) {
   Level level;
   level.game = game;
   level.bytes = bytes;
+  // Re-parsing a piece reads from its offset in the whole bytes: the same object, since a parse that
+  // succeeded inside its region reads the same bytes with more room behind them, and the first valid tail
+  // of an unknown instance body lies inside the region too.
   level.tails = std::make_shared<FileTails>(bytes);
-  Carver carver(bytes, game, level.tails);
-  if (near_miss) carver.on_near_miss(std::move(near_miss));
   absl::flat_hash_set<u64> seen;
   Object object;
-  std::size_t end = 0;
-  while (auto extent = carver.next(object)) {
-    if (extent->offset > end) level.pieces.push_back({end, extent->offset - end});
-    u64 id = object_id(object);
-    bool repeated = !seen.insert(id).second;
-    level.pieces.push_back({extent->offset, extent->length, static_cast<int>(object.index()), id, repeated});
-    if (on_object) on_object(level.pieces.back(), object);
-    end = extent->offset + extent->length;
+  std::size_t end = 0, region_end = 0;
+  for (const Extent& region : regions) {
+    if (region.offset < region_end || region.offset > bytes.size() || region.length > bytes.size() - region.offset)
+      throw std::invalid_argument("carve regions must ascend inside the bytes");
+    region_end = region.offset + region.length;
+    Carver carver(bytes.subspan(region.offset, region.length), game, whole ? level.tails : nullptr);
+    if (near_miss)
+      carver.on_near_miss([&](const NearMiss& m) { near_miss({region.offset + m.offset, m.class_name, m.failure}); });
+    while (auto extent = carver.next(object)) {
+      std::size_t offset = region.offset + extent->offset;
+      if (offset > end) level.pieces.push_back({end, offset - end});
+      u64 id = object_id(object);
+      bool repeated = !seen.insert(id).second;
+      level.pieces.push_back({offset, extent->length, static_cast<int>(object.index()), id, repeated});
+      if (on_object) on_object(level.pieces.back(), object);
+      end = offset + extent->length;
+    }
   }
   if (end < bytes.size()) level.pieces.push_back({end, bytes.size() - end});
+  if (!whole) level.regions.assign(regions.begin(), regions.end());
   return level;
+}
+
+}  // namespace
+
+Level carve_level(std::span<const u8> bytes, Game game,
+                  const std::function<void(const Piece&, const Object&)>& on_object,
+                  std::function<void(const NearMiss&)> near_miss) {
+  Extent all{0, bytes.size()};
+  return carve_in(bytes, game, {&all, 1}, true, on_object, near_miss);
+}
+
+Level carve_regions(std::span<const u8> bytes, Game game, std::vector<Extent> regions,
+                    const std::function<void(const Piece&, const Object&)>& on_object,
+                    std::function<void(const NearMiss&)> near_miss) {
+  return carve_in(bytes, game, regions, false, on_object, near_miss);
+}
+
+Level carve_as(const Level& like, std::span<const u8> bytes,
+               const std::function<void(const Piece&, const Object&)>& on_object) {
+  if (like.regions.empty()) return carve_level(bytes, like.game, on_object);
+  return carve_regions(bytes, like.game, like.regions, on_object);
 }
 
 Level carve_mapped(const InputFile& input, Game game) {

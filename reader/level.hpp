@@ -32,6 +32,9 @@ struct Level {
   std::span<const u8> bytes;
   std::vector<Piece> pieces;
   std::shared_ptr<FileTails> tails;  // serves re-parsing objects with unknown instance bodies
+  // Where objects were looked for: the bodies of a decompressed data file (FORGE.md 3: an object never
+  // spans two); empty for a level file, carved whole. Everything outside them is opaque.
+  std::vector<Extent> regions;
 
   std::size_t object_count() const;
   std::size_t opaque_bytes() const;
@@ -42,6 +45,17 @@ struct Level {
 Level carve_level(std::span<const u8> bytes, Game game,
                   const std::function<void(const Piece&, const Object&)>& on_object = {},
                   std::function<void(const NearMiss&)> near_miss = {});
+
+// Carves only inside `regions` (ascending, not overlapping, within `bytes`), each on its own as if it
+// were a file; the bytes between them are opaque pieces. Repeated ids are counted over all regions.
+Level carve_regions(std::span<const u8> bytes, Game game, std::vector<Extent> regions,
+                    const std::function<void(const Piece&, const Object&)>& on_object = {},
+                    std::function<void(const NearMiss&)> near_miss = {});
+
+// Carves `bytes` as `like` was carved: in its dialect, and inside its regions (what reading back a
+// patched level checks against).
+Level carve_as(const Level& like, std::span<const u8> bytes,
+               const std::function<void(const Piece&, const Object&)>& on_object = {});
 
 // Carves a mapped file like carve_level, dropping from memory the pages the carve has passed
 // (InputFile::release), and the rest at the end: the level then costs little more than its piece list,

@@ -3,12 +3,13 @@
 // ambiguous key, bulk operations over all and narrowed data files, all or nothing, the first failure
 // wins, dry-run changes. Each data file's result is compared with the single-level engine applied to that
 // data file alone (what `patch` does to an extracted data file).
+#include "patch/archive_patch.hpp"
+
 #include <absl/strings/str_cat.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
 #include "gen/generator.hpp"
-#include "patch/archive_patch.hpp"
 #include "tests/test_support.hpp"
 #include "writer/dump.hpp"
 
@@ -96,9 +97,9 @@ TEST_F(ArchivePatch, UniqueKeyAddressesItsDataFileAsAnExtractedPatchDoes) {
   add("a.data", generated(1));
   add("b.data", generated(2));
   Replacement r = first_replacement(originals_[1]);
-  std::string text = absl::StrCat(R"([{"op":"test","path":"/objects/)", r.key, r.field, R"(","value":")", r.value,
-                                  R"("},{"op":"replace","path":"/objects/)", r.key, r.field,
-                                  R"(","value":"0x0123456789abcdef"}])");
+  std::string text =
+      absl::StrCat(R"([{"op":"test","path":"/objects/)", r.key, r.field, R"(","value":")", r.value,
+                   R"("},{"op":"replace","path":"/objects/)", r.key, r.field, R"(","value":"0x0123456789abcdef"}])");
   auto out = apply(text);
   ASSERT_FALSE(out.error) << out.error->message();
   ASSERT_EQ(out.datafiles.size(), 1u);
@@ -210,8 +211,9 @@ TEST_F(ArchivePatch, BulkOperationsRangeOverAllOrTheNamedDataFiles) {
     auto narrowed = apply("[" + swap + R"(,"datafiles":["a.data","c.data"]}])");
     ASSERT_TRUE(narrowed.error);
     EXPECT_EQ(narrowed.error->exit_code, 1);
-    EXPECT_EQ(narrowed.error->message(), absl::StrCat("op 0 (swap_material): matched no material info with replacement ",
-                                                      r.value, " in any of the 2 data files"));
+    EXPECT_EQ(narrowed.error->message(),
+              absl::StrCat("op 0 (swap_material): matched no material info with replacement ", r.value,
+                           " in any of the 2 data files"));
   }
   auto only_b = apply("[" + swap + R"(,"datafiles":["b.data"]}])");
   ASSERT_FALSE(only_b.error) << only_b.error->message();
@@ -258,17 +260,18 @@ TEST_F(ArchivePatch, AllOrNothingAndTheFirstFailureWins) {
     return absl::StrCat(R"({"op":"test","path":"/objects/)", r.key, r.field, R"(","value":)", value, "}");
   };
   // op 0 edits a.data, op 1 fails in b.data: nothing.
-  expect_error(apply(absl::StrCat("[", replace(ra, "\"0x0000000000000009\""), ",", test(rb, "\"0x0000000000000009\""), "]")),
-               1,
-               absl::StrCat("op 1 (/objects/", rb.key, rb.field, "): test failed: the value is \"", rb.value,
-                            "\", not \"0x0000000000000009\" (data file b.data)"));
+  expect_error(
+      apply(absl::StrCat("[", replace(ra, "\"0x0000000000000009\""), ",", test(rb, "\"0x0000000000000009\""), "]")), 1,
+      absl::StrCat("op 1 (/objects/", rb.key, rb.field, "): test failed: the value is \"", rb.value,
+                   "\", not \"0x0000000000000009\" (data file b.data)"));
   // a.data fails at op 2, b.data at op 1: op 1 is the first to fail, as one after another; the reason is
   // the engine's for b.data alone.
   auto single = patch::apply_patch_text(carve_level(originals_[1], Game::ac2), "[" + replace(rb, "7") + "]");
   ASSERT_TRUE(single.error);
   expect_error(apply(absl::StrCat("[", replace(ra, "\"0x0000000000000009\""), ",", replace(rb, "7"), ",",
                                   test(ra, "\"0x000000000000000a\""), "]")),
-               2, absl::StrCat("op 1 (/objects/", rb.key, rb.field, "): ", single.error->reason, " (data file b.data)"));
+               2,
+               absl::StrCat("op 1 (/objects/", rb.key, rb.field, "): ", single.error->reason, " (data file b.data)"));
   // A routing refusal after an engine failure: the engine's, which comes first.
   expect_error(apply(absl::StrCat("[", test(rb, "\"0x0000000000000009\""), R"(,{"op":"test","path":"/x","value":1}])")),
                1,

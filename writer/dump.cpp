@@ -10,25 +10,43 @@
 namespace anvil {
 namespace {
 
+Level carve(std::span<const u8> bytes, Game game, const std::vector<Extent>& regions,
+            const std::function<void(const Piece&, const Object&)>& on_object) {
+  return regions.empty() ? carve_level(bytes, game, on_object) : carve_regions(bytes, game, regions, on_object);
+}
+
+// "size" and "objects" of one level, the objects written as they are carved.
+template <class Writer>
+Level write_objects(Writer& w, std::span<const u8> bytes, Game game, const std::vector<Extent>& regions,
+                    std::string& key) {
+  w.key("size");
+  w.number(bytes.size());
+  w.key("objects");
+  w.start_object();
+  Level level = carve(bytes, game, regions, [&](const Piece& piece, const Object& object) {
+    object_key(piece, game, key);
+    write_object_json(w, key, {piece.offset, piece.length}, object);
+  });
+  w.end_object();
+  return level;
+}
+
+template <class Writer>
+void write_envelope(Writer& w, Game game) {
+  w.key("format");
+  w.string("anvilrt/1");
+  w.key("game");
+  w.string(game_name(game));
+}
+
 template <class Stream>
 void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream) {
   JsonTextHandler<Stream> handler(stream);
   JsonWriter<JsonTextHandler<Stream>> w(handler);
   w.start_object();
-  w.key("format");
-  w.string("anvilrt/1");
-  w.key("game");
-  w.string(game_name(options.game));
-  w.key("size");
-  w.number(bytes.size());
-  w.key("objects");
-  w.start_object();
+  write_envelope(w, options.game);
   std::string key;
-  Level level = carve_level(bytes, options.game, [&](const Piece& piece, const Object& object) {
-    object_key(piece, options.game, key);
-    write_object_json(w, key, {piece.offset, piece.length}, object);
-  });
-  w.end_object();
+  Level level = write_objects(w, bytes, options.game, options.regions, key);
   if (options.full) {
     w.key("spans");
     w.start_array();
@@ -53,6 +71,33 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   stream.Flush();
 }
 
+template <class Stream>
+absl::Status write_datafiles(Game game, const NextLevel& next, Stream& stream) {
+  JsonTextHandler<Stream> handler(stream);
+  JsonWriter<JsonTextHandler<Stream>> w(handler);
+  w.start_object();
+  write_envelope(w, game);
+  w.key("datafiles");
+  w.start_object();
+  std::string key;
+  while (true) {
+    auto level = next();
+    if (!level.ok()) {
+      stream.Flush();
+      return level.status();
+    }
+    if (!*level) break;
+    w.key((*level)->name);
+    w.start_object();
+    write_objects(w, (*level)->bytes, game, (*level)->regions, key);
+    w.end_object();
+  }
+  w.end_object();
+  w.end_object();
+  stream.Flush();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
@@ -67,6 +112,24 @@ bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE*
 std::string dump_json(std::span<const u8> bytes, const DumpOptions& options) {
   rapidjson::StringBuffer buffer;
   write_document(bytes, options, buffer);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+absl::Status dump_datafiles_json(Game game, const NextLevel& next, std::FILE* out) {
+  absl::Status status;
+  {
+    JsonFileStream stream(out);
+    status = write_datafiles(game, next, stream);
+  }
+  if (!status.ok()) return status;
+  std::fputc('\n', out);
+  if (std::fflush(out) != 0 || std::ferror(out)) return absl::InternalError("cannot write");
+  return absl::OkStatus();
+}
+
+std::string dump_datafiles_json(Game game, const NextLevel& next, absl::Status& status) {
+  rapidjson::StringBuffer buffer;
+  status = write_datafiles(game, next, buffer);
   return {buffer.GetString(), buffer.GetSize()};
 }
 
