@@ -1,7 +1,9 @@
-// anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT]
+// anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [--quiet]
 #include <cstdio>
 
+#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "reader/forge/archive_levels.hpp"
 #include "reader/input_file.hpp"
 #include "writer/atomic_file.hpp"
 #include "writer/dump.hpp"
@@ -10,35 +12,82 @@ namespace anvil::cli {
 
 int run_dump(int argc, char** argv) {
   std::string file, out, game_option;
+  std::vector<std::string> selectors;
   po::options_description options("options");
   add_game_option(options, game_option);
   options.add_options()("full", "add \"spans\": every opaque span (base64) and object in file order, as build needs")(
       "output,o", po::value(&out), "write to OUT (atomically) instead of standard output")(
-      "file", po::value(&file)->required(), "the level file");
+      "quiet,q", "do not say on stderr what FILE was found to be")(
+      "file", po::value(&file)->required(), "a level file, a decompressed data file or a .forge archive")(
+      "select", po::value(&selectors)->multitoken(), "archive: the data files to dump (NAME or 0xID; default all)");
   po::positional_options_description positional;
-  positional.add("file", 1);
+  positional.add("file", 1).add("select", -1);
   po::variables_map vm;
   int code = kOk;
-  if (!parse(argc, argv, "usage: anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT]", options, positional, vm,
-             code))
+  if (!parse(argc, argv,
+             "usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [--quiet]\n\n"
+             "The JSON document of a level file or a decompressed data file (FORMAT.md section 4). Of a .forge\n"
+             "archive: {\"format\", \"game\", \"datafiles\": {NAME: {\"size\", \"objects\"}}}, one member per data\n"
+             "file (those named, or all), the document a patch of the archive addresses.",
+             options, positional, vm, code))
     return code;
+  const bool quiet = vm.count("quiet") > 0, full = vm.count("full") > 0;
 
   auto input = InputFile::open(file);
   if (!input.ok()) {
     error(std::string(input.status().message()));
     return kBadInput;
   }
-  auto game = resolve_game(game_option, input->bytes(), file);
-  if (!game) return kBadInput;
-  DumpOptions dump{*game, vm.count("full") > 0};
-  if (out.empty()) return dump_json(input->bytes(), dump, stdout) ? kOk : kBadInput;
+  Source source = find_source(input->bytes(), file, quiet);
+  std::optional<ArchiveInput> archive;
+  std::optional<forge::ArchiveLevels> levels;
+  DumpOptions dump;
+  if (source.kind == SourceKind::archive) {
+    if (full) {
+      error(file +
+            ": --full is for level and data files (it is what build reads): extract the data file first "
+            "(anvilrt extract) and dump that");
+      return kBadInput;
+    }
+    archive = open_archive(input->bytes(), file, game_option, selectors, quiet);
+    if (!archive) return kBadInput;
+    levels.emplace(input->bytes(), archive->archive, archive->game, archive->selected);
+  } else {
+    if (!selectors.empty()) {
+      error(file + ": NAME and 0xID select data files of a .forge archive, and this is a " +
+            std::string(source_kind_name(source.kind)));
+      return kBadInput;
+    }
+    auto game = resolve_game(game_option, input->bytes(), source, file, quiet);
+    if (!game) return kBadInput;
+    dump = {*game, full, source.regions};
+  }
+
+  // One data file decompressed at a time, dropped when the next is asked for.
+  std::size_t next = 0;
+  NextLevel next_level = [&]() -> absl::StatusOr<std::optional<DumpedLevel>> {
+    if (next > 0) levels->release(next - 1);
+    if (next == levels->size()) return std::nullopt;
+    auto data = levels->decompressed(next);
+    if (!data.ok()) return data.status();
+    return DumpedLevel{levels->name(next++), (*data)->bytes, (*data)->regions};
+  };
+  auto write = [&](std::FILE* stream) -> bool {
+    if (!levels) return dump_json(input->bytes(), dump, stream);
+    if (auto s = dump_datafiles_json(levels->game(), next_level, stream); !s.ok()) {
+      error(file + ": " + std::string(s.message()));
+      return false;
+    }
+    return true;
+  };
+  if (out.empty()) return write(stdout) ? kOk : kBadInput;
   AtomicFile output;
   if (auto s = output.open(out); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }
-  if (!dump_json(input->bytes(), dump, output.stream())) {
-    error(out + ": cannot write");
+  if (!write(output.stream())) {
+    if (!levels) error(out + ": cannot write");
     return kBadInput;
   }
   if (auto s = output.commit(); !s.ok()) {

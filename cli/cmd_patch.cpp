@@ -3,12 +3,61 @@
 
 #include <iostream>
 
+#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "patch/archive_patch.hpp"
 #include "patch/output.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/archive_patch_output.hpp"
+#include "reader/forge/archive_levels.hpp"
 #include "reader/input_file.hpp"
 
 namespace anvil::cli {
+namespace {
+
+void print_change(const patch::Change& c, const char* indent) {
+  if (c.op == "test")
+    std::cout << absl::StrFormat("%sop %d test %s: %s (passed)\n", indent, c.op_index, c.pointer, c.old_value);
+  else
+    std::cout << absl::StrFormat("%sop %d %s %s: %s -> %s\n", indent, c.op_index, c.op, c.pointer,
+                                 c.old_value.empty() ? "(nothing)" : c.old_value,
+                                 c.new_value.empty() ? "(nothing)" : c.new_value);
+}
+
+// `patch` of a .forge archive: the operations routed to its data files (patch/archive_patch.hpp), the
+// edited data files written back through the archive's edit path (FORGE.md 4).
+int patch_archive(const InputFile& input, const std::string& file, std::string_view text, const std::string& patch_path,
+                  const std::string& game_option, const std::string& out, bool dry_run, bool quiet) {
+  auto archive = open_archive(input.bytes(), file, game_option, {}, quiet);
+  if (!archive) return kBadInput;
+  forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
+  patch::PatchOptions patch_options;
+  patch_options.record_changes = dry_run;
+  patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(levels, text, patch_options);
+  if (outcome.error) {
+    error(patch_path + ": " + outcome.error->message());
+    return outcome.error->exit_code;
+  }
+  if (dry_run) {
+    for (const patch::Change& c : outcome.document_changes) print_change(c, "");
+    for (const patch::DataFilePatch& d : outcome.datafiles) {
+      std::cout << absl::StrFormat("data file %s: %d objects would change\n", levels.name(d.datafile),
+                                   d.result.edited.size());
+      for (const patch::Change& c : d.result.changes) print_change(c, "  ");
+    }
+    std::cout << absl::StrFormat("dry run: %d objects would change in %d of %d data files; nothing written\n",
+                                 outcome.edited_objects(), outcome.edited_datafiles(), levels.size());
+    return kOk;
+  }
+  auto written = forge::write_patched_archive(input.bytes(), levels, outcome, out);
+  if (!written.ok()) {
+    error(std::string(written.status().message()));
+    return kBadInput;
+  }
+  return kOk;
+}
+
+}  // namespace
 
 int run_patch(int argc, char** argv) {
   std::string file, patch_path, out, game_option;
@@ -16,8 +65,9 @@ int run_patch(int argc, char** argv) {
   add_game_option(options, game_option);
   options.add_options()("output,o", po::value(&out), "write the patched file to OUT (atomically)")(
       "in-place", "replace FILE itself (atomically)")("dry-run", "print what each operation changes and write nothing")(
-      "file", po::value(&file)->required(), "the level file")("patch", po::value(&patch_path)->required(),
-                                                              "the patch: a JSON array of operations");
+      "quiet,q", "do not say on stderr what FILE was found to be")(
+      "file", po::value(&file)->required(), "a level file, a decompressed data file or a .forge archive")(
+      "patch", po::value(&patch_path)->required(), "the patch: a JSON array of operations");
   po::positional_options_description positional;
   positional.add("file", 1).add("patch", 1);
   po::variables_map vm;
@@ -26,6 +76,9 @@ int run_patch(int argc, char** argv) {
              "usage: anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]\n\n"
              "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
              "nothing is written. The output is read back and checked before it replaces the target.\n"
+             "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
+             "/datafiles/NAME/objects/KEY/... the data file NAME; bulk operations range over every data file, or\n"
+             "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed.\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
              options, positional, vm, code))
     return code;
@@ -51,12 +104,18 @@ int run_patch(int argc, char** argv) {
     error(std::string(patch_file.status().message()));
     return kBadInput;
   }
-  auto game = resolve_game(game_option, input->bytes(), file, true);
+  const bool quiet = vm.count("quiet") > 0;
+  auto text = patch_file->bytes();
+  Source source = find_source(input->bytes(), file, quiet);
+  if (source.kind == SourceKind::archive)
+    return patch_archive(*input, file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
+                         game_option, out, dry_run, quiet);
+  auto game = resolve_game(game_option, input->bytes(), source, file, true);
   if (!game) return kBadInput;
   // The input's pages leave memory as the carve passes them; the patch reads again only the objects it
   // looks at.
-  Level level = carve_mapped(*input, *game);
-  auto text = patch_file->bytes();
+  Level level =
+      source.kind == SourceKind::level_file ? carve_mapped(*input, *game) : carve_source(input->bytes(), source, *game);
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
   patch_options.release_input = [&](std::size_t offset, std::size_t length) { input->release(offset, length); };
@@ -69,14 +128,7 @@ int run_patch(int argc, char** argv) {
   const patch::PatchResult& result = outcome.result;
 
   if (dry_run) {
-    for (const patch::Change& c : result.changes) {
-      if (c.op == "test")
-        std::cout << absl::StrFormat("op %d test %s: %s (passed)\n", c.op_index, c.pointer, c.old_value);
-      else
-        std::cout << absl::StrFormat("op %d %s %s: %s -> %s\n", c.op_index, c.op, c.pointer,
-                                     c.old_value.empty() ? "(nothing)" : c.old_value,
-                                     c.new_value.empty() ? "(nothing)" : c.new_value);
-    }
+    for (const patch::Change& c : result.changes) print_change(c, "");
     std::cout << absl::StrFormat("dry run: %d objects would change; nothing written\n", result.edited.size());
     return kOk;
   }

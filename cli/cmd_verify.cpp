@@ -1,23 +1,72 @@
-// anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--jobs N] [--quiet]
+// anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--quiet]
+// Level files, decompressed data files, and each .forge archive's tables and data files are verified in
+// parallel on all cores (cli/parallel.hpp) and reported in order.
 #include <absl/strings/str_format.h>
 
 #include <filesystem>
 #include <iostream>
 #include <thread>
 
+#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
+#include "pipeline/archive_verify.hpp"
+#include "reader/forge/archive_levels.hpp"
 #include "reader/input_file.hpp"
 #include "writer/verify.hpp"
 
 namespace anvil::cli {
 namespace {
 
-struct FileResult {
-  std::string error;  // the file could not be read, or a bad --game
-  std::string game;
-  VerifyReport report;
+struct Opened {
+  std::string path;
+  std::optional<InputFile> input;
+  Source source;
+  std::optional<ArchiveInput> archive;
+  std::vector<std::string> names;  // archives: the data files' names
+  std::string error;
 };
+
+// One job: a level or data file, an archive's tables, or one data file of an archive.
+struct Job {
+  static constexpr std::size_t kTables = static_cast<std::size_t>(-1);
+  std::size_t opened = 0;
+  std::size_t datafile = kTables;
+};
+
+struct JobResult {
+  std::string error;  // the file could not be read
+  std::string game;
+  VerifyReport report;             // a level file
+  forge::DataFileVerify datafile;  // a data file
+  forge::TablesVerify tables;      // an archive's tables
+};
+
+// Per archive, summed over its data files as they are reported.
+struct ArchiveTally {
+  std::size_t datafiles = 0, identical = 0, unreadable = 0, checked_blocks = 0;
+  forge::ChecksumRules rules = forge::kAllRules;
+  std::map<forge::Compression, forge::Recompressed> recompressed;
+  bool tables_identical = true;
+};
+
+std::string data_file_line(const forge::DataFileVerify& d) {
+  std::string line = absl::StrFormat(
+      "%d bytes stored (%s), %d decompressed, %d entries, %d objects carved, %d bytes opaque, %d near misses",
+      d.stored_size, forge::compression_name(d.compression), d.decompressed_size, d.entries, d.objects.objects,
+      d.objects.opaque_bytes, d.objects.near_misses);
+  if (!d.error.empty()) return line + ": DOES NOT READ: " + d.error;
+  if (d.stored_difference)
+    return line + absl::StrFormat(": DIFFERS at archive offset 0x%x (its stored form re-encodes differently)",
+                                  *d.stored_difference);
+  if (d.table_difference)
+    return line + absl::StrFormat(": DIFFERS at decompressed offset 0x%x (its entry table re-encodes differently)",
+                                  *d.table_difference);
+  if (!d.objects.identical())
+    return line + absl::StrFormat(": DIFFERS at decompressed offset 0x%x (%s)", *d.objects.first_difference,
+                                  d.objects.difference);
+  return line + ": identical";
+}
 
 }  // namespace
 
@@ -28,59 +77,155 @@ int run_verify(int argc, char** argv) {
   po::options_description options("options");
   add_game_option(options, game_option);
   options.add_options()("no-json", "only bytes -> model -> bytes (skip bytes -> JSON -> bytes)")(
-      "jobs,j", po::value(&jobs)->default_value(jobs), "files verified at once")("quiet,q", "no progress line")(
-      "paths", po::value(&paths)->required()->multitoken(), "files or folders (walked recursively)");
+      "recompress", "archives: also re-compress every compressed block and count those identical to the stored ones")(
+      "jobs,j", po::value(&jobs)->default_value(jobs), "files (and data files) verified at once")(
+      "quiet,q", "no progress line")("paths", po::value(&paths)->required()->multitoken(),
+                                     "level files, data files, .forge archives or folders (walked recursively)");
   po::positional_options_description positional;
   positional.add("paths", -1);
   po::variables_map vm;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--jobs N] [--quiet]\n\n"
+             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--quiet]\n\n"
              "For each file: bytes -> model -> bytes and (unless --no-json) bytes -> JSON -> bytes must both\n"
              "give the file back identically, every object re-encoded from its fields. One line per file:\n"
              "the dialect, objects carved, bytes left opaque, candidates that failed a check, the result.\n"
+             "A .forge archive: its tables re-encoded and compared, then one line per data file (stored form\n"
+             "re-encoded, every block decompressed and its checksum matched, entry table and objects round-\n"
+             "tripped), then the checksum rule all blocks match; --recompress counts, per algorithm, the\n"
+             "blocks that re-compress to their stored bytes.\n"
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
              options, positional, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
+  const bool json = vm.count("no-json") == 0, recompress = vm.count("recompress") > 0, quiet = vm.count("quiet") > 0;
 
   bool paths_ok = true;
   std::vector<std::string> files = collect_files(paths, paths_ok);
+  std::vector<Opened> opened(files.size());
+  std::vector<Job> work;
   std::size_t total = 0;
-  for (const auto& f : files) total += std::filesystem::file_size(f);
-  bool json = vm.count("no-json") == 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    Opened& o = opened[i];
+    o.path = files[i];
+    auto input = InputFile::open(files[i]);
+    if (input.ok()) {
+      o.input.emplace(std::move(*input));
+      total += o.input->bytes().size();
+      o.source = detect_source(o.input->bytes());
+      if (o.source.kind == SourceKind::archive) {
+        o.archive = open_archive(o.input->bytes(), o.path, game_option, {}, true);
+        if (!o.archive) o.error = "-";  // said by open_archive
+      }
+    } else {
+      o.error = std::string(input.status().message());
+    }
+    work.push_back({i, Job::kTables});
+    if (o.archive) {
+      o.names = forge::document_names(o.archive->archive);
+      for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d});
+    }
+  }
+
   std::size_t identical = 0, different = 0, unreadable = 0;
-  Progress progress("verify", files.size(), total, vm.count("quiet") > 0);
-  run_in_order<FileResult>(
-      files.size(), jobs,
-      [&](std::size_t i) {
-        FileResult result;
-        auto input = InputFile::open(files[i]);
-        if (!input.ok()) {
-          result.error = std::string(input.status().message());
-        } else {
-          Game game = *resolve_game(game_option, input->bytes(), files[i], true);
-          result.game = game_name(game);
-          result.report = verify_bytes(input->bytes(), game, json);
+  std::vector<ArchiveTally> tallies(opened.size());
+  Progress progress("verify", work.size(), total, quiet);
+  auto finish_archive = [&](std::size_t i) {
+    const Opened& o = opened[i];
+    const ArchiveTally& t = tallies[i];
+    std::cout << absl::StrFormat("%s: checksum rule %s", o.path, forge::describe_rules(t.rules, t.checked_blocks));
+    if (t.checked_blocks > 0 && t.rules == 0) std::cout << " (no rule of FORGE.md matches every block)";
+    for (const auto& [c, r] : t.recompressed)
+      std::cout << absl::StrFormat("; recompressed %s: %d of %d blocks identical", forge::compression_name(c),
+                                   r.identical, r.blocks);
+    if (recompress && t.recompressed.empty()) std::cout << "; recompressed: no compressed blocks";
+    bool ok = t.tables_identical && t.identical == t.datafiles;
+    std::cout << absl::StrFormat(": %d of %d data files identical\n", t.identical, t.datafiles);
+    if (t.unreadable > 0)
+      ++unreadable;
+    else
+      ok ? ++identical : ++different;
+  };
+  run_in_order<JobResult>(
+      work.size(), jobs,
+      [&](std::size_t j) {
+        JobResult r;
+        const Opened& o = opened[work[j].opened];
+        if (!o.input || !o.error.empty()) {
+          r.error = o.error;
+          return r;
         }
-        progress.file_done(result.report.size);
-        return result;
+        auto bytes = o.input->bytes();
+        forge::VerifyOptions v{o.archive ? o.archive->game : Game::ac2, json, recompress};
+        if (o.archive && work[j].datafile == Job::kTables) {
+          r.tables = forge::verify_tables(bytes, o.archive->archive);
+        } else if (o.archive) {
+          r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v);
+          progress.file_done(o.archive->archive.files[work[j].datafile].index.size);
+        } else {
+          Game game = *resolve_game(game_option, bytes, o.source, o.path, true);
+          r.game = game_name(game);
+          if (o.source.kind == SourceKind::data_file) {
+            v.game = game;
+            r.datafile = forge::verify_decompressed(bytes, v);
+          } else {
+            r.report = verify_bytes(bytes, game, json);
+          }
+          progress.file_done(bytes.size());
+        }
+        return r;
       },
-      [&](std::size_t i, FileResult& result) {
-        if (!result.error.empty()) {
-          error(result.error);
+      [&](std::size_t j, JobResult& r) {
+        std::size_t i = work[j].opened;
+        const Opened& o = opened[i];
+        if (!r.error.empty()) {
+          if (r.error != "-") error(r.error);
           ++unreadable;
           return;
         }
-        const VerifyReport& r = result.report;
-        std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque, %d near misses: ", files[i],
-                                     result.game, r.size, r.objects, r.opaque_bytes, r.near_misses);
-        if (r.identical()) {
-          std::cout << "identical\n";
-          ++identical;
+        if (o.archive && work[j].datafile == Job::kTables) {
+          std::cout << absl::StrFormat("%s: forge archive, %d bytes, %d data files, %s: ", o.path,
+                                       o.archive->archive.size, o.archive->archive.files.size(),
+                                       game_name(o.archive->game));
+          if (r.tables.first_difference)
+            std::cout << absl::StrFormat("tables DIFFER at offset 0x%x\n", *r.tables.first_difference);
+          else
+            std::cout << "tables identical\n";
+          tallies[i].tables_identical = !r.tables.first_difference;
+          if (o.archive->archive.files.empty()) finish_archive(i);
+        } else if (o.archive) {
+          std::size_t d = work[j].datafile;
+          const forge::DataFileVerify& v = r.datafile;
+          std::cout << absl::StrFormat("%s: %s (0x%08x): %s\n", o.path, o.names[d],
+                                       o.archive->archive.files[d].index.file_id.value, data_file_line(v));
+          ArchiveTally& t = tallies[i];
+          ++t.datafiles;
+          t.identical += v.identical();
+          t.unreadable += !v.error.empty();
+          if (v.checked_blocks > 0) t.rules &= v.rules;
+          t.checked_blocks += v.checked_blocks;
+          for (const auto& [c, rc] : v.recompressed) {
+            t.recompressed[c].blocks += rc.blocks;
+            t.recompressed[c].identical += rc.identical;
+          }
+          if (d + 1 == o.archive->archive.files.size()) finish_archive(i);
+        } else if (o.source.kind == SourceKind::data_file) {
+          std::cout << absl::StrFormat("%s: %s data file: %s\n", o.path, r.game, data_file_line(r.datafile));
+          if (!r.datafile.error.empty())
+            ++unreadable;
+          else
+            r.datafile.identical() ? ++identical : ++different;
         } else {
-          std::cout << absl::StrFormat("DIFFERS at offset 0x%x (%s)\n", *r.first_difference, r.difference);
-          ++different;
+          const VerifyReport& rep = r.report;
+          std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque, %d near misses: ", o.path,
+                                       r.game, rep.size, rep.objects, rep.opaque_bytes, rep.near_misses);
+          if (rep.identical()) {
+            std::cout << "identical\n";
+            ++identical;
+          } else {
+            std::cout << absl::StrFormat("DIFFERS at offset 0x%x (%s)\n", *rep.first_difference, rep.difference);
+            ++different;
+          }
         }
         std::cout.flush();
       });

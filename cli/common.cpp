@@ -33,6 +33,23 @@ std::optional<Game> resolve_game(const std::string& option, std::span<const u8> 
   return game;
 }
 
+Source find_source(std::span<const u8> bytes, const std::string& path, bool quiet) {
+  Source source = detect_source(bytes);
+  if (!quiet && source.kind == SourceKind::data_file)
+    std::cerr << "anvilrt: " << path << ": a decompressed data file (" << source.entries << " entries)\n";
+  else if (!quiet && source.kind == SourceKind::archive)
+    std::cerr << "anvilrt: " << path << ": a forge archive\n";
+  return source;
+}
+
+std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source,
+                                 const std::string& path, bool quiet) {
+  if (option != "auto" || source.kind != SourceKind::data_file) return resolve_game(option, bytes, path, quiet);
+  Game game = detect_game(bytes, source);
+  if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";
+  return game;
+}
+
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, bool& ok) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "reader/level_source.hpp"
 
 namespace anvil::cli {
 
@@ -28,6 +29,13 @@ void add_game_option(po::options_description& options, std::string& game);
 bool check_game_option(const std::string& option);
 std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
                                  bool quiet = false);
+
+// What `path` holds (a level file, a decompressed data file or a `.forge` archive, by content), said on
+// stderr unless `quiet` or a level file, which reads as it always has.
+Source find_source(std::span<const u8> bytes, const std::string& path, bool quiet);
+// `--game` for a level file or a data file (`auto` carves inside a data file's bodies).
+std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source,
+                                 const std::string& path, bool quiet);
 
 // Every regular file under the given paths (folders recursively, in sorted order); errors for paths
 // that do not exist.

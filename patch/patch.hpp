@@ -8,6 +8,9 @@
 //   write_patched(level, out.result, target)  (patch/output.hpp: streams the original bytes with the
 //   edited objects overlaid into a temporary, reads it back, check_written, renames)
 //
+// The data files of a `.forge` archive are patched as one document by patch/archive_patch.hpp, a layer
+// that routes each operation to its data file and runs this engine there.
+//
 // Operations: RFC 6902 `test`, `replace`, `add`, `remove`, `move`, `copy` with RFC 6901 pointers into the
 // document of section 4 (the `--full` document: `format`, `game`, `size`, `objects`, `spans`), and the bulk
 // operations `swap_material`, `transform`, `set_switch_distance`, `scale_switch_distance`.

@@ -219,26 +219,30 @@ void add(Sws& a, const Sws& b) {
 
 }  // namespace
 
-void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file) {
+void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file, std::span<const Extent> regions) {
   Dialect& d = dialects[game];
   ++d.files;
   d.bytes += bytes.size();
-  Carver carver(bytes, game);
-  carver.on_near_miss([&](const NearMiss& miss) {
-    NearMisses& n = d.near_misses[std::string(miss.class_name) + ": " + miss.failure.kind()];
-    ++n.count;
-    if (n.first.size() < NearMisses::kExamples) n.first.push_back({file, miss.offset, miss.failure.found});
-  });
-  Object object;
-  while (auto extent = carver.next(object)) {
-    d.carved_bytes += extent->length;
-    ++d.objects[std::string(class_name(object))];
-    if (const auto* v = std::get_if<ac2::Visual>(&object))
-      count_ac2(d.ac2, *v);
-    else if (const auto* s = std::get_if<sws::LODSelector>(&object))
-      count_sws(d.sws, *s);
-    else
-      count_sws(d.sws, std::get<sws::Visual>(object));
+  Extent whole{0, bytes.size()};
+  for (const Extent& region : regions.empty() ? std::span<const Extent>(&whole, 1) : regions) {
+    Carver carver(bytes.subspan(region.offset, region.length), game);
+    carver.on_near_miss([&](const NearMiss& miss) {
+      NearMisses& n = d.near_misses[std::string(miss.class_name) + ": " + miss.failure.kind()];
+      ++n.count;
+      if (n.first.size() < NearMisses::kExamples)
+        n.first.push_back({file, region.offset + miss.offset, miss.failure.found});
+    });
+    Object object;
+    while (auto extent = carver.next(object)) {
+      d.carved_bytes += extent->length;
+      ++d.objects[std::string(class_name(object))];
+      if (const auto* v = std::get_if<ac2::Visual>(&object))
+        count_ac2(d.ac2, *v);
+      else if (const auto* s = std::get_if<sws::LODSelector>(&object))
+        count_sws(d.sws, *s);
+      else
+        count_sws(d.sws, std::get<sws::Visual>(object));
+    }
   }
 }
 
@@ -258,6 +262,7 @@ void Census::merge(const Census& other) {
         if (n.first.size() < NearMisses::kExamples) n.first.push_back(example);
     }
   }
+  archives.insert(archives.end(), other.archives.begin(), other.archives.end());
 }
 
 }  // namespace anvil::stats

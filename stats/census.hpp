@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "reader/carver.hpp"
 
 namespace anvil::stats {
 
@@ -103,11 +104,29 @@ struct Dialect {
   std::map<std::string, NearMisses> near_misses;  // "Class: path: check"
 };
 
+// A `.forge` archive as `stats` sums it up (FORGE.md): its data files by compression, bytes stored and
+// decompressed, the checksum rule its blocks match, and the data files that failed a container check.
+struct Archive {
+  std::string path;
+  std::string error;  // the tables do not read: nothing else is known
+  u64 datafiles = 0;
+  Names compression;  // "lzo1x", "plain", ... -> data files
+  u64 stored_bytes = 0;
+  u64 decompressed_bytes = 0;
+  std::string checksum_rule;  // "adler32-0/stored", "none" (no rule matches every block), "n/a" (no block has one)
+  u64 checked_blocks = 0;     // blocks and chunks that carry a checksum
+  // "what failed" -> how many data files; an example's `file` indexes `names`, its offset is the archive's
+  std::map<std::string, NearMisses> near_misses;
+  std::vector<std::string> names;  // the data files' names, for the examples
+};
+
 struct Census {
   std::map<Game, Dialect> dialects;
+  std::vector<Archive> archives;  // in file order
 
   // Carves one file and counts it; near-miss examples name `file` (an index into the caller's list).
-  void add_file(std::span<const u8> bytes, Game game, std::size_t file = 0);
+  // With `regions` (a decompressed data file's bodies, FORGE.md 3) only those are carved.
+  void add_file(std::span<const u8> bytes, Game game, std::size_t file = 0, std::span<const Extent> regions = {});
   // Adds `other` (a later file) to this census.
   void merge(const Census& other);
 };

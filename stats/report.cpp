@@ -217,6 +217,26 @@ void walk(const Census& census, std::span<const std::string> files, Emitter& e) 
     e.end();
   }
   e.end();
+  if (census.archives.empty()) return;
+  e.begin("archives", "");
+  for (const Archive& a : census.archives) {
+    if (!a.error.empty()) {
+      e.begin(a.path, absl::StrFormat("archive %s: does not read: %s", a.path, a.error));
+      e.values("error", "error", {{a.error, 1}});
+      e.end();
+      continue;
+    }
+    e.begin(a.path, absl::StrFormat("archive %s: %s data files, %s bytes stored, %s decompressed", a.path,
+                                    grouped(a.datafiles), grouped(a.stored_bytes), grouped(a.decompressed_bytes)));
+    e.number("datafiles", "data files", a.datafiles);
+    e.values("compression", "data files by compression", entries(a.compression));
+    e.number("stored_bytes", "bytes stored", a.stored_bytes);
+    e.number("decompressed_bytes", "bytes decompressed", a.decompressed_bytes);
+    e.values("checksum_rule", "checksum rule (blocks checked)", {{a.checksum_rule, a.checked_blocks}});
+    e.near_misses(a.near_misses, a.names);
+    e.end();
+  }
+  e.end();
 }
 
 // --- text ---------------------------------------------------------------------------------------------

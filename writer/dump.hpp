@@ -4,6 +4,7 @@
 #pragma once
 
 #include <absl/status/status.h>
+#include <absl/status/statusor.h>
 
 #include <cstdio>
 #include <functional>

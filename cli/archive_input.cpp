@@ -1,0 +1,44 @@
+#include "cli/archive_input.hpp"
+
+#include <iostream>
+
+#include "pipeline/archive_patch_output.hpp"
+#include "pipeline/forge_extract.hpp"
+#include "reader/forge/archive_reader.hpp"
+
+namespace anvil::cli {
+
+std::optional<ArchiveInput> open_archive(std::span<const u8> bytes, const std::string& path,
+                                         const std::string& game_option, std::span<const std::string> selectors,
+                                         bool quiet) {
+  if (!check_game_option(game_option)) return std::nullopt;
+  ArchiveInput input;
+  auto archive = forge::read_archive(bytes);
+  if (!archive.ok()) {
+    error(path + ": " + std::string(archive.status().message()));
+    return std::nullopt;
+  }
+  input.archive = std::move(*archive);
+  if (!selectors.empty()) {
+    auto selected = forge::select_data_files(input.archive, selectors);
+    if (!selected.ok()) {
+      error(path + ": " + std::string(selected.status().message()));
+      return std::nullopt;
+    }
+    input.selected = std::move(*selected);
+  }
+  if (game_option != "auto") {
+    input.game = *parse_game(game_option);
+    return input;
+  }
+  auto game = forge::detect_archive_game(bytes, input.archive);
+  if (!game.ok()) {
+    error(path + ": " + std::string(game.status().message()));
+    return std::nullopt;
+  }
+  input.game = *game;
+  if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
+  return input;
+}
+
+}  // namespace anvil::cli

@@ -1,0 +1,67 @@
+#include "reader/forge/archive_levels.hpp"
+
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_format.h>
+
+#include <numeric>
+
+#include "reader/forge/data_files.hpp"
+
+namespace anvil::forge {
+
+std::vector<std::string> document_names(const Archive& archive) {
+  std::vector<std::string> names;
+  absl::flat_hash_set<std::string> taken;
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    std::string name;
+    for (char c : data_file_name(archive.files[i])) {
+      auto byte = static_cast<unsigned char>(c);
+      if (byte >= 0x20 && byte < 0x7f && c != '\\')
+        name += c;
+      else
+        name += absl::StrFormat("\\x%02x", byte);
+    }
+    if (taken.contains(name)) name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
+    if (taken.contains(name)) name = absl::StrFormat("%s@%d", name, i);
+    taken.insert(name);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+ArchiveLevels::ArchiveLevels(std::span<const u8> bytes, const Archive& archive, Game game,
+                             std::vector<std::size_t> selected)
+    : bytes_(bytes), archive_(archive), game_(game), selected_(std::move(selected)), names_(document_names(archive)) {
+  if (selected_.empty()) {
+    selected_.resize(archive.files.size());
+    std::iota(selected_.begin(), selected_.end(), 0);
+  }
+}
+
+absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(std::size_t i) {
+  auto it = held_.find(i);
+  if (it != held_.end()) return &it->second.data;
+  std::size_t index = selected_.at(i);
+  auto read = read_data_file(bytes_, archive_, index);
+  if (!read.ok()) return read.status();
+  Held held;
+  held.data.bytes = std::move(read->decoded.bytes);
+  auto file = parse_data_file(held.data.bytes);
+  if (!file.ok())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: %s", data_file_label(archive_, index), file.status().message()));
+  held.data.entries = file->entries.size();
+  for (const BodyAt& body : body_layout(*file))
+    if (body.size > 0) held.data.regions.push_back({body.offset, body.size});
+  return &held_.emplace(i, std::move(held)).first->second.data;
+}
+
+absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {
+  auto data = decompressed(i);
+  if (!data.ok()) return data.status();
+  Held& held = held_.at(i);
+  if (!held.level) held.level = std::make_unique<Level>(carve_regions(held.data.bytes, game_, held.data.regions));
+  return held.level.get();
+}
+
+}  // namespace anvil::forge

@@ -1,0 +1,61 @@
+// The data files of a `.forge` archive as a LevelSet (reader/level_set.hpp): each one decompressed and
+// carved in its bodies (FORGE.md 2, 3) only when it is asked for, and dropped when released, so that a
+// command reading one data file of a large archive never decompresses the others.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/forge/archive.hpp"
+#include "reader/carver.hpp"
+#include "reader/level_set.hpp"
+
+namespace anvil::forge {
+
+// The name of every data file in the "datafiles" document: its name, "<name>@0x<file_id>" when an
+// earlier data file has that name, "<name>@<index>" when that is taken too. Bytes outside printable
+// ASCII are spelled "\xNN", so that the name is valid JSON text and a pointer segment as it is.
+std::vector<std::string> document_names(const Archive& archive);
+
+class ArchiveLevels final : public LevelSet {
+ public:
+  // The data files `selected` (indices into archive.files; all when empty) of the archive read from
+  // `bytes`; both must outlive the set.
+  ArchiveLevels(std::span<const u8> bytes, const Archive& archive, Game game, std::vector<std::size_t> selected = {});
+
+  Game game() const override { return game_; }
+  std::size_t size() const override { return selected_.size(); }
+  const std::string& name(std::size_t i) const override { return names_[selected_.at(i)]; }
+  absl::StatusOr<const Level*> level(std::size_t i) override;
+  void release(std::size_t i) override { held_.erase(i); }
+
+  // The index in the archive of set member i.
+  std::size_t archive_index(std::size_t i) const { return selected_.at(i); }
+  const Archive& archive() const { return archive_; }
+
+  // Data file i decompressed, and the bodies objects are carved from, without carving it; valid until
+  // release(i). Errors name the data file.
+  struct Decompressed {
+    std::vector<u8> bytes;
+    std::vector<Extent> regions;
+    std::size_t entries = 0;
+  };
+  absl::StatusOr<const Decompressed*> decompressed(std::size_t i);
+
+ private:
+  struct Held {
+    Decompressed data;
+    std::unique_ptr<Level> level;
+  };
+  std::span<const u8> bytes_;
+  const Archive& archive_;
+  Game game_;
+  std::vector<std::size_t> selected_;
+  std::vector<std::string> names_;  // of every data file of the archive
+  std::map<std::size_t, Held> held_;
+};
+
+}  // namespace anvil::forge

@@ -1,0 +1,67 @@
+#include "reader/level_source.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "reader/forge/data_files.hpp"
+
+namespace anvil {
+
+std::string_view source_kind_name(SourceKind kind) {
+  switch (kind) {
+    case SourceKind::data_file:
+      return "data file";
+    case SourceKind::archive:
+      return "forge archive";
+    case SourceKind::level_file:
+      break;
+  }
+  return "level file";
+}
+
+bool has_archive_magic(std::span<const u8> bytes) {
+  static constexpr char kMagic[] = {'s', 'c', 'i', 'm', 'i', 't', 'a', 'r'};
+  return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
+}
+
+Source detect_source(std::span<const u8> bytes) {
+  Source source;
+  if (has_archive_magic(bytes)) {
+    source.kind = SourceKind::archive;
+    return source;
+  }
+  if (bytes.empty()) return source;
+  auto file = forge::parse_data_file(bytes);
+  if (!file.ok()) return source;
+  source.kind = SourceKind::data_file;
+  source.entries = file->entries.size();
+  for (const forge::BodyAt& body : forge::body_layout(*file))
+    if (body.size > 0) source.regions.push_back({body.offset, body.size});
+  return source;
+}
+
+Level carve_source(std::span<const u8> bytes, const Source& source, Game game) {
+  switch (source.kind) {
+    case SourceKind::level_file:
+      return carve_level(bytes, game);
+    case SourceKind::data_file:
+      return carve_regions(bytes, game, source.regions);
+    case SourceKind::archive:
+      break;
+  }
+  throw std::invalid_argument("an archive is a set of levels, not one");
+}
+
+std::size_t carved_bytes(std::span<const u8> bytes, const Source& source, Game game) {
+  if (source.kind != SourceKind::data_file) return carved_bytes(bytes, game);
+  std::size_t n = 0;
+  for (const Extent& r : source.regions) n += carved_bytes(bytes.subspan(r.offset, r.length), game);
+  return n;
+}
+
+Game detect_game(std::span<const u8> bytes, const Source& source) {
+  if (source.kind != SourceKind::data_file) return detect_game(bytes);
+  return carved_bytes(bytes, source, Game::sws) > carved_bytes(bytes, source, Game::ac2) ? Game::sws : Game::ac2;
+}
+
+}  // namespace anvil

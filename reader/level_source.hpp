@@ -1,0 +1,43 @@
+// What a path given to a command that reads level data holds, found by its content: a `.forge` archive
+// (the `scimitar` magic, FORGE.md 1), a decompressed data file (an entry table that parses exactly to
+// its end, FORGE.md 3), or a level file (anything else, FORMAT.md 1). `--game` stays the dialect of the
+// objects inside any of them.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reader/level.hpp"
+
+namespace anvil {
+
+enum class SourceKind { level_file, data_file, archive };
+
+// "level file", "data file", "forge archive".
+std::string_view source_kind_name(SourceKind kind);
+
+struct Source {
+  SourceKind kind = SourceKind::level_file;
+  std::size_t entries = 0;      // data file: its entries
+  std::vector<Extent> regions;  // data file: its bodies, where objects are carved (FORGE.md 3)
+};
+
+// The kind of `bytes`. An empty file is a level file.
+Source detect_source(std::span<const u8> bytes);
+
+// Whether `bytes` start with the archive magic `scimitar`.
+bool has_archive_magic(std::span<const u8> bytes);
+
+// Carves a level file whole, a data file in its bodies (not for archives: std::invalid_argument).
+Level carve_source(std::span<const u8> bytes, const Source& source, Game game);
+
+// The bytes the dialect carves into objects (inside a data file's bodies).
+std::size_t carved_bytes(std::span<const u8> bytes, const Source& source, Game game);
+
+// `--game auto` for a level file or a data file: the dialect that carves more bytes (inside the data
+// file's bodies), ac2 on a tie.
+Game detect_game(std::span<const u8> bytes, const Source& source);
+
+}  // namespace anvil
