@@ -5,7 +5,9 @@
 #   wall  executions / run time: what this machine gave, at its load;
 #   cpu   executions / CPU seconds of afl-fuzz, its fork server and the harness together (GNU time):
 #         the rate of a core of its own, whatever else the machine is doing.
-# The ratio to the empty harness is given for both.
+#   alone the fast binary replaying the seeds 1000 times outside afl-fuzz, per CPU second: the
+#         harness's own cost, without the engine's (the empty harness here measures reading the files).
+# The ratio to the empty harness is given for each.
 #   fuzz/measure.sh TARGET [SECONDS]     (default 60)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,3 +44,13 @@ echo "$target: $(field execs_done "$target") executions in $(field run_time "$ta
   "wall $(wall "$target")/s (empty $(wall empty)/s, ratio $(ratio "$(wall "$target")" "$(wall empty)"));" \
   "cpu $(cpu "$target")/s (empty $(cpu empty)/s, ratio $(ratio "$(cpu "$target")" "$(cpu empty)"));" \
   "edges $(field edges_found "$target")/$(field total_edges "$target"); load $(cut -d' ' -f1-3 /proc/loadavg)"
+# The harness alone: its own driver replays the seeds (read from the page cache) 1000 times over.
+mapfile -t seeds < <(find "$work/seeds" -type f)
+for harness in "$target" empty; do
+  args=()
+  for ((i = 0; i < 1000; i++)); do args+=("${seeds[@]}"); done
+  /usr/bin/time -f "%U %S" -o "$work/$harness.alone" "$work/$harness" "${args[@]}" >/dev/null 2>&1
+done
+alone() { echo "$((1000 * ${#seeds[@]})) $(cat "$work/$1.alone")" | awk '{ printf "%.0f", $1 / ($2 + $3) }'; }
+echo "$target alone: $((1000 * ${#seeds[@]})) executions, $(alone "$target") per CPU second" \
+  "(empty $(alone empty), ratio $(ratio "$(alone "$target")" "$(alone empty)"))"
