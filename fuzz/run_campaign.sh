@@ -2,37 +2,38 @@
 # Runs an AFL++ campaign on one harness, then minimizes every crash it found and copies it into
 # tests/regress/TARGET/, which tests/regress_test.cpp replays on every test run (docs/fuzzing.md).
 #
-#   fuzz/run_campaign.sh [--no-copy] [--no-cmplog] [--out DIR] [--execs N] TARGET SECONDS [CORES]
+#   fuzz/run_campaign.sh [--no-copy] [--fast-only] [--out DIR] [--execs N] TARGET SECONDS [CORES]
 #
 # TARGET: a line of fuzz/targets.txt. One afl-fuzz instance per core (CORES, default 1): the main
 # instance runs the fast build (no sanitizer) with the CMPLOG build as -c; every other instance is a
 # secondary on the ASan+UBSan build. The builds (fuzz/build.sh) are in $ANVILRT_FUZZ_BUILD (default
 # build-fuzz). SECONDS: stop after that long (0: no time limit); --execs N: stop once the instances
 # have run N executions together (afl-fuzz -E, N/CORES each). Output goes to DIR (default
-# /tmp/anvilrt-fuzz/TARGET, emptied first). --no-copy leaves tests/regress/ alone (the CI smoke);
-# --no-cmplog runs the main instance without -c (and needs no cmplog build).
+# /tmp/anvilrt-fuzz/TARGET, emptied first). --no-copy leaves tests/regress/ alone. --fast-only needs
+# only the fast build (the CI smoke): every instance runs it, the main one without -c, and it also
+# replays the seeds and minimizes the crashes (which the ASan build does otherwise).
 # Exit: 0 no crash, 1 crashes found (listed, minimized under DIR/crashes-min), 2 usage or build error.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 source "$repo/fuzz/env.sh"
 copy=1
-cmplog=1
+fast_only=0
 out=""
 execs=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --no-copy) copy=0; shift ;;
-    --no-cmplog) cmplog=0; shift ;;
+    --fast-only) fast_only=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --execs) execs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) break ;;
   esac
 done
 if [[ $# -lt 2 || $# -gt 3 ]] || ! [[ "$2" =~ ^[0-9]+$ && "${3:-1}" =~ ^[1-9][0-9]*$ && "$execs" =~ ^[0-9]+$ ]] ||
   ! fuzz_targets | grep -qx "$1"; then
-  echo "usage: $0 [--no-copy] [--no-cmplog] [--out DIR] [--execs N] $(fuzz_targets | paste -sd'|') SECONDS [CORES]" >&2
+  echo "usage: $0 [--no-copy] [--fast-only] [--out DIR] [--execs N] $(fuzz_targets | paste -sd'|') SECONDS [CORES]" >&2
   exit 2
 fi
 target="$1"
@@ -40,8 +41,8 @@ seconds="$2"
 cores="${3:-1}"
 out="${out:-/tmp/anvilrt-fuzz/$target}"
 root="${ANVILRT_FUZZ_BUILD:-$repo/build-fuzz}"
-variants=(fast asan)
-[[ $cmplog -eq 0 ]] || variants+=(cmplog)
+variants=(fast asan cmplog)
+[[ $fast_only -eq 0 ]] || variants=(fast)
 
 # ANVILRT_FUZZ_NO_BUILD=1: the caller built already (campaigns in parallel must not build at once).
 if [[ "${ANVILRT_FUZZ_NO_BUILD:-0}" != 1 ]]; then
@@ -56,7 +57,8 @@ for variant in "${variants[@]}"; do
   [[ -x "$binary" ]] || { echo "run_campaign: no harness $binary (run fuzz/build.sh $variant)" >&2; exit 2; }
   cp "$binary" "$out/bin/$variant"
 done
-fast="$out/bin/fast" asan="$out/bin/asan"
+fast="$out/bin/fast" triage="$out/bin/asan"
+[[ $fast_only -eq 0 ]] || triage="$fast"  # replays, minimizes, and runs the secondaries
 
 # Seeds: the target's globs in fuzz/targets.txt, plus every input already in tests/regress/TARGET (a
 # campaign starts from what earlier ones found).
@@ -67,10 +69,10 @@ if [[ -d "$repo/tests/regress/$target" ]]; then
   for f in "$repo/tests/regress/$target"/*; do [[ -f "$f" ]] && cp "$f" "$out/seeds/regress_$(basename "$f")"; done
 fi
 
-# A seed that crashes would only be skipped by afl-fuzz (AFL_SKIP_CRASHES): replay them all first, under
-# the sanitizers.
+# A seed that crashes would only be skipped by afl-fuzz (AFL_SKIP_CRASHES): replay them all first (under
+# the sanitizers unless --fast-only).
 for seed in "$out"/seeds/*; do
-  if ! ("$asan" "$seed") >"$out/replay.log" 2>&1; then
+  if ! ("$triage" "$seed") >"$out/replay.log" 2>&1; then
     echo "run_campaign: the seed $(basename "$seed") crashes the $target harness:" >&2
     grep -m3 -E "invariant broken|ERROR|runtime error" "$out/replay.log" >&2 || tail -5 "$out/replay.log" >&2
     exit 1
@@ -84,13 +86,13 @@ limits=()
 [[ "$execs" -eq 0 ]] || limits+=(-E "$(((execs + cores - 1) / cores))")
 common=(-i "$out/seeds" -o "$out/afl" -x "$repo/fuzz/dict/anvil.dict" -m none -t 2000 "${limits[@]}")
 main=(-M main)
-[[ $cmplog -eq 0 ]] || main+=(-c "$out/bin/cmplog")
+[[ $fast_only -eq 1 ]] || main+=(-c "$out/bin/cmplog")
 limit="${seconds}s"
 [[ "$execs" -eq 0 ]] || limit+=" or $execs executions"
 echo "run_campaign: $target, $limit, $cores instance(s), output in $out" >&2
 pids=()
 for ((i = 1; i < cores; i++)); do
-  nice -n 19 afl-fuzz "${common[@]}" -S "asan$i" -- "$asan" >"$out/afl-asan$i.log" 2>&1 &
+  nice -n 19 afl-fuzz "${common[@]}" -S "secondary$i" -- "$triage" >"$out/afl-secondary$i.log" 2>&1 &
   pids+=($!)
 done
 set +e
@@ -120,15 +122,16 @@ crashes=()
 for crash in "$out"/afl/*/crashes/id:*; do [[ -e "$crash" ]] && crashes+=("$crash"); done
 [[ ${#crashes[@]} -gt 0 ]] || exit 0
 
-# Minimized and replayed on the ASan+UBSan build, which reports a crash of either build and names it.
+# Minimized and replayed on the ASan+UBSan build (unless --fast-only), which reports a crash of either
+# build and names it.
 mkdir -p "$out/crashes-min"
 for crash in "${crashes[@]}"; do
   min="$out/crashes-min/$(sha1sum "$crash" | cut -c1-12)"
-  nice -n 19 afl-tmin -i "$crash" -o "$min" -m none -t 5000 -- "$asan" >"$out/tmin.log" 2>&1 || cp "$crash" "$min"
+  nice -n 19 afl-tmin -i "$crash" -o "$min" -m none -t 5000 -- "$triage" >"$out/tmin.log" 2>&1 || cp "$crash" "$min"
   name="crash-$(sha1sum "$min" | cut -c1-12)"
   mv "$min" "$out/crashes-min/$name"
   echo "run_campaign: crash $crash -> $out/crashes-min/$name" >&2
-  ("$asan" "$out/crashes-min/$name") >"$out/replay.log" 2>&1 || true
+  ("$triage" "$out/crashes-min/$name") >"$out/replay.log" 2>&1 || true
   grep -m3 -E "invariant broken|ERROR|runtime error" "$out/replay.log" >&2 || true
   if [[ $copy -eq 1 ]]; then
     mkdir -p "$repo/tests/regress/$target"
