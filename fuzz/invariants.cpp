@@ -143,9 +143,13 @@ std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game
            absl::StrCat("the patched file carves into ", patched.pieces.size(), " pieces, not ", level.pieces.size());
   for (std::size_t i = 0; i < level.pieces.size(); ++i) {
     const Piece &a = level.pieces[i], &b = patched.pieces[i];
-    if (a.offset != b.offset || a.length != b.length || a.kind != b.kind)
-      return where + absl::StrCat("piece ", i, " (offset ", a.offset, ") carves differently after the patch");
     auto edited = std::find(result.edited.begin(), result.edited.end(), i);
+    // An edit may give an object another class of the same size, as `build` allows.
+    int kind = edited != result.edited.end()
+                   ? static_cast<int>(result.edited_objects[edited - result.edited.begin()].index())
+                   : a.kind;
+    if (a.offset != b.offset || a.length != b.length || kind != b.kind)
+      return where + absl::StrCat("piece ", i, " (offset ", a.offset, ") carves differently after the patch");
     if (edited != result.edited.end()) {
       if (!a.is_object()) return where + absl::StrCat("piece ", i, " is edited but opaque");
       if (!same_object(parse_piece(patched, b), result.edited_objects[edited - result.edited.begin()]))
@@ -180,16 +184,28 @@ std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game
   if (before.HasParseError() || after.HasParseError()) return where + "a dump does not parse";
   const rapidjson::Value &objects_before = before["objects"], &objects_after = after["objects"];
   if (objects_before.MemberCount() != objects_after.MemberCount()) return where + "the object count changed";
-  std::vector<std::string> differences;
-  // Objects keep their original keys in patch pointers, even when their id changed: pair them by order.
+  // Objects are paired by order (a patch may change ids, and so keys); a difference is reported when a
+  // change in the same object lies at or under it, or over it (pointers compared below the key).
+  std::vector<std::size_t> object_pieces;
+  for (std::size_t i = 0; i < level.pieces.size(); ++i)
+    if (level.pieces[i].is_object()) object_pieces.push_back(i);
+  std::size_t n = 0;
   for (auto a = objects_before.MemberBegin(), b = objects_after.MemberBegin(); a != objects_before.MemberEnd();
-       ++a, ++b)
-    json_differences(a->value, b->value, "/objects/" + std::string(text_of(a->name)), differences);
-  for (const std::string& difference : differences) {
-    bool reported = std::any_of(result.changes.begin(), result.changes.end(), [&](const patch::Change& c) {
-      return c.op != "test" && (under(difference, c.pointer) || under(c.pointer, difference));
-    });
-    if (!reported) return where + "the field " + difference + " changed, but no operation reported changing it";
+       ++a, ++b, ++n) {
+    std::vector<std::string> differences;
+    json_differences(a->value, b->value, "", differences);
+    for (const std::string& difference : differences) {
+      bool reported = std::any_of(result.changes.begin(), result.changes.end(), [&](const patch::Change& c) {
+        if (c.op == "test" || c.piece != object_pieces[n]) return false;
+        std::string_view inner = c.pointer;  // "/objects/<key>/..." without "/objects/<key>"
+        std::size_t at = inner.find('/', std::string_view("/objects/").size());
+        inner = at == std::string_view::npos ? std::string_view() : inner.substr(at);
+        return under(difference, inner) || under(inner, difference);
+      });
+      if (!reported)
+        return where + "the field /objects/" + std::string(text_of(a->name)) + difference +
+               " changed, but no operation reported changing it";
+    }
   }
   return "";
 }

@@ -62,11 +62,15 @@ struct PatchError {
 
 // One field an operation changed (or, for `test`, checked), as JSON text printed f32-exact shortest.
 struct Change {
+  static constexpr std::size_t kNoPiece = static_cast<std::size_t>(-1);
+
   std::size_t op_index = 0;
-  std::string op;         // "replace", "swap_material", "test", ...
-  std::string pointer;    // the changed location
-  std::string old_value;  // JSON text; empty when the location did not exist
-  std::string new_value;  // JSON text; empty for `test` and for a removed location
+  std::string op;                // "replace", "swap_material", "test", ...
+  std::size_t piece = kNoPiece;  // the object it is in (an index into Level::pieces), if any
+  std::string pointer;           // the changed location (a whole array where an element was added or removed),
+                                 // with the object's key at that operation
+  std::string old_value;         // JSON text; empty when the location did not exist
+  std::string new_value;         // JSON text; empty for `test` and for a removed location
 };
 
 // Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may
