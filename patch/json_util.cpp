@@ -183,32 +183,6 @@ bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
   }
 }
 
-void class_skeleton(const rapidjson::Value& value, std::string& path, std::vector<std::string>& out) {
-  if (value.IsObject()) {
-    for (auto& m : value.GetObject()) {
-      std::size_t size = path.size();
-      path += '/';
-      path += escape_segment({m.name.GetString(), m.name.GetStringLength()});
-      if (m.name == "class" && m.value.IsString())
-        out.push_back(path + "=" + std::string(m.value.GetString(), m.value.GetStringLength()));
-      else
-        class_skeleton(m.value, path, out);
-      path.resize(size);
-    }
-  } else if (value.IsArray()) {
-    for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
-      if (value[i].IsNumber() || value[i].IsString()) continue;  // matrix elements, opaque bounds
-      std::size_t size = path.size();
-      path += '/';
-      path += std::to_string(i);
-      class_skeleton(value[i], path, out);
-      path.resize(size);
-    }
-  } else if (value.IsNull()) {
-    out.push_back(path + "=null");
-  }
-}
-
 const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std::string>& segments,
                              std::size_t begin) {
   const rapidjson::Value* v = &root;

@@ -38,9 +38,6 @@ bool exact_equal(const rapidjson::Value& a, const rapidjson::Value& b);
 // types never equal.
 bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b);
 
-// Every "class" member below `value`, as "pointer=class" in document order.
-void class_skeleton(const rapidjson::Value& value, std::string& path, std::vector<std::string>& out);
-
 // The value at `segments[begin..]` below `root`, or null.
 const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std::string>& segments, std::size_t begin);
 
