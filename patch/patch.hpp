@@ -1,6 +1,7 @@
 // The patch engine (FORMAT.md section 5): applies a JSON patch to a carved level, all or nothing, over the
-// JSON of the objects it touches and their model, never over the whole document's text. This header is the stable API the CLI (`anvilrt patch`) and fuzz harnesses
-// call; everything else in patch/ is an implementation detail.
+// JSON of the objects it touches and their model, never over the whole document's text. This header is
+// the stable API the CLI (`anvilrt patch`) and fuzz harnesses call; everything else in patch/ is an
+// implementation detail.
 //
 //   Level level = carve_level(bytes, game);
 //   PatchOutcome out = apply_patch_text(level, patch_text);
