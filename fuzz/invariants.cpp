@@ -188,13 +188,17 @@ std::string PatchCheck::check(std::span<const u8> text) const {
   if (patched.level.pieces.size() != level_.pieces.size())
     return where(game_) + absl::StrCat("the patched file carves into ", patched.level.pieces.size(), " pieces, not ",
                                        level_.pieces.size());
-  std::vector<std::string> differences;
+  std::vector<std::pair<std::size_t, std::string>> differences;  // (piece, pointer inside the object)
   std::vector<u8> encoded;
   for (std::size_t i = 0, object = 0; i < level_.pieces.size(); object += level_.pieces[i].is_object(), ++i) {
     const Piece &a = level_.pieces[i], &b = patched.level.pieces[i];
-    if (a.offset != b.offset || a.length != b.length || a.kind != b.kind)
-      return where(game_) + absl::StrCat("piece ", i, " (offset ", a.offset, ") carves differently after the patch");
     auto edited = std::find(result.edited.begin(), result.edited.end(), i);
+    // An edit may give an object another class of the same size, as `build` allows.
+    int kind = edited != result.edited.end()
+                   ? static_cast<int>(result.edited_objects[edited - result.edited.begin()].index())
+                   : a.kind;
+    if (a.offset != b.offset || a.length != b.length || kind != b.kind)
+      return where(game_) + absl::StrCat("piece ", i, " (offset ", a.offset, ") carves differently after the patch");
     if (edited == result.edited.end()) {
       if (!std::equal(base_.begin() + a.offset, base_.begin() + a.offset + a.length, bytes.begin() + a.offset))
         return where(game_) + absl::StrCat("piece ", i, " (offset ", a.offset, ") changed but is not reported edited");
@@ -210,8 +214,10 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     rapidjson::Document after;
     if (!object_document(b, reread, after))
       return where(game_) + absl::StrCat("the JSON of the edited object at offset ", a.offset, " does not parse");
-    // Objects keep their original keys in patch pointers, even when their id changed: pair them by order.
-    json_differences(*before_[object], after, "/objects/" + object_key(a, game_), differences);
+    // Objects are paired by order (a patch may change ids, and so keys).
+    std::vector<std::string> here;
+    json_differences(*before_[object], after, "", here);
+    for (std::string& d : here) differences.emplace_back(i, std::move(d));
   }
   if (auto failure = patch::check_written(level_, result, bytes)) return where(game_) + "check_written: " + *failure;
   {
@@ -229,11 +235,19 @@ std::string PatchCheck::check(std::span<const u8> text) const {
       return where(game_) + "the streamed output differs from the patched bytes: " + diff;
   }
   // Field by field: every JSON field that differs lies under a location some operation reported changing.
-  for (const std::string& difference : differences) {
+  // A difference is reported when a change in the same object lies at or under it, or over it (pointers
+  // compared below the key).
+  for (const auto& [piece, difference] : differences) {
     bool reported = std::any_of(result.changes.begin(), result.changes.end(), [&](const patch::Change& c) {
-      return c.op != "test" && (under(difference, c.pointer) || under(c.pointer, difference));
+      if (c.op == "test" || c.piece != piece) return false;
+      std::string_view inner = c.pointer;  // "/objects/<key>/..." without "/objects/<key>"
+      std::size_t at = inner.find('/', std::string_view("/objects/").size());
+      inner = at == std::string_view::npos ? std::string_view() : inner.substr(at);
+      return under(difference, inner) || under(inner, difference);
     });
-    if (!reported) return where(game_) + "the field " + difference + " changed, but no operation reported changing it";
+    if (!reported)
+      return where(game_) + "the field /objects/" + object_key(level_.pieces[piece], game_) + difference +
+             " changed, but no operation reported changing it";
   }
   return "";
 }

@@ -2,7 +2,6 @@
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/inlined_vector.h>
-#include <absl/strings/ascii.h>
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
 
@@ -115,7 +114,7 @@ class Router {
   // Keys of objects -> the data files holding them (ids as numbers: a large archive has millions).
   bool indexed_ = false;
   absl::flat_hash_map<u64, absl::InlinedVector<u32, 1>> ids_;
-  absl::flat_hash_map<std::string, absl::InlinedVector<u32, 1>> other_keys_;  // "<id>@<offset>", new keys
+  absl::flat_hash_map<std::string, absl::InlinedVector<u32, 1>> other_keys_;  // "<id>@<offset>"
 };
 
 void Router::fail(std::size_t index, PatchError error) {
@@ -139,8 +138,10 @@ void Router::build_index() {
                              set_.name(i), level.status().message()));
     for (const Piece& p : (*level)->pieces) {
       if (!p.is_object()) continue;
-      auto& list = p.repeated_id ? other_keys_[object_key(p, set_.game())] : ids_[p.id];
-      if (list.empty() || list.back() != i) list.push_back(static_cast<u32>(i));
+      // Every object of an id counts, so that renaming one leaves its data file holding the id when
+      // another object there has it (which then takes the plain key).
+      ids_[p.id].push_back(static_cast<u32>(i));
+      if (p.repeated_id) other_keys_[object_key(p, set_.game())].push_back(static_cast<u32>(i));
     }
     set_.release(i);
   }
@@ -228,11 +229,12 @@ void Router::add_unchanged(std::size_t index, const Value& op) {
   add(0, index, Value(op, sub.ops.GetAllocator()), false);
 }
 
-// FORMAT.md section 5 and issue 12: after an id replace the object also answers to its new key.
+// Keys follow ids (patch/patch.hpp): after an operation sets an object's "id", the new key names the
+// object in its data file, and the old key no longer does (unless another object there has that id).
 void Router::note_new_key(std::size_t datafile, const std::string& op, const Target& target, const Value& op_value) {
   if (op != "replace" && op != "add") return;
   auto value = op_value.FindMember("value");
-  if (value == op_value.MemberEnd()) return;
+  if (value == op_value.MemberEnd() || target.segments.size() < 2 || target.segments[0] != "objects") return;
   const Value* id = nullptr;
   if (target.segments.size() == 3 && target.segments[2] == "id") {
     id = &value->value;
@@ -240,11 +242,17 @@ void Router::note_new_key(std::size_t datafile, const std::string& op, const Tar
     auto it = value->value.FindMember("id");
     if (it != value->value.MemberEnd()) id = &it->value;
   }
-  if (target.segments[0] != "objects" || id == nullptr || !id->IsString()) return;
+  if (id == nullptr || !id->IsString()) return;
+  std::size_t width = set_.game() == Game::ac2 ? 8 : 4;
+  auto new_id = json_text::parse_id({id->GetString(), id->GetStringLength()}, width);
+  if (!new_id) return;  // the engine refuses it
   build_index();
-  std::string key = absl::AsciiStrToLower(std::string(id->GetString(), id->GetStringLength()));
-  auto& list = other_keys_[key];
-  if (std::find(list.begin(), list.end(), datafile) == list.end()) list.push_back(static_cast<u32>(datafile));
+  const std::string& old_key = target.segments[1];
+  if (auto old_id = json_text::parse_id(old_key, width); old_id && json_text::format_id(*old_id, width) == old_key)
+    if (auto it = ids_.find(*old_id); it != ids_.end())
+      if (auto at = std::find(it->second.begin(), it->second.end(), datafile); at != it->second.end())
+        it->second.erase(at);
+  ids_[*new_id].push_back(static_cast<u32>(datafile));
 }
 
 void Router::route(std::size_t index, const Value& op) {
@@ -283,7 +291,14 @@ void Router::route(std::size_t index, const Value& op) {
     if (!json_equal(actual, value->value))
       refuse(absl::StrFormat("test failed: the value is %s, not %s", to_text(actual), to_text(value->value)),
              kTestFailed);
-    if (options_.record_changes) document_changes_.push_back({index, "test", path, to_text(actual), ""});
+    if (options_.record_changes) {
+      Change c;
+      c.op_index = index;
+      c.op = "test";
+      c.pointer = path;
+      c.old_value = to_text(actual);
+      document_changes_.push_back(std::move(c));
+    }
     return;
   }
   if (from && from->kind == Target::kDataFile && from->datafile != target.datafile)

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "patch/json_util.hpp"
+#include "patch/object_keys.hpp"
 #include "writer/encode.hpp"
 
 namespace anvil::patch {
@@ -60,6 +61,13 @@ DiffOutcome diff_levels(const Level& a, const Level& b) {
     outcome.ops.clear();
     return outcome;
   };
+  struct IdChange {
+    std::size_t piece;
+    std::string suffix;  // "/id", or "" for the whole object
+    std::string old_value, new_value;
+    u64 new_id;
+  };
+  std::vector<IdChange> id_changes;
   if (a.game != b.game) return differ("the files are read in different dialects");
   if (a.bytes.size() != b.bytes.size())
     return differ(absl::StrFormat("the files have different sizes (%d and %d bytes)", a.bytes.size(), b.bytes.size()));
@@ -79,21 +87,29 @@ DiffOutcome diff_levels(const Level& a, const Level& b) {
     rapidjson::Document da, db;
     object_dom(parse_piece(a, pa), pa, da);
     object_dom(parse_piece(b, pb), pb, db);
-    std::vector<std::string> ka, kb;
-    std::string path;
-    class_skeleton(da, path, ka);
-    class_skeleton(db, path, kb);
     std::string base = "/objects/" + escape_segment(object_key(pa, a.game));
-    if (ka != kb)
-      return differ(
-          absl::StrFormat("%s (offset 0x%x): the objects differ in class or in a null pointer", base, pa.offset));
     std::vector<Leaf> leaves;
-    path.clear();
+    std::string path;
     if (diff_value(da, db, path, leaves)) {
-      for (const Leaf& leaf : leaves) outcome.ops.push_back({base + leaf.path, to_text(*leaf.a), to_text(*leaf.b)});
+      for (const Leaf& leaf : leaves) {
+        if (leaf.path == "/id")
+          id_changes.push_back({i, "/id", to_text(*leaf.a), to_text(*leaf.b), pb.id});
+        else
+          outcome.ops.push_back({base + leaf.path, to_text(*leaf.a), to_text(*leaf.b)});
+      }
+    } else if (pa.id != pb.id) {
+      id_changes.push_back({i, "", to_text(da), to_text(db), pb.id});
     } else {
       outcome.ops.push_back({base, to_text(da), to_text(db)});
     }
+  }
+  // An object's key follows its id as soon as a patch changes it (patch/object_keys.hpp): the id changes
+  // come last, in file order, each addressed by the key its object has by then.
+  ObjectKeys keys(a);
+  for (const IdChange& change : id_changes) {
+    outcome.ops.push_back(
+        {"/objects/" + escape_segment(keys.key(change.piece)) + change.suffix, change.old_value, change.new_value});
+    keys.set_id(change.piece, change.new_id);
   }
   return outcome;
 }

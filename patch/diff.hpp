@@ -1,7 +1,9 @@
 // `diff`: the patch that turns one level file into another carved into the same objects (FORMAT.md
 // sections 5 and 6). Per changed field, in file order: a `test` of the old value and a `replace` with
 // the new one. An object whose change is not field by field (an array of another size, a pointer that
-// became null, offsetting count changes of the same total length) is tested and replaced whole.
+// became null, a slot of another class, offsetting count changes of the same total length) is tested
+// and replaced whole. Changes of an object's id come last, each addressed by the key the object has
+// once the earlier ones are applied (a key follows its id).
 #pragma once
 
 #include <optional>

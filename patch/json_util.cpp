@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 #include "model/json_text.hpp"
 #include "writer/json_text_handler.hpp"
@@ -85,6 +86,19 @@ void object_dom(const Object& object, const Piece& piece, rapidjson::Document& o
   out = std::move(fresh);
 }
 
+void object_document(const Object& object, const Extent& extent, rapidjson::Document& out) {
+  rapidjson::StringBuffer buffer;
+  {
+    JsonTextHandler<rapidjson::StringBuffer> handler(buffer);
+    JsonWriter<JsonTextHandler<rapidjson::StringBuffer>> w(handler);
+    write_object_value(w, extent, object);
+  }
+  rapidjson::Document fresh;  // its own memory pool, as in object_dom
+  fresh.Parse<rapidjson::kParseFullPrecisionFlag>(buffer.GetString(), buffer.GetSize());
+  if (fresh.HasParseError()) throw std::logic_error("the JSON of an object does not parse back");
+  out = std::move(fresh);
+}
+
 std::string to_text(const rapidjson::Value& value) {
   rapidjson::StringBuffer buffer;
   JsonTextHandler<rapidjson::StringBuffer> handler(buffer);
@@ -124,13 +138,29 @@ bool exact_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
   return false;
 }
 
-bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
-  if (a.IsNumber() && b.IsNumber()) {
+namespace {
+
+// Two JSON numbers by mathematical value: RapidJSON holds an integer as int64 or uint64 and anything
+// else as a double, and a double equals an integer only when it is that integer exactly.
+bool number_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.IsDouble() && b.IsDouble()) return a.GetDouble() == b.GetDouble();
+  if (!a.IsDouble() && !b.IsDouble()) {
     if (a.IsUint64() && b.IsUint64()) return a.GetUint64() == b.GetUint64();
     if (a.IsInt64() && b.IsInt64()) return a.GetInt64() == b.GetInt64();
-    return a.GetDouble() == b.GetDouble();
+    return false;  // a negative integer and one above INT64_MAX
   }
-  if ((a.IsBool() && b.IsBool())) return a.GetBool() == b.GetBool();
+  const rapidjson::Value& integer = a.IsDouble() ? b : a;
+  double d = a.IsDouble() ? a.GetDouble() : b.GetDouble();
+  if (d != std::trunc(d)) return false;
+  if (integer.IsUint64()) return d >= 0 && d < 0x1p64 && static_cast<std::uint64_t>(d) == integer.GetUint64();
+  return d >= -0x1p63 && d < 0x1p63 && static_cast<std::int64_t>(d) == integer.GetInt64();
+}
+
+}  // namespace
+
+bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.IsNumber() && b.IsNumber()) return number_equal(a, b);
+  if (a.IsBool() && b.IsBool()) return a.GetBool() == b.GetBool();
   if (a.GetType() != b.GetType()) return false;
   switch (a.GetType()) {
     case rapidjson::kArrayType:
@@ -139,40 +169,17 @@ bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
         if (!json_equal(a[i], b[i])) return false;
       return true;
     case rapidjson::kObjectType:
-      if (a.MemberCount() != b.MemberCount()) return false;
-      for (auto& m : a.GetObject()) {
-        auto it = b.FindMember(m.name);
-        if (it == b.MemberEnd() || !json_equal(m.value, it->value)) return false;
+      // Both ways, so that a member given twice cannot stand in for one that is missing.
+      for (const auto* x : {&a, &b}) {
+        const rapidjson::Value& y = x == &a ? b : a;
+        for (auto& m : x->GetObject()) {
+          auto it = y.FindMember(m.name);
+          if (it == y.MemberEnd() || !json_equal(m.value, it->value)) return false;
+        }
       }
       return true;
     default:
       return exact_equal(a, b);
-  }
-}
-
-void class_skeleton(const rapidjson::Value& value, std::string& path, std::vector<std::string>& out) {
-  if (value.IsObject()) {
-    for (auto& m : value.GetObject()) {
-      std::size_t size = path.size();
-      path += '/';
-      path += escape_segment({m.name.GetString(), m.name.GetStringLength()});
-      if (m.name == "class" && m.value.IsString())
-        out.push_back(path + "=" + std::string(m.value.GetString(), m.value.GetStringLength()));
-      else
-        class_skeleton(m.value, path, out);
-      path.resize(size);
-    }
-  } else if (value.IsArray()) {
-    for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
-      if (value[i].IsNumber() || value[i].IsString()) continue;  // matrix elements, opaque bounds
-      std::size_t size = path.size();
-      path += '/';
-      path += std::to_string(i);
-      class_skeleton(value[i], path, out);
-      path.resize(size);
-    }
-  } else if (value.IsNull()) {
-    out.push_back(path + "=null");
   }
 }
 

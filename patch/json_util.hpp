@@ -21,19 +21,22 @@ std::string make_pointer(const std::vector<std::string>& segments, std::size_t c
 // An array index segment: "0" or a decimal without leading zeros. Nothing otherwise ("-" included).
 std::optional<std::size_t> parse_index(std::string_view segment);
 
-// The object's JSON as in the document: { "offset", "length", "class", ...fields }.
+// The object's JSON as in the document: { "offset", "length", "class", ...fields }, each f32 the double
+// of its value (for comparing encodings, as `diff` does).
 void object_dom(const Object& object, const Piece& piece, rapidjson::Document& out);
+// The same as the document's text holds it: the JSON that `dump` prints, parsed (an f32 is the number
+// its shortest decimal spells, 0.1 and not 0.10000000149011612), which is what RFC 6902 operations see.
+void object_document(const Object& object, const Extent& extent, rapidjson::Document& out);
 
 // JSON text of a value, f32-exact doubles printed shortest.
 std::string to_text(const rapidjson::Value& value);
 
 // Same type and same value; doubles compared bit for bit (so -0.0 differs from 0.0).
 bool exact_equal(const rapidjson::Value& a, const rapidjson::Value& b);
-// RFC 6902 equality (numbers by value, members in any order), for the members outside the objects.
+// RFC 6902 section 4.6 equality: numbers by their mathematical value (1 equals 1.0, -0.0 equals 0.0),
+// strings exactly, arrays element by element, objects member by member in any order; values of two
+// types never equal.
 bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b);
-
-// Every "class" member below `value`, as "pointer=class" in document order.
-void class_skeleton(const rapidjson::Value& value, std::string& path, std::vector<std::string>& out);
 
 // The value at `segments[begin..]` below `root`, or null.
 const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std::string>& segments, std::size_t begin);

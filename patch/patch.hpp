@@ -1,6 +1,7 @@
-// The patch engine (FORMAT.md section 5): applies a JSON patch to a carved level, over the model and not
-// over text, all or nothing. This header is the stable API the CLI (`anvilrt patch`) and fuzz harnesses
-// call; everything else in patch/ is an implementation detail.
+// The patch engine (FORMAT.md section 5): applies a JSON patch to a carved level, all or nothing, over the
+// JSON of the objects it touches and their model, never over the whole document's text. This header is
+// the stable API the CLI (`anvilrt patch`) and fuzz harnesses call; everything else in patch/ is an
+// implementation detail.
 //
 //   Level level = carve_level(bytes, game);
 //   PatchOutcome out = apply_patch_text(level, patch_text);
@@ -16,20 +17,30 @@
 // operations `swap_material`, `transform`, `set_switch_distance`, `scale_switch_distance`.
 //
 // Rules (each a PatchError, see kTestFailed / kBadPatch):
-//  * Only fields of objects may change. `format`, `game`, `size`, `spans`, the whole `objects` member, and
-//    any `offset`, `length` or `class` member may be read (by `test`, and as the `from` of `copy`) but never
-//    modified; objects cannot be added or removed.
-//  * After every modifying operation each object it touched is re-read from its JSON exactly as `build`
-//    reads it (types, ranges, checked constants such as `shader_constants`, unknown or missing fields) and
-//    re-encoded; an object whose encoding changes length is refused (section 1: no resizing).
-//  * `test` compares through the field's type: the value is read as the field would read it and the
-//    resulting encodings are compared bit for bit (0.1 matches the f32 0.1f, -0.0 does not match 0.0, NaN
-//    payloads count). A `test` value that no field could hold is a bad value (exit 2), a valid value that
-//    differs a failed test (exit 1). `offset`, `length`, `class` and the members outside `objects` compare
-//    as plain JSON.
-//  * Objects are named by their keys in the original file for the whole patch, even after a patch changed
-//    an object's `id`.
-//  * Bulk operations: zero matches is an error (exit 1); arithmetic exactly as section 5.
+//  * The RFC 6902 operations apply to the document as RFC 6902 says, one after the other, each to the
+//    document the one before left: `move` is a `remove` then an `add`, an `add` into an array inserts,
+//    and a value holds what the patch wrote (an id written in uppercase is that string to a later `test`).
+//  * Only the objects' JSON may change: `format`, `game`, `size`, `spans` and the `objects` member itself
+//    are read-only (readable by `test` and as the `from` of `copy`); objects cannot be added or removed.
+//  * Whether an edit is accepted is decided as `build` decides it: each object whose JSON an operation
+//    changed is re-read exactly as `build` reads an object of a dump (writer/build.hpp read_dump_object:
+//    types, ranges, checked constants, unknown or missing fields, `offset`, and an encoding of its
+//    `length`). So `patch` accepts an edit within an object that `build` accepts from an edited `--full`
+//    dump (reordering the LOD slots, changing an unknown instance's class id), and refuses what build
+//    refuses, with build's reason. An object may pass through states that do not re-read (a `remove`
+//    then an `add`): the patch fails only if one is left at the end (the first in file order), or when
+//    a bulk operation needs it; the error names the operation since which it has failed for that reason.
+//  * `test` compares as RFC 6902 section 4.6 says, with the value as the document holds it: numbers by
+//    value (1 equals 1.0, -0.0 equals 0; an f32 field holds the number `dump` prints, its shortest
+//    decimal: 0.1, not 0.10000000149011612), strings exactly ("0x0BADF00D12345678" is not
+//    "0x0badf00d12345678", and a NaN is its "f32:0x…" string), arrays element by element, objects member
+//    by member in any order, a boolean never a number. Unequal is a failed test (exit 1); a path to
+//    nothing is bad input (exit 2).
+//  * An object's key follows its id: after an operation sets `/objects/K/id` to a valid id, the object is
+//    `/objects/<new id>` for the later operations and K no longer names it; keys of objects sharing the
+//    old or new id follow as `dump` would key the patched file (`<id>@<offset>` for all but the first).
+//  * Bulk operations: zero matches is an error (exit 1); arithmetic exactly as section 5; a non-finite
+//    operand or result (a NaN, an infinity) is refused, naming the field; `"objects": "*"` is every object.
 #pragma once
 
 #include <cstddef>
@@ -65,11 +76,15 @@ struct PatchError {
 
 // One field an operation changed (or, for `test`, checked), as JSON text printed f32-exact shortest.
 struct Change {
+  static constexpr std::size_t kNoPiece = static_cast<std::size_t>(-1);
+
   std::size_t op_index = 0;
-  std::string op;         // "replace", "swap_material", "test", ...
-  std::string pointer;    // the changed location
-  std::string old_value;  // JSON text; empty when the location did not exist
-  std::string new_value;  // JSON text; empty for `test` and for a removed location
+  std::string op;                // "replace", "swap_material", "test", ...
+  std::size_t piece = kNoPiece;  // the object it is in (an index into Level::pieces), if any
+  std::string pointer;           // the changed location (a whole array where an element was added or removed),
+                                 // with the object's key at that operation
+  std::string old_value;         // JSON text; empty when the location did not exist
+  std::string new_value;         // JSON text; empty for `test` and for a removed location
 };
 
 // Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may

@@ -19,6 +19,7 @@
 #include "model/json_text.hpp"
 #include "model/layout.hpp"
 #include "reader/check_failure.hpp"
+#include "reader/json_messages.hpp"
 
 namespace anvil {
 
@@ -96,7 +97,7 @@ class JsonReader {
     at("class", [&] {
       std::optional<u32> cls;
       if (v->IsString()) cls = class_id::parse({v->GetString(), v->GetStringLength()});
-      if (!cls) return fail("must be a class name or \"0x\" + 8 hex digits", kind(*v));
+      if (!cls) return fail("must be a class name or \"0x\" + 8 hex digits", v->IsString() ? written(*v) : kind(*v));
       if (!select_class(s.body, *cls)) fail(absl::StrFormat("%s must be known", s.what), class_id::to_json(*cls));
     });
     if (ok()) std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
@@ -199,25 +200,9 @@ class JsonReader {
     rapidjson::SizeType next = 0;  // where the next field is looked for first: fields come in order
   };
 
-  static std::string kind(const Value& v) {
-    switch (v.GetType()) {
-      case rapidjson::kNullType:
-        return "null";
-      case rapidjson::kFalseType:
-      case rapidjson::kTrueType:
-        return "a boolean";
-      case rapidjson::kObjectType:
-        return "an object";
-      case rapidjson::kArrayType:
-        return "an array";
-      case rapidjson::kStringType:
-        return absl::StrFormat("\"%s\"",
-                               std::string_view(v.GetString(), std::min<std::size_t>(v.GetStringLength(), 40)));
-      case rapidjson::kNumberType:
-        return "a number";
-    }
-    return "?";
-  }
+  // A value of the wrong type is named by its type, one of the right type by its text as written.
+  static std::string kind(const Value& v) { return json_kind(v); }
+  static std::string written(const Value& v) { return json_as_written(v); }
 
   template <class F>
   void at(std::string_view segment, F&& f) {
@@ -266,8 +251,9 @@ class JsonReader {
   }
 
   void read_hex(const Value& v, std::vector<u8>& out) {
-    if (!v.IsString() || !json_text::parse_hex({v.GetString(), v.GetStringLength()}, out))
-      fail("must be a string of hex digit pairs", kind(v));
+    if (!v.IsString()) return fail("must be a string of hex digit pairs", kind(v));
+    if (!json_text::parse_hex({v.GetString(), v.GetStringLength()}, out))
+      fail("must be a string of hex digit pairs", written(v));
   }
 
   template <class T>
@@ -283,12 +269,14 @@ class JsonReader {
     } else if constexpr (std::is_arithmetic_v<T>) {
       if (!v.IsUint64() || v.GetUint64() > std::numeric_limits<T>::max())
         return fail(absl::StrFormat("must be an integer 0..%d", u64{std::numeric_limits<T>::max()}),
-                    v.IsNumber() ? std::to_string(v.GetDouble()) : kind(v));
+                    v.IsNumber() ? written(v) : kind(v));
       out = static_cast<T>(v.GetUint64());
     } else if constexpr (requires { out.value; }) {  // Id<T>
       std::optional<u64> id;
       if (v.IsString()) id = json_text::parse_id({v.GetString(), v.GetStringLength()}, sizeof out.value);
-      if (!id) return fail(absl::StrFormat("must be an id \"0x\" + %d hex digits", 2 * sizeof out.value), kind(v));
+      if (!id)
+        return fail(absl::StrFormat("must be an id \"0x\" + %d hex digits", 2 * sizeof out.value),
+                    v.IsString() ? written(v) : kind(v));
       out.value = static_cast<decltype(out.value)>(*id);
     } else if constexpr (kIsFixedString<T>) {
       if (!v.IsString() ||
@@ -301,7 +289,7 @@ class JsonReader {
       read_hex(v, bytes);
       if (ok() && bytes.size() != out.bytes.size())
         return fail(absl::StrFormat("must be %d bytes of hex", out.bytes.size()),
-                    absl::StrFormat("%d bytes", bytes.size()));
+                    absl::StrFormat("%d byte%s", bytes.size(), bytes.size() == 1 ? "" : "s"));
       if (ok()) std::copy(bytes.begin(), bytes.end(), out.bytes.begin());
     } else if constexpr (requires { out.has_value(); }) {  // pointer: object or null
       if (v.IsNull()) {
@@ -314,8 +302,9 @@ class JsonReader {
                            out.size();
                            out[0];
                          }) {  // std::array
-      if (!v.IsArray() || v.Size() != out.size())
-        return fail(absl::StrFormat("must be an array of %d", out.size()), kind(v));
+      if (!v.IsArray()) return fail(absl::StrFormat("must be an array of %d elements", out.size()), kind(v));
+      if (v.Size() != out.size())
+        return fail(absl::StrFormat("must have %d elements", out.size()), std::to_string(v.Size()));
       for (rapidjson::SizeType i = 0; i < v.Size() && ok(); ++i)
         at(std::to_string(i), [&] { read_value(v[i], out[i]); });
     } else {
@@ -326,7 +315,7 @@ class JsonReader {
   void read_f32(const Value& v, f32& out) {
     if (v.IsString()) {
       auto bits = json_text::parse_f32_bits({v.GetString(), v.GetStringLength()});
-      if (!bits) return fail("must be a number or \"f32:0x\" + 8 hex digits", kind(v));
+      if (!bits) return fail("must be a number or \"f32:0x\" + 8 hex digits", written(v));
       out = *bits;
       return;
     }
@@ -334,7 +323,7 @@ class JsonReader {
     double d = v.GetDouble();
     // Numbers round to the nearest f32; past FLT_MAX + half an ulp that would be infinity, which
     // JSON spells "f32:0x7f800000".
-    if (!(std::fabs(d) < 0x1.ffffffp127)) return fail("must be within the f32 range", std::to_string(d));
+    if (!(std::fabs(d) < 0x1.ffffffp127)) return fail("must be within the f32 range", written(v));
     out = static_cast<f32>(d);
   }
 

@@ -1,5 +1,7 @@
 #include "reader/object_json.hpp"
 
+#include "reader/json_messages.hpp"
+
 namespace anvil {
 namespace {
 
@@ -24,14 +26,15 @@ std::optional<CheckFailure> read_object_json(const rapidjson::Value& value, Game
   auto fail = [&](std::string check, std::string found) {
     return CheckFailure{0, pointer + "/class", std::move(check), std::move(found)};
   };
-  if (!value.IsObject()) return CheckFailure{0, pointer, "must be an object", ""};
+  if (!value.IsObject()) return CheckFailure{0, pointer, "must be an object", json_kind(value)};
   auto cls = value.FindMember("class");
-  if (cls == value.MemberEnd() || !cls->value.IsString()) return fail("missing or not a string", "");
+  if (cls == value.MemberEnd()) return fail("missing field", "");
+  if (!cls->value.IsString()) return fail("must be a class name (a string)", json_kind(cls->value));
   std::string_view name(cls->value.GetString(), cls->value.GetStringLength());
   if (game == Game::ac2 && name == "Visual") return read_as<ac2::Visual>(value, pointer, out);
   if (game == Game::sws && name == "Visual") return read_as<sws::Visual>(value, pointer, out);
   if (game == Game::sws && name == "LODSelector") return read_as<sws::LODSelector>(value, pointer, out);
-  return fail(std::string("must be a top-level class of ") + std::string(game_name(game)), std::string(name));
+  return fail(std::string("must be a top-level class of ") + std::string(game_name(game)), json_as_written(cls->value));
 }
 
 bool read_object_json(JsonTextReader& reader, Game game, Object& out, u64& offset, u64& length) {

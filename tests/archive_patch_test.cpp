@@ -302,12 +302,19 @@ TEST_F(ArchivePatch, ANewIdAddressesItsObjectInItsDataFile) {
   add("a.data", generated(1));
   add("b.data", generated(2));
   Replacement rb = first_replacement(originals_[1]);
+  // Keys follow ids: after the replace, the new key names the object (in b.data), the old one nothing.
   std::string text = absl::StrCat(R"([{"op":"replace","path":"/objects/)", rb.key,
-                                  R"(/id","value":"0x00000000deadbeef"},{"op":"test","path":"/objects/)", rb.key,
-                                  R"(/id","value":"0x00000000deadbeef"}])");
+                                  R"(/id","value":"0x00000000deadbeef"},{"op":"test","path":"/objects/)",
+                                  "0x00000000deadbeef", R"(/id","value":"0x00000000deadbeef"}])");
   auto out = apply(text);
   ASSERT_FALSE(out.error) << out.error->message();
   EXPECT_EQ(after(out, 1), alone(1, text));
+  expect_error(apply(absl::StrCat(R"([{"op":"replace","path":"/objects/)", rb.key,
+                                  R"(/id","value":"0x00000000deadbeef"},{"op":"test","path":"/objects/)", rb.key,
+                                  R"(/managed","value":0}])")),
+               2,
+               absl::StrCat("op 1 (/objects/", rb.key, "/managed): no object with key \"", rb.key,
+                            "\" in any data file of the archive"));
 }
 
 }  // namespace

@@ -56,9 +56,19 @@ const std::string kRepl = kObj + "/instance/slots/1/materials/1/replacement";
 
 TEST_F(PatchCli, MalformedPatches) {
   expect_error(kSlots, "ac2", "[{\"op\":\"test\"", 2,
-               "not JSON: Missing a comma or '}' after an object member. (at byte 13)");
-  expect_error(kSlots, "ac2", "{\"op\":\"test\"}", 2, "a patch must be a JSON array of operations");
-  expect_error(kSlots, "ac2", "[7]", 2, "op 0 (): an operation must be a JSON object");
+               "line 1, column 14: not JSON: missing a comma or '}' after an object member");
+  expect_error(kSlots, "ac2", "[\n  {\"op\": \"test\",\n   \"path\": \"/size\" \"value\": 807}\n]", 2,
+               "line 3, column 20: not JSON: missing a comma or '}' after an object member");
+  expect_error(kSlots, "ac2", "[\n {\"op\":\"test\",\"path\":\"/size\",\"value\":0E+222}]", 2,
+               "line 2, column 38: a number that the JSON parser would misread");
+  expect_error(kSlots, "ac2", "{\"op\":\"test\"}", 2, "a patch must be a JSON array of operations (found an object)");
+  expect_error(kSlots, "ac2", "[7]", 2, "op 0 (): an operation must be a JSON object (found a number)");
+  expect_error(kSlots, "ac2", "[{\"op\":7,\"path\":\"/size\"}]", 2,
+               "op 0 (): \"op\" must be a string (found a number)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":[],\"value\":1}]", 2,
+               "op 0 (replace): \"path\" must be a JSON pointer string (found an array)");
+  expect_error(kSlots, "ac2", "[{\"op\":\"copy\",\"from\":null,\"path\":\"" + kRepl + "\"}]", 2,
+               "op 0 (" + kRepl + "): \"from\" must be a JSON pointer string (found null)");
   expect_error(kSlots, "ac2", "[{\"path\":\"/size\",\"value\":1}]", 2, "op 0 (): missing \"op\" (a string)");
   expect_error(kSlots, "ac2", "[{\"op\":\"frobnicate\",\"path\":\"/size\"}]", 2,
                "op 0 (frobnicate): unknown op \"frobnicate\" (test, replace, add, remove, move, copy, swap_material, "
@@ -97,10 +107,13 @@ TEST_F(PatchCli, RefusedFields) {
     expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
                  "op 0 (" + path + "): " + reason);
   };
-  refused(kObj + "/offset", "15", "\"offset\" cannot be patched");
-  refused(kObj + "/length", "782", "\"length\" cannot be patched");
-  refused(kObj + "/class", "\"Visual\"", "\"class\" cannot be patched");
-  refused(kObj + "/instance/class", "\"MeshInstanceData\"", "\"class\" cannot be patched");
+  // offset, length and class are members like the fields: the edited object is refused for build's reason.
+  refused(kObj + "/offset", "15", kObj + "/offset: must be 14, where its span starts (found 15)");
+  refused(kObj + "/length", "783",
+          kObj + "/length: the fields encode to 782 bytes: an object inside a level file cannot change size");
+  refused(kObj + "/class", "\"LODSelector\"",
+          kObj + "/class: must be a top-level class of ac2 (found \"LODSelector\")");
+  refused(kObj + "/instance/class", "\"MeshInstanceData\"", kObj + "/instance/is_fake: missing field");
   refused("/spans/0/opaque", "\"\"", "\"spans\" are read-only: opaque bytes cannot be patched");
   refused("/format", "\"anvilrt/2\"", "\"format\" is read-only: only the fields of objects can change");
   refused("/size", "808", "\"size\" is read-only: only the fields of objects can change");
@@ -111,7 +124,7 @@ TEST_F(PatchCli, RefusedFields) {
   refused(kObj + "/instance/slots/0",
           "{\"id\":\"0x0000000000000001\",\"class\":\"ImpostorInstanceData\",\"instances\":[],\"bounds\":\"" +
               std::string(80, '0') + "\",\"impostor\":\"" + std::string(20, '0') + "\"}",
-          kObj + "/instance/slots/0: a class or a null pointer cannot be patched (was null)");
+          kObj + "/length: the fields encode to 848 bytes: an object inside a level file cannot change size");
   expect_error(kSlots, "ac2", "[{\"op\":\"remove\",\"path\":\"" + kObj + "\"}]", 2,
                "op 0 (" + kObj + "): an object cannot be removed (FORMAT.md section 1)");
   expect_error(kSlots, "ac2", "[{\"op\":\"move\",\"from\":\"" + kObj + "/managed\",\"path\":\"" + kObj + "/active\"}]",
@@ -123,23 +136,28 @@ TEST_F(PatchCli, BadValues) {
     expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
                  "op 0 (" + path + "): " + reason);
   };
-  bad(kObj + "/managed", "256", kObj + "/managed: must be an integer 0..255 (found 256.000000)");
-  bad(kObj + "/managed", "-1", kObj + "/managed: must be an integer 0..255 (found -1.000000)");
-  bad(kObj + "/managed", "1.5", kObj + "/managed: must be an integer 0..255 (found 1.500000)");
-  bad(kObj + "/managed", "\"1\"", kObj + "/managed: must be an integer 0..255 (found \"1\")");
+  bad(kObj + "/managed", "256", kObj + "/managed: must be an integer 0..255 (found 256)");
+  bad(kObj + "/managed", "-1", kObj + "/managed: must be an integer 0..255 (found -1)");
+  bad(kObj + "/managed", "1.5", kObj + "/managed: must be an integer 0..255 (found 1.5)");
+  bad(kObj + "/managed", "\"1\"", kObj + "/managed: must be an integer 0..255 (found a string)");
+  bad(kObj + "/managed", "300.0", kObj + "/managed: must be an integer 0..255 (found 300.0)");
+  bad(kObj + "/object", "[]", kObj + "/object: must be an object (found an array)");
+  bad(kObj + "/object/tag", "\"0300\"", kObj + "/object/tag: must be an array of 2 elements (found a string)");
+  bad(kRepl, "null", kRepl + ": must be an id \"0x\" + 16 hex digits (found null)");
   bad(kRepl, "\"0x3333\"", kRepl + ": must be an id \"0x\" + 16 hex digits (found \"0x3333\")");
   bad(kRepl, "3689348814741910324", kRepl + ": must be an id \"0x\" + 16 hex digits (found a number)");
   bad(kObj + "/instance/instances/0/0", "\"f32:7fc00000\"",
       kObj + "/instance/instances/0/0: must be a number or \"f32:0x\" + 8 hex digits (found \"f32:7fc00000\")");
   bad(kObj + "/instance/instances/0/0", "1e39",
-      kObj +
-          "/instance/instances/0/0: must be within the f32 range (found "
-          "999999999999999939709166371603178586112.000000)");
-  bad(kObj + "/instance/bounds", "\"00\"", kObj + "/instance/bounds: must be 40 bytes of hex (found 1 bytes)");
+      kObj + "/instance/instances/0/0: must be within the f32 range (found 1e39)");
+  bad(kObj + "/instance/bounds", "\"00\"", kObj + "/instance/bounds: must be 40 bytes of hex (found 1 byte)");
   bad(kObj + "/tail/data_layout", "4294967296",
-      kObj + "/tail/data_layout: must be an integer 0..4294967295 (found 4294967296.000000)");
-  bad(kObj + "/instance/instances/0", "[1,2,3]",
-      kObj + "/instance/instances/0: must be an array of 16 (found an array)");
+      kObj + "/tail/data_layout: must be an integer 0..4294967295 (found 4294967296)");
+  bad(kObj + "/instance/instances/0", "[1,2,3]", kObj + "/instance/instances/0: must have 16 elements (found 3)");
+  bad(kObj + "/instance/instances/0", "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0]",
+      kObj + "/instance/instances/0: must have 16 elements (found 15)");
+  bad(kObj + "/instance/instances/0/3", "-3.5e38",
+      kObj + "/instance/instances/0/3: must be within the f32 range (found -3.5e38)");
 }
 
 TEST_F(PatchCli, FailedTestsAndZeroMatchesExitOne) {
@@ -159,7 +177,7 @@ TEST_F(PatchCli, AnyFailingOpAbortsTheWholePatch) {
                "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000001\"}," +
                    "{\"op\":\"swap_material\",\"from\":\"0x3333333333333333\",\"to\":\"0x0000000000000002\"}," +
                    "{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":300}]",
-               2, "op 2 (" + kObj + "/active): " + kObj + "/active: must be an integer 0..255 (found 300.000000)");
+               2, "op 2 (" + kObj + "/active): " + kObj + "/active: must be an integer 0..255 (found 300)");
 }
 
 TEST_F(PatchCli, InPlaceReplacesTheFileOrLeavesItAlone) {

@@ -96,23 +96,52 @@ TEST_F(PatchOps, TestPassesAndFails) {
   EXPECT_EQ(bad.error->reason, "test failed: the value is \"0x2222222222222222\", not \"0x2222222222222223\"");
 }
 
-TEST_F(PatchOps, TestComparesThroughTheFieldType) {
+// RFC 6902 4.6: the value at the path is the number or string `dump` prints there, compared by value.
+TEST_F(PatchOps, TestComparesAsRfc6902Says) {
   load("ac2/float_edges.bin", Game::ac2);
-  const std::string m = "/objects/0x00000000000004d2/instance/instances/0/";
-  auto test = [&](const std::string& element, const std::string& value) {
-    auto out = apply("[{\"op\":\"test\",\"path\":\"" + m + element + "\",\"value\":" + value + "}]");
+  const std::string o = "/objects/0x00000000000004d2";
+  const std::string m = o + "/instance/instances/0/";
+  auto test = [&](const std::string& path, const std::string& value) {
+    auto out = apply("[{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":" + value + "}]");
     return out.error ? out.error->exit_code : 0;
   };
-  EXPECT_EQ(test("6", "0.1"), 0);                  // 0.1 reads as the f32 0.1f stored there
-  EXPECT_EQ(test("6", "0.10000000149011612"), 0);  // the same f32
-  EXPECT_EQ(test("6", "0.1000001"), 1);            // another f32
-  EXPECT_EQ(test("0", "-0.0"), 0);                 // -0.0 is stored
-  EXPECT_EQ(test("0", "0"), 1);                    // and 0.0 is not the same bits
-  EXPECT_EQ(test("2", "\"f32:0x7fc12345\""), 0);   // a NaN's payload counts
-  EXPECT_EQ(test("2", "\"f32:0x7fc00000\""), 1);
-  EXPECT_EQ(test("7", "3.4028235e38"), 0);  // FLT_MAX
-  EXPECT_EQ(test("7", "\"abc\""), 2);       // no f32 reads so: a bad value
-  EXPECT_EQ(test("7", "1e39"), 2);          // out of the f32 range
+  EXPECT_EQ(test(m + "6", "0.1"), 0);                  // the f32 0.1f, which dump prints 0.1
+  EXPECT_EQ(test(m + "6", "1e-1"), 0);                 // the same number
+  EXPECT_EQ(test(m + "6", "0.10000000149011612"), 1);  // the f32's exact value is another number than 0.1
+  EXPECT_EQ(test(m + "6", "0.1000001"), 1);
+  EXPECT_EQ(test(m + "0", "-0.0"), 0);  // -0.0 is stored
+  EXPECT_EQ(test(m + "0", "0"), 0);     // and equals 0 as a number
+  EXPECT_EQ(test(m + "15", "1"), 0);    // dump prints 1: 1, 1.0 and 1e0 are the same number
+  EXPECT_EQ(test(m + "15", "1.0"), 0);
+  EXPECT_EQ(test(m + "15", "1e0"), 0);
+  EXPECT_EQ(test(m + "15", "true"), 1);               // a boolean is not a number
+  EXPECT_EQ(test(m + "2", "\"f32:0x7fc12345\""), 0);  // a NaN is its string, compared exactly
+  EXPECT_EQ(test(m + "2", "\"f32:0x7fc00000\""), 1);
+  EXPECT_EQ(test(m + "2", "\"F32:0x7fc12345\""), 1);
+  EXPECT_EQ(test(m + "7", "3.4028235e38"), 0);  // FLT_MAX
+  EXPECT_EQ(test(m + "7", "\"abc\""), 1);       // a string is not a number: a failed test, not a bad value
+  EXPECT_EQ(test(m + "7", "1e39"), 1);
+  EXPECT_EQ(test(o + "/managed", "0.0"), 0);
+  EXPECT_EQ(test(o + "/managed", "-0"), 0);
+  EXPECT_EQ(test(o + "/instance/fake_mesh_index", "7"), 0);
+  EXPECT_EQ(test(o + "/instance/fake_mesh_index", "7.000000000000001"), 1);
+  EXPECT_EQ(test(o + "/tail/data_u32/0", "4294967295"), 0);
+  EXPECT_EQ(test(o + "/tail/data_u32/0", "4294967295.0"), 0);
+  EXPECT_EQ(test(o + "/tail/data_u32/0", "4294967296"), 1);
+  // Strings exactly: an id in uppercase hex is another string, though it names the same id.
+  EXPECT_EQ(test(o + "/instance/compiled/mesh_hash", "\"0x7ff8000000000001\""), 0);
+  EXPECT_EQ(test(o + "/instance/compiled/mesh_hash", "\"0x7FF8000000000001\""), 1);
+  // Arrays element by element, objects member by member in any order.
+  EXPECT_EQ(test(o + "/object/tag", "[3,0]"), 0);
+  EXPECT_EQ(test(o + "/object/tag", "[3.0,0.0]"), 0);
+  EXPECT_EQ(test(o + "/object/tag", "[0,3]"), 1);
+  EXPECT_EQ(test(o + "/object/tag", "[3,0,0]"), 1);
+  EXPECT_EQ(test(o + "/object", "{\"id\":\"0x0000000000000000\",\"tag\":[3,0]}"), 0);
+  EXPECT_EQ(test(o + "/object", "{\"id\":\"0x0000000000000000\",\"tag\":[3,0],\"x\":1}"), 1);
+  EXPECT_EQ(test(o + "/object", "{\"id\":\"0x0000000000000000\",\"id\":\"0x0000000000000000\"}"), 1);
+  auto out = apply("[{\"op\":\"test\",\"path\":\"" + m + "6\",\"value\":0.10000000149011612}]");
+  ASSERT_TRUE(out.error);
+  EXPECT_EQ(out.error->reason, "test failed: the value is 0.1, not 0.10000000149011612");
 }
 
 TEST_F(PatchOps, TestReadsStructuralMembersAndTheDocument) {
@@ -183,7 +212,9 @@ TEST_F(PatchOps, CopyBetweenObjects) {
   EXPECT_EQ(out.result.edited, std::vector<std::size_t>{third_piece});  // the source is read, not edited
 }
 
-TEST_F(PatchOps, RemoveIsRefusedEverywhereInAnObject) {
+// A removal is an RFC 6902 removal; what decides is whether the object's JSON then re-reads as `build`
+// reads it, with build's reason when not.
+TEST_F(PatchOps, RemoveIsRefusedWhereBuildRefusesTheResult) {
   load("ac2/direct_mesh.bin", Game::ac2);
   for (const char* path : {"/objects/0x00000000000004d2/managed", "/objects/0x00000000000004d2/instance/materials/0",
                            "/objects/0x00000000000004d2"}) {
@@ -195,8 +226,8 @@ TEST_F(PatchOps, RemoveIsRefusedEverywhereInAnObject) {
   EXPECT_EQ(member.error->reason, "/objects/0x00000000000004d2/managed: missing field");
   auto element = apply("[{\"op\":\"remove\",\"path\":\"/objects/0x00000000000004d2/instance/materials/0\"}]");
   EXPECT_EQ(element.error->reason,
-            "/objects/0x00000000000004d2: would resize the object from 584 to 543 bytes (objects inside a carved "
-            "file keep their size, FORMAT.md section 1)");
+            "/objects/0x00000000000004d2/length: the fields encode to 543 bytes: an object inside a level file "
+            "cannot change size");
 }
 
 TEST_F(PatchOps, AddToAnArrayIsRefusedAsAResize) {
@@ -206,10 +237,12 @@ TEST_F(PatchOps, AddToAnArrayIsRefusedAsAResize) {
       "\"value\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]");
   ASSERT_TRUE(out.error);
   EXPECT_EQ(out.error->exit_code, patch::kBadPatch);
-  EXPECT_NE(out.error->reason.find("would resize the object from 584 to 648 bytes"), std::string::npos);
+  EXPECT_EQ(out.error->reason,
+            "/objects/0x00000000000004d2/length: the fields encode to 648 bytes: an object inside a level file "
+            "cannot change size");
   auto fixed = apply("[{\"op\":\"add\",\"path\":\"/objects/0x00000000000004d2/object/tag/0\",\"value\":1}]");
   ASSERT_TRUE(fixed.error);
-  EXPECT_EQ(fixed.error->reason, "/objects/0x00000000000004d2/object/tag: must be an array of 2 (found an array)");
+  EXPECT_EQ(fixed.error->reason, "/objects/0x00000000000004d2/object/tag: must have 2 elements (found 3)");
 }
 
 TEST_F(PatchOps, ReplaceAWholeObject) {
@@ -240,19 +273,108 @@ TEST_F(PatchOps, ReplaceAWholeObject) {
   patch_doc[0]["value"]["offset"] = 17;
   auto moved = patch::apply_patch(level_, patch_doc);
   ASSERT_TRUE(moved.error);
-  EXPECT_EQ(moved.error->reason, "/objects/0x00000000000004d2/offset: must stay 16 (cannot be patched)");
+  EXPECT_EQ(moved.error->reason, "/objects/0x00000000000004d2/offset: must be 16, where its span starts (found 17)");
 }
 
+// Each operation applies to the document the one before it left, holding the value as the patch wrote
+// it (RFC 6902 section 3): an id written in uppercase is that string until the end of the patch.
 TEST_F(PatchOps, LaterOpsSeeEarlierOnes) {
   load("ac2/lod_selector_slots.bin", Game::ac2);
   std::string path = std::string(kMat) + "/1/replacement";
   auto out = apply("[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":\"0x00000000000000AA\"}," +
-                   "{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"0x00000000000000aa\"}," +
+                   "{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"0x00000000000000AA\"}," +
                    "{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":\"0x00000000000000bb\"}]");
   ASSERT_FALSE(out.error) << out.error->message();
   std::vector<u8> expected = bytes_;
   put<u64>(expected, unique<u64>(0x3333333333333334), 0xbb);
   EXPECT_EQ(patch::patched_bytes(level_, out.result), expected);
+  auto lower = apply("[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":\"0x00000000000000AA\"}," +
+                     "{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"0x00000000000000aa\"}]");
+  ASSERT_TRUE(lower.error);
+  EXPECT_EQ(lower.error->exit_code, patch::kTestFailed);
+  EXPECT_EQ(lower.error->message(), "op 1 (" + path +
+                                        "): test failed: the value is \"0x00000000000000AA\", not "
+                                        "\"0x00000000000000aa\"");
+}
+
+// The five LOD slots of a LODSelectorInstance reordered by one RFC 6902 move: a null slot and a slot of
+// 322 bytes trade places, and the object keeps its size, so `build` takes the same edit from a dump.
+TEST_F(PatchOps, MoveReordersTheLodSlots) {
+  load("ac2/lod_selector_slots.bin", Game::ac2);
+  std::vector<Object> objects = parse_objects(level_);
+  auto& slots = std::get<ac2::LODSelectorInstance>(std::get<ac2::Visual>(objects[0]).instance->body).slots;
+  std::rotate(slots.begin(), slots.begin() + 1, slots.end());  // slot 0 goes last
+  std::vector<u8> expected = rewritten(objects);
+  ASSERT_NE(expected, bytes_);
+  const std::string s = "/objects/0x00000000000004d2/instance/slots/";
+  EXPECT_EQ(applied("[{\"op\":\"move\",\"from\":\"" + s + "0\",\"path\":\"" + s + "4\"}]"), expected);
+  // The same as a remove and an add: the slot array has 4 elements in between, which is no object, but
+  // only the document the whole patch leaves is.
+  EXPECT_EQ(applied("[{\"op\":\"copy\",\"from\":\"" + s + "0\",\"path\":\"" + s +
+                    "-\"},{\"op\":\"remove\",\"path\":\"" + s + "0\"}]"),
+            expected);
+}
+
+// An object whose JSON does not re-read fails the patch unless a later operation repairs it; the error
+// names the operation since which it has failed for that reason.
+TEST_F(PatchOps, ABrokenObjectFailsTheOperationThatBrokeIt) {
+  load("ac2/direct_mesh.bin", Game::ac2);
+  const std::string o = "/objects/0x00000000000004d2";
+  auto out = apply("[{\"op\":\"replace\",\"path\":\"" + o + "/active\",\"value\":300}," +
+                   "{\"op\":\"replace\",\"path\":\"" + o + "/managed\",\"value\":1}]");
+  ASSERT_TRUE(out.error);
+  EXPECT_EQ(out.error->message(), "op 0 (" + o + "/active): " + o + "/active: must be an integer 0..255 (found 300)");
+  std::vector<Object> objects = parse_objects(level_);
+  std::get<ac2::Visual>(objects[0]).active = 5;
+  EXPECT_EQ(applied("[{\"op\":\"remove\",\"path\":\"" + o + "/active\"},{\"op\":\"test\",\"path\":\"" + o +
+                    "/managed\",\"value\":0},{\"op\":\"add\",\"path\":\"" + o + "/active\",\"value\":5}]"),
+            rewritten(objects));
+  // A bulk operation needs the object's model: it fails for the operation that broke it.
+  auto bulk = apply("[{\"op\":\"remove\",\"path\":\"" + o + "/active\"},{\"op\":\"transform\",\"objects\":\"*\"," +
+                    "\"translate\":[1,2,3]}]");
+  ASSERT_TRUE(bulk.error);
+  EXPECT_EQ(bulk.error->message(), "op 0 (" + o + "/active): " + o + "/active: missing field");
+}
+
+// After an operation sets an object's id, its key is the new id (as `dump` would key the patched file),
+// and the old key names nothing.
+TEST_F(PatchOps, KeysFollowIds) {
+  load("ac2/back_to_back.bin", Game::ac2);
+  std::vector<Object> objects = parse_objects(level_);
+  std::get<ac2::Visual>(objects[0]).id.value = 0x99;
+  std::get<ac2::Visual>(objects[0]).active = 7;
+  auto out = apply(
+      "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d2/id\",\"value\":\"0x0000000000000099\"},"
+      "{\"op\":\"replace\",\"path\":\"/objects/0x0000000000000099/active\",\"value\":7}]");
+  ASSERT_FALSE(out.error) << out.error->message();
+  EXPECT_EQ(patch::patched_bytes(level_, out.result), rewritten(objects));
+  auto old_key = apply(
+      "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d2/id\",\"value\":\"0x0000000000000099\"},"
+      "{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d2/active\",\"value\":7}]");
+  ASSERT_TRUE(old_key.error);
+  EXPECT_EQ(old_key.error->message(),
+            "op 1 (/objects/0x00000000000004d2/active): no object with key \"0x00000000000004d2\" in this file");
+  // Two objects share the id 0x4d5, the later keyed "@816". When the first takes another id, the later is
+  // the first of its id, keyed by the id alone; given the id back, the first takes the plain key again.
+  std::vector<Object> renamed = parse_objects(level_);
+  std::get<ac2::Visual>(renamed[3]).id.value = 0x4d6;
+  std::get<ac2::Visual>(renamed[4]).managed = 9;
+  auto shift = apply(
+      "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d5/id\",\"value\":\"0x00000000000004d6\"},"
+      "{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d5/managed\",\"value\":9}]");
+  ASSERT_FALSE(shift.error) << shift.error->message();
+  EXPECT_EQ(patch::patched_bytes(level_, shift.result), rewritten(renamed));
+  auto gone = apply(
+      "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d5/id\",\"value\":\"0x00000000000004d6\"},"
+      "{\"op\":\"test\",\"path\":\"/objects/0x00000000000004d5@816/managed\",\"value\":0}]");
+  ASSERT_TRUE(gone.error);
+  EXPECT_EQ(gone.error->reason, "no object with key \"0x00000000000004d5@816\" in this file");
+  auto back = apply(
+      "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d5/id\",\"value\":\"0x00000000000004d6\"},"
+      "{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d6/id\",\"value\":\"0x00000000000004d5\"},"
+      "{\"op\":\"test\",\"path\":\"/objects/0x00000000000004d5@816/managed\",\"value\":" +
+      std::to_string(std::get<ac2::Visual>(objects[4]).managed) + "}]");
+  EXPECT_FALSE(back.error) << back.error->message();
 }
 
 TEST_F(PatchOps, LargeIdsSurviveUnchanged) {

@@ -6,6 +6,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
+#include "reader/json_messages.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/json_text_reader.hpp"
 #include "reader/level.hpp"
@@ -27,6 +28,15 @@ const Value* member(const Value& object, const char* name) {
 }
 
 std::string_view text(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// "what (found X)": X the value as written, or "missing" when there is none.
+std::string found(std::string_view what, const Value* v) {
+  return absl::StrCat(std::string(what), " (found ", v == nullptr ? std::string("nothing") : json_as_written(*v), ")");
+}
+// "what (found a number)": the type of a value that has the wrong one.
+std::string found_kind(std::string_view what, const Value& v) {
+  return absl::StrCat(std::string(what), " (found ", json_kind(v), ")");
+}
 
 // The built bytes must carve into exactly the objects they were built from, at the same offsets: each
 // carved object parses to the fields it was encoded from, which is to say it re-encodes to its bytes.
@@ -61,6 +71,21 @@ absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vecto
 }
 
 }  // namespace
+
+std::optional<std::string> read_dump_object(const Value& object_json, Game game, const std::string& pointer,
+                                            std::size_t offset, Object& object, std::vector<u8>& encoded) {
+  if (auto failure = read_object_json(object_json, game, pointer, object)) return failure->message();
+  const Value* object_offset = member(object_json, "offset");
+  if (object_offset == nullptr || !object_offset->IsUint64() || object_offset->GetUint64() != offset)
+    return pointer + "/offset: " + found(absl::StrCat("must be ", offset, ", where its span starts"), object_offset);
+  encoded.clear();
+  encode_object(object, encoded);
+  const Value* length = member(object_json, "length");
+  if (length == nullptr || !length->IsUint64() || length->GetUint64() != encoded.size())
+    return absl::StrCat(pointer, "/length: the fields encode to ", encoded.size(),
+                        " bytes: an object inside a level file cannot change size");
+  return std::nullopt;
+}
 
 std::optional<Built> build_in_order(std::string_view text, const TextPassed& passed) {
   constexpr std::size_t kPassedStep = std::size_t{64} << 20;
@@ -132,21 +157,22 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
 }
 
 absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
-  if (!doc.IsObject()) return error("/", "the dump must be a JSON object");
+  if (!doc.IsObject()) return error("/", found_kind("the dump must be a JSON object", doc));
   const Value* format = member(doc, "format");
   if (format == nullptr || !format->IsString() || text(*format) != "anvilrt/1")
-    return error("/format", "must be \"anvilrt/1\"");
+    return error("/format", found("must be \"anvilrt/1\"", format));
   const Value* game_value = member(doc, "game");
   std::optional<Game> game;
   if (game_value != nullptr && game_value->IsString()) game = parse_game(text(*game_value));
-  if (!game) return error("/game", "must be \"ac2\" or \"sws\"");
+  if (!game) return error("/game", found("must be \"ac2\" or \"sws\"", game_value));
   const Value* size = member(doc, "size");
-  if (size == nullptr || !size->IsUint64()) return error("/size", "must be the file size in bytes");
+  if (size == nullptr || !size->IsUint64()) return error("/size", found("must be the file size in bytes", size));
   const Value* objects = member(doc, "objects");
-  if (objects == nullptr || !objects->IsObject()) return error("/objects", "must be an object");
+  if (objects == nullptr) return error("/objects", "missing field");
+  if (!objects->IsObject()) return error("/objects", found_kind("must be an object", *objects));
   const Value* spans = member(doc, "spans");
   if (spans == nullptr) return error("/spans", "missing: build needs a dump made with --full");
-  if (!spans->IsArray()) return error("/spans", "must be an array");
+  if (!spans->IsArray()) return error("/spans", found_kind("must be an array", *spans));
   for (auto& m : doc.GetObject()) {
     std::string_view key = text(m.name);
     if (key != "format" && key != "game" && key != "size" && key != "objects" && key != "spans")
@@ -161,27 +187,29 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
       return error("/objects/" + std::string(text(m.name)), "a key appears twice");
   std::vector<u8> out;
   std::vector<Placed> placed;
+  std::vector<u8> encoded;
   absl::flat_hash_set<std::string_view> used;
   for (rapidjson::SizeType i = 0; i < spans->Size(); ++i) {
     const Value& span = (*spans)[i];
     std::string at = absl::StrCat("/spans/", i);
-    if (!span.IsObject()) return error(at, "must be an object");
+    if (!span.IsObject()) return error(at, found_kind("must be an object", span));
     const Value* offset = member(span, "offset");
     if (offset == nullptr || !offset->IsUint64() || offset->GetUint64() != out.size())
-      return error(at + "/offset", absl::StrCat("must be ", out.size(), ", where the span before it ends"));
+      return error(at + "/offset",
+                   found(absl::StrCat("must be ", out.size(), ", where the span before it ends"), offset));
     const Value* opaque = member(span, "opaque");
     const Value* key = member(span, "object");
     if (span.MemberCount() != 2 || (opaque == nullptr) == (key == nullptr))
       return error(at, "must be {\"offset\", \"opaque\"} or {\"offset\", \"object\"}");
     if (opaque != nullptr) {
       std::string bytes;
-      if (!opaque->IsString() ||
-          !absl::Base64Unescape(absl::string_view(opaque->GetString(), opaque->GetStringLength()), &bytes))
+      if (!opaque->IsString()) return error(at + "/opaque", found_kind("must be base64", *opaque));
+      if (!absl::Base64Unescape(absl::string_view(opaque->GetString(), opaque->GetStringLength()), &bytes))
         return error(at + "/opaque", "must be base64");
       out.insert(out.end(), bytes.begin(), bytes.end());
       continue;
     }
-    if (!key->IsString()) return error(at + "/object", "must be an object key");
+    if (!key->IsString()) return error(at + "/object", found_kind("must be an object key", *key));
     std::string_view name = text(*key);
     auto found = by_key.find(name);
     const Value* object_json = found == by_key.end() ? nullptr : found->second;
@@ -189,17 +217,10 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
     if (object_json == nullptr) return error(at + "/object", "no object " + std::string(name) + " in /objects");
     if (!used.insert(name).second) return error(at + "/object", "object " + std::string(name) + " placed twice");
     Object object;
-    if (auto failure = read_object_json(*object_json, *game, pointer, object))
-      return error(failure->path, failure->what());
-    const Value* object_offset = member(*object_json, "offset");
-    if (object_offset == nullptr || !object_offset->IsUint64() || object_offset->GetUint64() != out.size())
-      return error(pointer + "/offset", absl::StrCat("must be ", out.size(), ", where its span starts"));
+    if (auto failure = read_dump_object(*object_json, *game, pointer, out.size(), object, encoded))
+      return absl::InvalidArgumentError(*failure);
     std::size_t start = out.size();
-    encode_object(object, out);
-    const Value* length = member(*object_json, "length");
-    if (length == nullptr || !length->IsUint64() || length->GetUint64() != out.size() - start)
-      return error(pointer + "/length", absl::StrCat("the fields encode to ", out.size() - start,
-                                                     " bytes: an object inside a level file cannot change size"));
+    out.insert(out.end(), encoded.begin(), encoded.end());
     placed.push_back({start, out.size() - start, object.index()});
   }
   if (used.size() != objects->MemberCount()) {
@@ -215,11 +236,12 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
 
 absl::StatusOr<std::vector<u8>> build_from_dump_document(std::string_view json_text) {
   if (auto at = misread_json_number(json_text))
-    return error(absl::StrCat("offset ", *at),
-                 "a number that the JSON parser would misread (see reader/json_numbers.hpp)");
+    return absl::InvalidArgumentError(
+        at_text_position(json_text, *at, "a number that the JSON parser would misread (see reader/json_numbers.hpp)"));
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag>(json_text.data(), json_text.size());
-  if (doc.HasParseError()) return error(absl::StrCat("offset ", doc.GetErrorOffset()), "not valid JSON");
+  if (doc.HasParseError())
+    return absl::InvalidArgumentError(json_syntax_error(json_text, doc.GetParseError(), doc.GetErrorOffset()));
   return build_from_dump(doc);
 }
 

@@ -1,0 +1,305 @@
+// The bulk operations (FORMAT.md section 5), which name the objects they touch by value: each edits the
+// typed model of every object it matches, with the arithmetic the contract fixes, and refuses a result
+// that is not a finite number.
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/json_text.hpp"
+#include "patch/engine.hpp"
+#include "patch/json_util.hpp"
+#include "reader/json_messages.hpp"
+
+namespace anvil::patch {
+namespace {
+
+// The Object alternative of an `sws` LODSelector.
+constexpr int kLODSelectorKind = 1;
+static_assert(std::is_same_v<std::variant_alternative_t<kLODSelectorKind, Object>, sws::LODSelector>);
+
+void check_members(const Value& op, std::initializer_list<const char*> allowed) {
+  for (auto& m : op.GetObject()) {
+    std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || name == a;
+    if (!ok) fail(absl::StrFormat("unknown member \"%s\" for this operation", name));
+  }
+}
+
+const Value& required_member(const Value& op, const char* name) {
+  const Value* v = optional_member(op, name);
+  if (v == nullptr) fail(absl::StrFormat("missing member \"%s\"", name));
+  return *v;
+}
+
+// "(found a number)" for a value of the wrong type, "(found \"0x12\")" for one of the right type.
+std::string found(const Value& v, bool right_type) { return right_type ? json_as_written(v) : json_kind(v); }
+
+u64 id_member(const Value& v, const char* name, std::size_t width) {
+  std::optional<u64> id;
+  if (v.IsString()) id = json_text::parse_id({v.GetString(), v.GetStringLength()}, width);
+  if (!id)
+    fail(absl::StrFormat("\"%s\" must be an id \"0x\" + %d hex digits (found %s)", name, 2 * width,
+                         found(v, v.IsString())));
+  return *id;
+}
+
+// A finite number rounded to the nearest f32, or "f32:0x…" bits of a finite f32, as the JSON reader takes
+// an f32 field: a bulk operation never writes a NaN or an infinity.
+f32 f32_member(const Value& v, const std::string& name) {
+  std::optional<f32> value;
+  if (v.IsString()) {
+    value = json_text::parse_f32_bits({v.GetString(), v.GetStringLength()});
+    if (!value)
+      fail(absl::StrFormat("\"%s\" must be a number or \"f32:0x\" + 8 hex digits (found %s)", name, found(v, true)));
+  } else if (v.IsNumber()) {
+    double d = v.GetDouble();
+    if (!(std::fabs(d) < 0x1.ffffffp127))
+      fail(absl::StrFormat("\"%s\" must be within the f32 range (found %s)", name, found(v, true)));
+    value = static_cast<f32>(d);
+  } else {
+    fail(absl::StrFormat("\"%s\" must be a number or \"f32:0x\" + 8 hex digits (found %s)", name, found(v, false)));
+  }
+  if (!std::isfinite(*value)) fail(absl::StrFormat("\"%s\" must be finite (found %s)", name, found(v, true)));
+  return *value;
+}
+
+// An array of exactly `n` f32 operands.
+template <std::size_t N>
+std::array<f32, N> f32_array_member(const Value& v, const char* name, const char* what) {
+  if (!v.IsArray()) fail(absl::StrFormat("\"%s\" must be an array of %d %s (found %s)", name, N, what, json_kind(v)));
+  if (v.Size() != N) fail(absl::StrFormat("\"%s\" must have %d elements (found %d)", name, N, v.Size()));
+  std::array<f32, N> out{};
+  for (rapidjson::SizeType i = 0; i < N; ++i) out[i] = f32_member(v[i], absl::StrFormat("%s/%d", name, i));
+  return out;
+}
+
+u64 uint_member(const Value& v, const char* name, u64 max) {
+  if (!v.IsUint64() || v.GetUint64() > max)
+    fail(absl::StrFormat("\"%s\" must be an integer 0..%d (found %s)", name, max, found(v, v.IsNumber())));
+  return v.GetUint64();
+}
+
+void require_game(Game actual, Game needed, const char* op) {
+  if (actual != needed)
+    fail(absl::StrFormat("%s is an %s operation (this file is %s)", op, game_name(needed), game_name(actual)));
+}
+
+}  // namespace
+
+const Value* optional_member(const Value& op, const char* name) {
+  auto it = op.FindMember(name);
+  return it == op.MemberEnd() ? nullptr : &it->value;
+}
+
+Object Engine::typed(std::size_t piece) {
+  auto it = states_.find(piece);
+  if (it == states_.end()) return parse_piece(level_, level_.pieces[piece]);
+  if (it->second.broken) fail_broken(*it->second.broken);  // its JSON is not an object: no model to edit
+  return it->second.object;
+}
+
+int Engine::kind_of(std::size_t piece) const {
+  auto it = states_.find(piece);
+  return it == states_.end() ? level_.pieces[piece].kind : static_cast<int>(it->second.object.index());
+}
+
+void Engine::commit(std::size_t piece, Object&& object) {
+  State& s = state(piece);
+  s.object = std::move(object);
+  s.edited = true;
+  s.dom_valid = false;  // made again from the model when an operation next reads it
+}
+
+// "objects": an array of keys, or "*" (every object; also when the member is absent and not required).
+std::vector<std::size_t> Engine::objects_member(const Value& op, bool required) {
+  const Value* v = optional_member(op, "objects");
+  std::vector<std::size_t> pieces;
+  if (v == nullptr && required) fail("missing member \"objects\"");
+  if (v == nullptr || (v->IsString() && std::string_view(v->GetString(), v->GetStringLength()) == "*")) {
+    for (std::size_t i = 0; i < level_.pieces.size(); ++i)
+      if (level_.pieces[i].is_object()) pieces.push_back(i);
+    return pieces;
+  }
+  if (!v->IsArray())
+    fail(absl::StrFormat("\"objects\" must be an array of object keys or \"*\" (found %s)", found(*v, v->IsString())));
+  absl::flat_hash_set<std::size_t> seen;
+  for (auto& item : v->GetArray()) {
+    if (!item.IsString()) fail(absl::StrFormat("\"objects\" must hold object keys (found %s)", json_kind(item)));
+    std::string key(item.GetString(), item.GetStringLength());
+    auto piece = keys_.find(key);
+    if (!piece) fail(absl::StrFormat("no object with key \"%s\" in this file", key));
+    if (!seen.insert(*piece).second) fail(absl::StrFormat("\"objects\" lists \"%s\" twice", key));
+    pieces.push_back(*piece);
+  }
+  std::sort(pieces.begin(), pieces.end());
+  return pieces;
+}
+
+void Engine::op_swap_material(const Value& op) {
+  check_members(op, {"op", "from", "to", "source", "mode", "objects"});
+  require_game(level_.game, Game::ac2, "swap_material");
+  u64 from = id_member(required_member(op, "from"), "from", 8);
+  u64 to = id_member(required_member(op, "to"), "to", 8);
+  std::optional<u64> source;
+  if (const Value* v = optional_member(op, "source")) source = id_member(*v, "source", 8);
+  std::optional<u8> mode;
+  if (const Value* v = optional_member(op, "mode")) mode = static_cast<u8>(uint_member(*v, "mode", 255));
+  std::vector<std::size_t> pieces = objects_member(op, false);
+  std::size_t matches = 0;
+  Releaser passed(options_.release_input);
+  for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
+    Object object = typed(piece);
+    auto* visual = std::get_if<ac2::Visual>(&object);
+    if (visual == nullptr || !visual->instance) continue;
+    std::size_t here = 0;
+    std::string base = key_pointer(piece) + "/instance";
+    auto swap = [&](ac2::MeshInstanceData& mesh, const std::string& prefix) {
+      for (std::size_t j = 0; j < mesh.materials.size(); ++j) {
+        ac2::MaterialInfo& info = mesh.materials[j];
+        if (info.replacement.value != from || (source && info.source.value != *source)) continue;
+        std::string p = absl::StrFormat("%s/materials/%d/", prefix, j);
+        record("swap_material", piece, p + "replacement", id_text(info.replacement.value, 8), id_text(to, 8));
+        info.replacement.value = to;
+        if (mode) {
+          record("swap_material", piece, p + "mode", std::to_string(info.mode), std::to_string(*mode));
+          info.mode = *mode;
+        }
+        ++here;
+      }
+    };
+    if (auto* lod = std::get_if<ac2::LODSelectorInstance>(&visual->instance->body)) {
+      for (std::size_t i = 0; i < lod->slots.size(); ++i)
+        if (lod->slots[i])
+          if (auto* mesh = std::get_if<ac2::MeshInstanceData>(&lod->slots[i]->body))
+            swap(*mesh, absl::StrFormat("%s/slots/%d", base, i));
+    } else if (auto* mesh = std::get_if<ac2::MeshInstanceData>(&visual->instance->body)) {
+      swap(*mesh, base);
+    }
+    if (here > 0) commit(piece, std::move(object));
+    matches += here;
+  }
+  if (matches == 0)
+    fail(absl::StrFormat("matched no material info with replacement %s%s", json_text::format_id(from, 8),
+                         source ? " and source " + json_text::format_id(*source, 8) : ""),
+         kTestFailed);
+}
+
+void Engine::op_transform(const Value& op) {
+  check_members(op, {"op", "objects", "translate", "matrix"});
+  require_game(level_.game, Game::ac2, "transform");
+  const Value* translate = optional_member(op, "translate");
+  const Value* matrix = optional_member(op, "matrix");
+  if ((translate == nullptr) == (matrix == nullptr)) fail("needs exactly one of \"translate\" and \"matrix\"");
+  std::array<f32, 3> t{};
+  Matrix a{};
+  if (translate)
+    t = f32_array_member<3>(*translate, "translate", "numbers");
+  else
+    a = f32_array_member<16>(*matrix, "matrix", "numbers (column-major)");
+  std::vector<std::size_t> pieces = objects_member(op, true);
+  if (pieces.empty()) fail("\"objects\" is empty");
+  std::size_t matches = 0;
+  Releaser passed(options_.release_input);
+  const Value* objects = optional_member(op, "objects");
+  bool star = objects->IsString();
+  for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
+    Object object = typed(piece);
+    auto* visual = std::get_if<ac2::Visual>(&object);
+    if (visual == nullptr) {
+      if (star) continue;
+      fail(absl::StrFormat("%s is not a Visual", key_pointer(piece)));
+    }
+    if (!visual->instance) continue;
+    std::size_t here = 0;
+    std::string base = key_pointer(piece) + "/instance";
+    auto apply = [&](std::vector<Matrix>& matrices, const std::string& prefix) {
+      for (std::size_t j = 0; j < matrices.size(); ++j) {
+        Matrix& m = matrices[j];
+        Matrix before = m;
+        auto refuse = [&](std::size_t element, const std::string& what) {
+          fail(absl::StrFormat("%s/instances/%d/%d: %s is not finite", prefix, j, element, what));
+        };
+        if (translate) {
+          // FORMAT.md 5: the f32 sum x + t, t rounded to f32 first.
+          for (std::size_t i = 0; i < 3; ++i) {
+            m[12 + i] = before[12 + i] + t[i];
+            if (!std::isfinite(m[12 + i]))
+              refuse(12 + i, absl::StrFormat("%s + %s", f32_text(before[12 + i]), f32_text(t[i])));
+          }
+        } else {
+          // matrix x M, column-major: R[r][c] = sum over k = 0..3 of A[r][k] * M[k][c], in double, in order,
+          // rounded once.
+          for (std::size_t c = 0; c < 4; ++c)
+            for (std::size_t r = 0; r < 4; ++r) {
+              double sum = static_cast<double>(a[0 * 4 + r]) * static_cast<double>(before[c * 4 + 0]);
+              for (std::size_t k = 1; k < 4; ++k)
+                sum += static_cast<double>(a[k * 4 + r]) * static_cast<double>(before[c * 4 + k]);
+              m[c * 4 + r] = static_cast<f32>(sum);
+              if (!std::isfinite(m[c * 4 + r])) refuse(c * 4 + r, "the product");
+            }
+        }
+        record("transform", piece, absl::StrFormat("%s/instances/%d", prefix, j), matrix_text(before), matrix_text(m));
+        ++here;
+      }
+    };
+    if (auto* lod = std::get_if<ac2::LODSelectorInstance>(&visual->instance->body)) {
+      apply(lod->instances, base);
+      for (std::size_t i = 0; i < lod->slots.size(); ++i) {
+        if (!lod->slots[i]) continue;
+        std::string prefix = absl::StrFormat("%s/slots/%d", base, i);
+        std::visit([&](auto& body) { apply(body.instances, prefix); }, lod->slots[i]->body);
+      }
+    } else if (auto* mesh = std::get_if<ac2::MeshInstanceData>(&visual->instance->body)) {
+      apply(mesh->instances, base);
+    }
+    if (here > 0) commit(piece, std::move(object));
+    matches += here;
+  }
+  if (matches == 0) fail("matched no instance matrix in the named objects", kTestFailed);
+}
+
+void Engine::op_switch_distance(const Value& op, bool scale) {
+  const char* name = scale ? "scale_switch_distance" : "set_switch_distance";
+  check_members(op, {"op", "objects", "slot", scale ? "factor" : "value"});
+  require_game(level_.game, Game::sws, name);
+  f32 operand =
+      scale ? f32_member(required_member(op, "factor"), "factor") : f32_member(required_member(op, "value"), "value");
+  std::optional<std::size_t> slot;
+  if (const Value* v = optional_member(op, "slot")) slot = uint_member(*v, "slot", 4);
+  std::vector<std::size_t> pieces = objects_member(op, true);
+  bool star = optional_member(op, "objects")->IsString();
+  std::size_t matches = 0;
+  Releaser passed(options_.release_input);
+  for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
+    if (kind_of(piece) != kLODSelectorKind) {
+      if (star) continue;
+      fail(absl::StrFormat("%s is a Visual, not a LODSelector", key_pointer(piece)));
+    }
+    Object object = typed(piece);
+    auto& selector = std::get<sws::LODSelector>(object);
+    std::size_t here = 0;
+    for (std::size_t i = 0; i < selector.slots.size(); ++i) {
+      sws::LODDescriptor& d = selector.slots[i];
+      if (slot ? i != *slot : d.object.value == 0) continue;
+      f32 before = d.switch_distance;
+      d.switch_distance = scale ? before * operand : operand;
+      std::string field = absl::StrFormat("%s/slots/%d/switch_distance", key_pointer(piece), i);
+      if (!std::isfinite(d.switch_distance))
+        fail(absl::StrFormat("%s: %s is not finite", field,
+                             scale ? f32_text(before) + " × " + f32_text(operand) : f32_text(operand)));
+      record(name, piece, field, f32_text(before), f32_text(d.switch_distance));
+      ++here;
+    }
+    if (here > 0) commit(piece, std::move(object));
+    matches += here;
+  }
+  if (matches == 0) fail(slot ? "matched no LODSelector" : "matched no used LODSelector slot", kTestFailed);
+}
+
+}  // namespace anvil::patch

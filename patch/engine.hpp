@@ -1,0 +1,134 @@
+// Internal to patch/: the state of one patch being applied, and what its operations share. The
+// document (FORMAT.md section 4) is never held whole: an object's JSON is made when an operation first
+// looks at it, then edited in place by the RFC 6902 operations (patch/rfc6902.cpp) and re-read as
+// `build` reads it (patch/document.cpp); the bulk operations (patch/bulk.cpp) edit the typed model.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "patch/object_keys.hpp"
+#include "patch/patch.hpp"
+
+namespace anvil::patch {
+
+using rapidjson::Document;
+using rapidjson::Value;
+
+// Passes a buffer's bytes to a ReleaseFn in steps of at least kReleaseStep as a left-to-right pass
+// finishes with them.
+class Releaser {
+ public:
+  explicit Releaser(const ReleaseFn& release) : release_(release) {}
+  void done_before(std::size_t offset) {
+    if (release_ && offset > released_ && offset - released_ >= kReleaseStep) {
+      release_(released_, offset - released_);
+      released_ = offset;
+    }
+  }
+  void done_all(std::size_t size) {
+    if (release_ && size > released_) release_(released_, size - released_);
+    released_ = size;
+  }
+
+ private:
+  static constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
+  const ReleaseFn& release_;
+  std::size_t released_ = 0;
+};
+
+// Thrown inside the engine; apply_patch turns it into the PatchError of the current operation, or of
+// the operation `op_index` names (a failure found later than the operation that caused it).
+struct OpFailure {
+  std::string reason;
+  int exit_code = kBadPatch;
+  std::optional<std::size_t> op_index = {};
+  std::string pointer = {};
+};
+
+[[noreturn]] void fail(std::string reason, int exit_code = kBadPatch);
+
+// Where a pointer lands in the document of section 4.
+struct Location {
+  enum Area { kRoot, kMeta, kSpans, kAllObjects, kObject };
+  std::vector<std::string> segments;
+  Area area = kRoot;
+  std::size_t piece = 0;  // kObject: index into Level::pieces
+};
+
+// An object whose JSON does not re-read as `build` reads it, since operation `op_index`.
+struct Broken {
+  std::size_t op_index = 0;
+  std::string pointer;  // that operation's path
+  std::string reason;   // build's reason for the JSON as it is now
+};
+
+class Engine {
+ public:
+  Engine(const Level& level, const PatchOptions& options) : level_(level), options_(options), keys_(level) {}
+
+  void run_op(std::size_t index, const Value& op, std::string& pointer_for_errors);
+  PatchResult finish();
+
+ private:
+  struct State {
+    Object object;  // the model of the object's JSON when it last re-read
+    Document dom;   // the object's JSON as the operations left it (valid when dom_valid)
+    bool dom_valid = false;
+    bool edited = false;
+    std::optional<Broken> broken;
+  };
+
+  // --- the document (document.cpp) ---
+  Location locate(const std::string& pointer);
+  State& state(std::size_t piece);
+  Document& dom(std::size_t piece);
+  const Value& read(const Location& loc);
+  void build_document(Document& out, bool objects, bool spans);
+  void require_modifiable(const Location& loc, std::string_view what);
+  // After an operation changed the JSON of these objects: their keys follow their ids, and each is
+  // re-read as `build` reads it (a failure is remembered, not thrown: a later operation may repair it).
+  void revalidate(std::vector<std::size_t> pieces);
+  std::optional<std::string> reread(std::size_t piece, Object& out);
+  std::string key_pointer(std::size_t piece) const;
+
+  // --- RFC 6902 (rfc6902.cpp) ---
+  void op_test(const Location& loc, const Value& value);
+  void modify(const std::string& op, const Location& loc, const Location* from, const Value* value);
+  Location changed_location(const Location& at, bool resizes);
+  std::string location_text(const Location& at);
+
+  // --- bulk operations (bulk.cpp) ---
+  Object typed(std::size_t piece);
+  int kind_of(std::size_t piece) const;
+  void commit(std::size_t piece, Object&& object);
+  std::vector<std::size_t> objects_member(const Value& op, bool required);
+  void op_swap_material(const Value& op);
+  void op_transform(const Value& op);
+  void op_switch_distance(const Value& op, bool scale);
+
+  void record(std::string op, std::size_t piece, std::string pointer, std::string old_value, std::string new_value) {
+    if (options_.record_changes)
+      changes_.push_back(
+          {op_index_, std::move(op), piece, std::move(pointer), std::move(old_value), std::move(new_value)});
+  }
+  [[noreturn]] void fail_broken(const Broken& broken) const;
+
+  const Level& level_;
+  PatchOptions options_;
+  std::size_t op_index_ = 0;
+  std::string op_pointer_;
+  ObjectKeys keys_;
+  std::map<std::size_t, State> states_;
+  Document scratch_;
+  std::vector<Change> changes_;
+};
+
+// Members of an operation object (bulk.cpp).
+const Value* optional_member(const Value& op, const char* name);
+
+}  // namespace anvil::patch
