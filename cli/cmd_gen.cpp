@@ -1,33 +1,74 @@
 // anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K]
+// anvilrt gen --forge --game ac2|sws --datafiles N --visuals N --seed S -o OUT.forge [--block-size B]
 #include <absl/strings/str_format.h>
 
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "gen/forge.hpp"
 #include "gen/generator.hpp"
 
 namespace anvil::cli {
+namespace {
+
+int run_gen_forge(Game game, u64 datafiles, u64 visuals, u64 seed, u64 block_size, const std::string& out) {
+  gen::ForgeOptions opt;
+  opt.game = game;
+  opt.datafiles = datafiles;
+  opt.visuals = visuals;
+  opt.seed = seed;
+  opt.block_size = block_size;
+  if (auto s = gen::validate(opt); !s.ok()) {
+    error(std::string(s.message()));
+    return kBadInput;
+  }
+  auto record = gen::generate_forge_file(opt, out);
+  if (!record.ok()) {
+    error(std::string(record.status().message()));
+    return kBadInput;
+  }
+  std::cout << absl::StrFormat("%s: %d bytes, %d data files\n", out, record->size, record->files.size());
+  for (const auto& f : record->files)
+    std::cout << absl::StrFormat("  0x%08x %s: %s, %s, %d bytes stored, %d decompressed, %d entries, %d Visuals\n",
+                                 f.file_id, f.name, forge::compression_name(f.compression),
+                                 gen::stored_form_name(f.form), f.stored_size, f.decoded.size(), f.entries, f.visuals);
+  return kOk;
+}
+
+}  // namespace
 
 int run_gen(int argc, char** argv) {
   std::string game_option, out;
   u64 visuals = 0, seed = 1, near_misses = 0;
-  u64 selectors = 0;
+  u64 selectors = 0, datafiles = 5, block_size = 0x8000;
   po::options_description options("options");
   options.add_options()("game", po::value(&game_option)->required(), "dialect: ac2 or sws")(
-      "visuals", po::value(&visuals)->required(), "the number of Visuals the file carves into")(
+      "visuals", po::value(&visuals)->required(),
+      "the number of Visuals the file carves into (--forge: each entry body of each data file)")(
       "selectors", po::value(&selectors),
       "sws: the number of LODSelectors (default visuals * 221 / 3966, as in the notes' level 01)")(
       "seed", po::value(&seed)->default_value(1), "the same seed gives the same bytes on every machine")(
       "near-misses", po::value(&near_misses)->default_value(0),
       "also plant this many candidates that fail one check each (what stats counts as near misses)")(
-      "output,o", po::value(&out)->required(), "the level file to write (atomically)");
+      "forge", "write a .forge archive of data files holding generated level data")(
+      "datafiles", po::value(&datafiles)->default_value(5),
+      "--forge: data files, stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A block set "
+      "then chunks, LZO1X chunks")("block-size", po::value(&block_size)->default_value(0x8000),
+                                   "--forge: decompressed bytes per block or chunk (16..65535)")(
+      "output,o", po::value(&out)->required(), "the file to write (atomically)");
   po::positional_options_description positional;
   po::variables_map vm;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K]\n\n"
+             "usage: anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K]\n"
+             "       anvilrt gen --forge --game ac2|sws --datafiles N --visuals N --seed S -o OUT.forge "
+             "[--block-size B]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
-             "the research notes' observed distributions, among opaque filler that holds no object signature.",
+             "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
+             "With --forge: a version-25 .forge archive (FORGE.md) of data files, each an entry table whose\n"
+             "1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set forms) or plain,\n"
+             "in two table sections, with padding between data files; checksums Adler-32 from 0 over the\n"
+             "stored bytes.",
              options, positional, vm, code))
     return code;
   auto game = parse_game(game_option);
@@ -35,6 +76,7 @@ int run_gen(int argc, char** argv) {
     error("--game must be ac2 or sws, not '" + game_option + "'");
     return kBadInput;
   }
+  if (vm.count("forge")) return run_gen_forge(*game, datafiles, visuals, seed, block_size, out);
   gen::Options opt;
   opt.game = *game;
   opt.visuals = visuals;

@@ -16,6 +16,8 @@ commands:
   diff A B             print the patch that turns level file A into B
   gen -o FILE          write synthetic level data following the research notes' distributions
   stats PATH...        census of level files: objects, field values, near misses (--json)
+  ls FORGE             list the data files of a .forge archive (--json, --objects)
+  extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...])
 )";
 
 }  // namespace

@@ -31,6 +31,13 @@ inline void encode_hex(char* out, const u8* data, std::size_t size);
 // Decodes an even number of hex digits (either case) into `out`; false on any other character.
 inline bool parse_hex(std::string_view text, std::vector<u8>& out);
 
+// A FixedString<N>'s JSON spelling (FORGE.md 1 names): the length of its text when its bytes are
+// printable ASCII other than `"` and `\` followed only by NULs, else kNotText (then it is 2N hex digits).
+inline constexpr std::size_t kNotText = ~std::size_t{0};
+std::size_t fixed_string_text(const u8* data, std::size_t size);
+// Reads either spelling back into `size` bytes at `out`; false when `text` is neither.
+bool parse_fixed_string(std::string_view text, u8* out, std::size_t size);
+
 // Appends the shortest decimal that reads back as the same f32, as a JSON number ("-0.0" for
 // negative zero, so that JSON parsers that read "-0" as the integer 0 keep the sign). Finite only.
 void append_f32(std::string& out, f32 value);

@@ -10,6 +10,13 @@
 //   ar & class_switch(body);                                    // [u32 class] selects the alternative
 //   ar & present_if("tail", tail, !is_light);                   // present when earlier fields say so
 //   ar & until_tail("body", body);                              // bytes up to the next valid Visual tail
+// Containers (FORGE.md):
+//   ar & require(version == 25, 4, "version must be 25", ...);  // a check on fields read before
+//   ar & size_of<u32>("compressed_size", stored, length);       // a byte run's size, stored ahead of it
+//   ar & sized_bytes("stored", stored, length);                 // that run, its length read before
+//   ar & heads<u16>("blocks", blocks); ... ar & bodies("block_data", blocks);  // a table, then what it sizes
+//   ar & until_end("chunks", chunks);                            // elements up to the end of the bytes
+//   ar & rest_bytes("plain", plain);                              // the bytes up to the end
 #pragma once
 
 #include <array>
@@ -185,5 +192,99 @@ struct UntilTail {
   OpaqueBytes& data;
 };
 inline UntilTail until_tail(Key name, OpaqueBytes& data) { return {name, data}; }
+
+// A check on fields read before (a version, a kind, an offset that must lie past a header). The
+// loading byte archive fails when `holds` is false, at the offset `back` bytes before where it is (the
+// start of the field checked); the other archives ignore it, as the fields it checks are theirs.
+struct Require {
+  bool holds;
+  std::size_t back;
+  const char* what;
+  u64 found;
+};
+inline Require require(bool holds, std::size_t back, const char* what, u64 found) { return {holds, back, what, found}; }
+
+// The size of a byte run that is stored further on (FORGE.md 2: a chunk's compressed size, three fields
+// before its bytes). Saving: `data`'s size, as Count; loading: the stored value, into `length`, for the
+// sized_bytes() that reads the run. Not shown in JSON: it is derived from the run.
+template <class Count>
+struct SizeOf {
+  Key name;
+  const OpaqueBytes& data;
+  u64& length;
+};
+template <class Count>
+SizeOf<Count> size_of(Key name, const OpaqueBytes& data, u64& length) {
+  return {name, data, length};
+}
+
+// A byte run whose length a field before it gave (checked against the bytes left before anything is
+// allocated). Saving writes the run as it is; JSON hex.
+struct SizedBytes {
+  Key name;
+  OpaqueBytes& data;
+  u64 length;
+};
+inline SizedBytes sized_bytes(Key name, OpaqueBytes& data, u64 length) { return {name, data, length}; }
+
+// A table stored as [Count n] and the n heads of `items`, whose bodies come later (after other fields),
+// read by bodies() over the same vector: a block table's sizes, then the blocks. T declares
+// `serialize_head(Archive&)`, `serialize_body(Archive&)`, and `head_wire_size` (checked against the
+// bytes left, with the bodies' `min_body_wire_size`, before the vector is sized).
+template <class Count, class T>
+struct Heads {
+  Key name;
+  std::vector<T>& items;
+};
+template <class Count, class T>
+Heads<Count, T> heads(Key name, std::vector<T>& items) {
+  return {name, items};
+}
+// The head or the body of a Heads/Bodies element, as a structure of its own for the archives.
+template <class T>
+struct HeadOf {
+  T& item;
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    item.serialize_head(ar);
+  }
+};
+template <class T>
+struct BodyOf {
+  T& item;
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    item.serialize_body(ar);
+  }
+};
+
+template <class T>
+struct Bodies {
+  Key name;
+  std::vector<T>& items;
+};
+template <class T>
+Bodies<T> bodies(Key name, std::vector<T>& items) {
+  return {name, items};
+}
+
+// The bytes from here to the end of the bytes being read (a plain data file, FORGE.md 2): JSON hex.
+struct RestBytes {
+  Key name;
+  OpaqueBytes& data;
+};
+inline RestBytes rest_bytes(Key name, OpaqueBytes& data) { return {name, data}; }
+
+// Elements up to the end of the bytes being read (a block set's chunks, FORGE.md 2): each is at least
+// `WireSize<T>` (> 0) bytes, so reading ends. JSON: an array.
+template <class T>
+struct UntilEnd {
+  Key name;
+  std::vector<T>& items;
+};
+template <class T>
+UntilEnd<T> until_end(Key name, std::vector<T>& items) {
+  return {name, items};
+}
 
 }  // namespace anvil

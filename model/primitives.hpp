@@ -14,6 +14,9 @@ using u8 = std::uint8_t;
 using u16 = std::uint16_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
+using i16 = std::int16_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;  // container offsets where -1 means "none" (FORGE.md 1)
 using f32 = float;
 
 static_assert(sizeof(f32) == 4, "f32 must be IEEE-754 binary32");
@@ -38,6 +41,18 @@ inline constexpr bool kIsOpaque = false;
 template <std::size_t N>
 inline constexpr bool kIsOpaque<Opaque<N>> = true;
 
+// A fixed char[N] name, NUL-padded as stored (FORGE.md 1). Every byte is kept; JSON shows the text
+// when the bytes are printable ASCII followed only by NULs, and 2N hex digits otherwise (a text of
+// at most N characters cannot be mistaken for 2N hex digits).
+template <std::size_t N>
+struct FixedString {
+  std::array<u8, N> bytes{};
+};
+template <class T>
+inline constexpr bool kIsFixedString = false;
+template <std::size_t N>
+inline constexpr bool kIsFixedString<FixedString<N>> = true;
+
 // A run of bytes whose length is set by the layout around it: JSON hex.
 struct OpaqueBytes {
   std::vector<u8> bytes;
@@ -57,6 +72,10 @@ struct WireSize<Matrix> {
 };
 template <std::size_t N>
 struct WireSize<Opaque<N>> {
+  static constexpr std::size_t value = N;
+};
+template <std::size_t N>
+struct WireSize<FixedString<N>> {
   static constexpr std::size_t value = N;
 };
 template <class T>

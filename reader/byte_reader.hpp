@@ -163,6 +163,67 @@ class ByteReader {
     return *this;
   }
 
+  ByteReader& operator&(const Require& r) {
+    if (!ok() || r.holds) return *this;
+    cur_ -= std::min(r.back, pos());
+    fail(r.what, absl::StrFormat("%d", r.found));
+    return *this;
+  }
+
+  template <class Count>
+  ByteReader& operator&(const SizeOf<Count>& s) {
+    Count n{};
+    if (read_scalar(s.name.text, n)) s.length = n;
+    return *this;
+  }
+
+  ByteReader& operator&(const SizedBytes& s) {
+    if (!need(s.name.text, s.length)) return *this;
+    s.data.bytes.assign(cur_, cur_ + s.length);
+    cur_ += s.length;
+    return *this;
+  }
+
+  template <class Count, class T>
+  ByteReader& operator&(const Heads<Count, T>& h) {
+    Count n{};
+    if (!read_counted_size<Count>(h.name.text, T::head_wire_size + T::min_body_wire_size, n)) return *this;
+    h.items.resize(n);
+    for (auto& item : h.items) {
+      if (!ok()) break;
+      HeadOf<T> head{item};
+      read_struct(h.name.text, head);
+    }
+    return *this;
+  }
+
+  template <class T>
+  ByteReader& operator&(const Bodies<T>& b) {
+    for (auto& item : b.items) {
+      if (!ok()) break;
+      BodyOf<T> body{item};
+      read_struct(b.name.text, body);
+    }
+    return *this;
+  }
+
+  ByteReader& operator&(const RestBytes& r) {
+    r.data.bytes.assign(cur_, end_);  // nothing once a check has failed (end_ is cur_)
+    cur_ = end_;
+    return *this;
+  }
+
+  template <class T>
+  ByteReader& operator&(const UntilEnd<T>& u) {
+    static_assert(WireSize<T>::value > 0);
+    u.items.clear();
+    while (ok() && remaining() > 0) {
+      u.items.emplace_back();
+      read_struct(u.name.text, u.items.back());
+    }
+    return *this;
+  }
+
  private:
   // Fixed-size arrays of bytes or floats are stored exactly as they lie in memory.
   template <class T>

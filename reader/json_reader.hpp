@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -125,6 +126,72 @@ class JsonReader {
     return *this;
   }
 
+  JsonReader& operator&(const Require& r) {
+    if (ok() && !r.holds) fail(r.what, std::to_string(r.found));
+    return *this;
+  }
+
+  template <class Count>
+  JsonReader& operator&(const SizeOf<Count>&) {
+    return *this;  // derived from the run it sizes
+  }
+
+  JsonReader& operator&(const RestBytes& r) {
+    if (const Value* v = member(r.name.text)) at(r.name.text, [&] { read_hex(*v, r.data.bytes); });
+    return *this;
+  }
+
+  JsonReader& operator&(const SizedBytes& s) {
+    if (const Value* v = member(s.name.text)) at(s.name.text, [&] { read_hex(*v, s.data.bytes); });
+    return *this;
+  }
+
+  template <class Count, class T>
+  JsonReader& operator&(const Heads<Count, T>& h) {
+    if (const Value* v = member(h.name.text)) {
+      at(h.name.text, [&] {
+        if (!v->IsArray()) return fail("must be an array", kind(*v));
+        if (v->Size() > std::numeric_limits<Count>::max())
+          return fail(absl::StrFormat("must have at most %d elements", u64{std::numeric_limits<Count>::max()}),
+                      std::to_string(v->Size()));
+        h.items.resize(v->Size());
+        for (rapidjson::SizeType i = 0; i < v->Size() && ok(); ++i) {
+          HeadOf<T> head{h.items[i]};
+          at(std::to_string(i), [&] { read_value((*v)[i], head); });
+        }
+      });
+    }
+    return *this;
+  }
+
+  template <class T>
+  JsonReader& operator&(const Bodies<T>& b) {
+    if (const Value* v = member(b.name.text)) {
+      at(b.name.text, [&] {
+        if (!v->IsArray() || v->Size() != b.items.size())
+          return fail(absl::StrFormat("must be an array of %d (one per head)", b.items.size()), kind(*v));
+        for (rapidjson::SizeType i = 0; i < v->Size() && ok(); ++i) {
+          BodyOf<T> body{b.items[i]};
+          at(std::to_string(i), [&] { read_value((*v)[i], body); });
+        }
+      });
+    }
+    return *this;
+  }
+
+  template <class T>
+  JsonReader& operator&(const UntilEnd<T>& u) {
+    if (const Value* v = member(u.name.text)) {
+      at(u.name.text, [&] {
+        if (!v->IsArray()) return fail("must be an array", kind(*v));
+        u.items.resize(v->Size());
+        for (rapidjson::SizeType i = 0; i < v->Size() && ok(); ++i)
+          at(std::to_string(i), [&] { read_value((*v)[i], u.items[i]); });
+      });
+    }
+    return *this;
+  }
+
  private:
   struct Scope {
     const Value* object;
@@ -207,6 +274,12 @@ class JsonReader {
   void read_value(const Value& v, T& out) {
     if constexpr (std::is_same_v<T, f32>) {
       read_f32(v, out);
+    } else if constexpr (std::is_signed_v<T>) {
+      if (!v.IsInt64() || v.GetInt64() > std::numeric_limits<T>::max() || v.GetInt64() < std::numeric_limits<T>::min())
+        return fail(absl::StrFormat("must be an integer %d..%d", i64{std::numeric_limits<T>::min()},
+                                    i64{std::numeric_limits<T>::max()}),
+                    v.IsNumber() ? std::to_string(v.GetDouble()) : kind(v));
+      out = static_cast<T>(v.GetInt64());
     } else if constexpr (std::is_arithmetic_v<T>) {
       if (!v.IsUint64() || v.GetUint64() > std::numeric_limits<T>::max())
         return fail(absl::StrFormat("must be an integer 0..%d", u64{std::numeric_limits<T>::max()}),
@@ -217,6 +290,12 @@ class JsonReader {
       if (v.IsString()) id = json_text::parse_id({v.GetString(), v.GetStringLength()}, sizeof out.value);
       if (!id) return fail(absl::StrFormat("must be an id \"0x\" + %d hex digits", 2 * sizeof out.value), kind(v));
       out.value = static_cast<decltype(out.value)>(*id);
+    } else if constexpr (kIsFixedString<T>) {
+      if (!v.IsString() ||
+          !json_text::parse_fixed_string({v.GetString(), v.GetStringLength()}, out.bytes.data(), out.bytes.size()))
+        return fail(absl::StrFormat("must be a name of at most %d plain ASCII characters or %d hex digits",
+                                    out.bytes.size(), 2 * out.bytes.size()),
+                    kind(v));
     } else if constexpr (kIsOpaque<T>) {
       std::vector<u8> bytes;
       read_hex(v, bytes);

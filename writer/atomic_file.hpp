@@ -22,6 +22,8 @@ class AtomicFile {
   // Creates the temporary file beside `target`.
   absl::Status open(const std::string& target);
   std::FILE* stream() { return file_; }
+  // The temporary file, for a caller that reads back what it wrote before commit().
+  const std::string& temp_path() const { return temp_; }
   // Flushes, syncs and renames the temporary over the target.
   absl::Status commit();
 

@@ -92,6 +92,44 @@ class ByteWriter {
     return *this;
   }
 
+  ByteWriter& operator&(const Require&) { return *this; }
+
+  template <class Count>
+  ByteWriter& operator&(const SizeOf<Count>& s) {
+    s.length = s.data.bytes.size();
+    write_count<Count>(s.data.bytes.size());  // the caller keeps a run within Count (FORGE.md 2)
+    return *this;
+  }
+
+  ByteWriter& operator&(const RestBytes& r) {
+    put(r.data.bytes.data(), r.data.bytes.size());
+    return *this;
+  }
+
+  ByteWriter& operator&(const SizedBytes& s) {
+    put(s.data.bytes.data(), s.data.bytes.size());
+    return *this;
+  }
+
+  template <class Count, class T>
+  ByteWriter& operator&(const Heads<Count, T>& h) {
+    write_count<Count>(h.items.size());
+    for (auto& item : h.items) item.serialize_head(*this);
+    return *this;
+  }
+
+  template <class T>
+  ByteWriter& operator&(const Bodies<T>& b) {
+    for (auto& item : b.items) item.serialize_body(*this);
+    return *this;
+  }
+
+  template <class T>
+  ByteWriter& operator&(const UntilEnd<T>& u) {
+    for (auto& item : u.items) write_value(item);
+    return *this;
+  }
+
  private:
   // Fields are a few bytes each: each is one memcpy into room made ahead in `out`, between two
   // pointers of the writer's own (the vector's are reloaded after every byte stored, as it might be

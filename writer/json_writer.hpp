@@ -127,6 +127,58 @@ class JsonWriter {
     return *this;
   }
 
+  JsonWriter& operator&(const Require&) { return *this; }
+
+  template <class Count>
+  JsonWriter& operator&(const SizeOf<Count>&) {
+    return *this;  // derived from the run it sizes
+  }
+
+  JsonWriter& operator&(const RestBytes& r) {
+    literal_key(r.name);
+    hex(r.data.bytes.data(), r.data.bytes.size());
+    return *this;
+  }
+
+  JsonWriter& operator&(const SizedBytes& s) {
+    literal_key(s.name);
+    hex(s.data.bytes.data(), s.data.bytes.size());
+    return *this;
+  }
+
+  template <class Count, class T>
+  JsonWriter& operator&(const Heads<Count, T>& h) {
+    literal_key(h.name);
+    start_array();
+    for (auto& item : h.items) {
+      HeadOf<T> head{item};
+      value(head);
+    }
+    end_array();
+    return *this;
+  }
+
+  template <class T>
+  JsonWriter& operator&(const Bodies<T>& b) {
+    literal_key(b.name);
+    start_array();
+    for (auto& item : b.items) {
+      BodyOf<T> body{item};
+      value(body);
+    }
+    end_array();
+    return *this;
+  }
+
+  template <class T>
+  JsonWriter& operator&(const UntilEnd<T>& u) {
+    literal_key(u.name);
+    start_array();
+    for (auto& item : u.items) value(item);
+    end_array();
+    return *this;
+  }
+
  private:
   static constexpr bool kCounts = !requires { requires Handler::kIgnoresCounts; };
 
@@ -186,9 +238,12 @@ class JsonWriter {
         std::string bits = json_text::format_f32_bits(v);
         out_.String(bits.data(), static_cast<unsigned>(bits.size()), true);
       }
+    } else if constexpr (std::is_signed_v<T>) {
+      count_value();
+      out_.Int64(v);
     } else if constexpr (std::is_arithmetic_v<T>) {
       count_value();
-      out_.Uint(v);
+      out_.Uint64(v);
     } else if constexpr (requires { v.value; }) {  // Id<T>
       if constexpr (requires { out_.IdString(v.value, sizeof v.value); }) {
         count_value();
@@ -197,6 +252,12 @@ class JsonWriter {
         char id[json_text::kMaxIdChars];
         string({id, json_text::format_id(id, v.value, sizeof v.value)});
       }
+    } else if constexpr (kIsFixedString<T>) {
+      std::size_t text = json_text::fixed_string_text(v.bytes.data(), v.bytes.size());
+      if (text != json_text::kNotText)
+        string({reinterpret_cast<const char*>(v.bytes.data()), text});
+      else
+        hex(v.bytes.data(), v.bytes.size());
     } else if constexpr (requires { v.bytes.size(); }) {  // Opaque<N>
       hex(v.bytes.data(), v.bytes.size());
     } else if constexpr (requires { v.has_value(); }) {  // pointer: object or null

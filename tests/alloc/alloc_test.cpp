@@ -13,6 +13,9 @@
 #include <cstring>
 #include <new>
 
+#include "gen/forge.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
 #include "tests/test_support.hpp"
 
@@ -196,6 +199,52 @@ TEST(ReaderAllocation, DenseObjectsAndCandidates) {
     for (Game game : {Game::ac2, Game::sws})
       expect_bounded(bytes, game, absl::StrFormat("class id 0x%08x everywhere", id), true);
   }
+}
+
+// Archives (FORGE.md 1, 2): every count, offset and size may be hostile. Reading the tables and every data
+// file (stored form, decompression, entry table) allocates at most what honest LZO could expand the
+// input to (codec::max_decompressed_size: 256 times) plus a constant, whatever the fields claim: every
+// 2- and 4-byte position of a generated archive's tables and stored data files is set to hostile values.
+constexpr std::size_t kArchiveFactor = 260;
+constexpr std::size_t kArchiveConstant = 1 << 20;
+
+std::size_t read_archive_usage(std::span<const u8> bytes) {
+  std::size_t before = g_live.load();
+  g_peak = before;
+  {
+    auto archive = forge::read_archive(bytes);
+    if (archive.ok())
+      for (std::size_t i = 0; i < archive->files.size(); ++i) {
+        auto read = forge::read_data_file(bytes, *archive, i);
+        if (read.ok()) (void)forge::parse_data_file(read->decoded.bytes);
+      }
+  }
+  return g_peak.load() - before;
+}
+
+TEST(ReaderAllocation, HostileArchives) {
+  const std::vector<u8> original = gen::generate_forge({Game::ac2, 5, 1, 3, 128});
+  auto archive = forge::read_archive(original);
+  ASSERT_TRUE(archive.ok());
+  const std::size_t bound = kArchiveFactor * original.size() + kArchiveConstant;
+  std::vector<u8> bytes = original;
+  std::size_t mutations = 0, worst = 0;
+  for (std::size_t at = 0; at + 4 <= bytes.size(); ++at) {
+    for (u32 value : {0xFFFFFFFFu, 0x7FFFFFFFu, 0x00FFFFFFu, 0x0000FFFFu, 0x00010000u}) {
+      for (std::size_t width : {std::size_t{2}, std::size_t{4}}) {
+        std::memcpy(&bytes[at], &value, width);
+        std::size_t peak = read_archive_usage(bytes);
+        worst = std::max(worst, peak);
+        EXPECT_LE(peak, bound) << "offset " << at << " = " << value << " (" << width << " bytes)";
+        std::memcpy(&bytes[at], &original[at], width);
+        ++mutations;
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+  std::printf("archive of %zu bytes: %zu mutations, worst peak %zu live heap bytes (%.1fx)\n", original.size(),
+              mutations, worst, static_cast<double>(worst) / static_cast<double>(original.size()));
+  EXPECT_GT(mutations, 10000u);
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// anvilrt extract FORGE [NAME|0xID ...] -o DIR
+#include <absl/strings/str_format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "pipeline/forge_extract.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/input_file.hpp"
+
+namespace anvil::cli {
+
+int run_extract(int argc, char** argv) {
+  std::string path, dir;
+  std::vector<std::string> selectors;
+  po::options_description options("options");
+  options.add_options()("output,o", po::value(&dir)->required(), "the folder to write to (created if missing)")(
+      "archive", po::value(&path)->required(), "the .forge archive")("select", po::value(&selectors)->multitoken(),
+                                                                     "data file names or 0x ids");
+  po::positional_options_description positional;
+  positional.add("archive", 1).add("select", -1);
+  po::variables_map vm;
+  int code = kOk;
+  if (!parse(argc, argv,
+             "usage: anvilrt extract FORGE [NAME|0xID ...] -o DIR\n\n"
+             "Writes each selected data file (all when none is named), decompressed, to DIR/NAME.data: names\n"
+             "made safe for any file system, and -0xID added to names that clash. Each file is written\n"
+             "atomically. Exit 0; 2 when the archive or a data file does not read or a selector names none.",
+             options, positional, vm, code))
+    return code;
+  auto input = InputFile::open(path);
+  if (!input.ok()) {
+    error(std::string(input.status().message()));
+    return kBadInput;
+  }
+  auto archive = forge::read_archive(input->bytes());
+  if (!archive.ok()) {
+    error(path + ": " + std::string(archive.status().message()));
+    return kBadInput;
+  }
+  auto selected = forge::select_data_files(*archive, selectors);
+  if (!selected.ok()) {
+    error(path + ": " + std::string(selected.status().message()));
+    return kBadInput;
+  }
+  auto written = forge::extract(input->bytes(), *archive, *selected, dir);
+  if (!written.ok()) {
+    error(path + ": " + std::string(written.status().message()));
+    return kBadInput;
+  }
+  for (const auto& e : *written) std::cout << absl::StrFormat("%s: %d bytes\n", e.path, e.size);
+  return kOk;
+}
+
+}  // namespace anvil::cli

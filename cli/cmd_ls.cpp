@@ -1,0 +1,126 @@
+// anvilrt ls FORGE [--json] [--objects] [--game ac2|sws]
+#include <absl/strings/str_format.h>
+#include <rapidjson/ostreamwrapper.h>
+#include <rapidjson/prettywriter.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/summary.hpp"
+#include "reader/input_file.hpp"
+
+namespace anvil::cli {
+
+int run_ls(int argc, char** argv) {
+  std::string path, game_option;
+  po::options_description options("options");
+  options.add_options()("json", "one JSON document instead of lines")(
+      "objects", "also carve each data file's entry bodies and count the objects of each class")(
+      "game", po::value(&game_option)->default_value("ac2"), "the dialect objects are carved in: ac2 or sws")(
+      "archive", po::value(&path)->required(), "the .forge archive");
+  po::positional_options_description positional;
+  positional.add("archive", 1);
+  po::variables_map vm;
+  int code = kOk;
+  if (!parse(argc, argv,
+             "usage: anvilrt ls FORGE [--json] [--objects] [--game ac2|sws]\n\n"
+             "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
+             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule its blocks match\n"
+             "(adler32-0|1 over the stored or the decompressed bytes; none; n/a without checksums). Then the\n"
+             "rule of the whole archive. Exit 0; 2 when the archive or a data file does not read.",
+             options, positional, vm, code))
+    return code;
+  auto game = parse_game(game_option);
+  if (!game) {
+    error("--game must be ac2 or sws, not '" + game_option + "'");
+    return kBadInput;
+  }
+  auto input = InputFile::open(path);
+  if (!input.ok()) {
+    error(std::string(input.status().message()));
+    return kBadInput;
+  }
+  auto archive = forge::read_archive(input->bytes());
+  if (!archive.ok()) {
+    error(path + ": " + std::string(archive.status().message()));
+    return kBadInput;
+  }
+  const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0;
+  rapidjson::OStreamWrapper stream(std::cout);
+  rapidjson::PrettyWriter<rapidjson::OStreamWrapper> out(stream);
+  if (json) {
+    out.StartObject();
+    out.Key("archive");
+    out.String(path);
+    out.Key("datafiles");
+    out.StartArray();
+  }
+  forge::ChecksumRules rules = forge::kAllRules;
+  std::size_t blocks = 0, failed = 0;
+  for (std::size_t i = 0; i < archive->files.size(); ++i) {
+    auto s = forge::summarize(input->bytes(), *archive, i, objects, *game);
+    if (!s.ok()) {
+      error(path + ": " + std::string(s.status().message()));
+      ++failed;
+      continue;
+    }
+    rules &= s->checked_blocks ? s->rules : forge::kAllRules;
+    blocks += s->checked_blocks;
+    std::string id = absl::StrFormat("0x%08x", s->file_id), type = absl::StrFormat("0x%08x", s->file_type);
+    if (json) {
+      out.StartObject();
+      out.Key("index");
+      out.Uint64(s->index);
+      out.Key("file_id");
+      out.String(id);
+      out.Key("name");
+      out.String(s->name);
+      out.Key("file_type");
+      out.String(type);
+      out.Key("stored_size");
+      out.Uint64(s->stored_size);
+      out.Key("decompressed_size");
+      out.Uint64(s->decompressed_size);
+      out.Key("compression");
+      out.String(std::string(forge::compression_name(s->compression)));
+      out.Key("checksum_rule");
+      out.String(s->rule());
+      if (objects) {
+        out.Key("entries");
+        out.Uint64(s->entries);
+        out.Key("objects");
+        out.StartObject();
+        for (const auto& [name, n] : s->objects) {
+          out.Key(name);
+          out.Uint64(n);
+        }
+        out.EndObject();
+      }
+      out.EndObject();
+    } else {
+      std::cout << absl::StrFormat("%4d  %s  %-32s  type %s  stored %d  decompressed %d  %s  checksum %s", s->index, id,
+                                   s->name, type, s->stored_size, s->decompressed_size,
+                                   forge::compression_name(s->compression), s->rule());
+      if (objects) {
+        std::cout << absl::StrFormat("  entries %d  objects", s->entries);
+        if (s->objects.empty()) std::cout << " none";
+        for (const auto& [name, n] : s->objects) std::cout << absl::StrFormat(" %s=%d", name, n);
+      }
+      std::cout << "\n";
+    }
+  }
+  std::string rule = forge::describe_rules(rules, blocks);
+  if (json) {
+    out.EndArray();
+    out.Key("checksum_rule");
+    out.String(rule);
+    out.EndObject();
+    std::cout << "\n";
+  } else {
+    std::cout << absl::StrFormat("%d data files, checksum rule of the archive: %s\n", archive->files.size(), rule);
+  }
+  return failed > 0 ? kBadInput : kOk;
+}
+
+}  // namespace anvil::cli

@@ -1,0 +1,34 @@
+// The archive header of a `.forge` (FORGE.md 1): magic, version 25, the offset H of the first
+// file-data header, and every byte up to H kept.
+#pragma once
+
+#include "model/layout.hpp"
+
+namespace anvil::forge {
+
+struct ArchiveHeader {
+  static constexpr u64 kMagic = 0x72617469'6d696373;           // "scimitar"
+  static constexpr u32 kVersion = 25;                          // Assassin's Creed I, II, Brotherhood, Revelations
+  static constexpr std::size_t min_wire_size = 8 + 1 + 4 + 8;  // the fixed fields; H is at least this
+
+  u8 unknown = 0;
+  u32 version = kVersion;
+  u64 first_header = 0;   // H; written as min_wire_size + the kept bytes
+  OpaqueBytes unknown_1;  // the H - 0x15 bytes between the fixed fields and H
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    if constexpr (Archive::is_saving::value) first_header = min_wire_size + unknown_1.bytes.size();
+    ar& expect<u64>(kMagic, "magic \"scimitar\"");
+    ar& make_nvp("unknown", unknown);
+    ar& make_nvp("version", version);
+    ar& require(version == kVersion, sizeof version,
+                "version must be 25 (26 and 27 are later games, with 64-bit ids and other tables, not read)", version);
+    ar& make_nvp("first_header", first_header);
+    ar& require(first_header >= min_wire_size, sizeof first_header,
+                "the first file-data header H must lie after the archive header", first_header);
+    ar& sized_bytes("unknown_1", unknown_1, first_header - min_wire_size);
+  }
+};
+
+}  // namespace anvil::forge

@@ -1,0 +1,39 @@
+// A block set (FORGE.md 2): the compression magic and header, then either a table of blocks
+// (max_size != 0; a second set follows) or chunks to the end of the stored data file (max_size = 0).
+#pragma once
+
+#include "model/forge/block.hpp"
+#include "model/forge/chunk.hpp"
+#include "model/layout.hpp"
+
+namespace anvil::forge {
+
+struct BlockSet {
+  static constexpr u64 kMagic = 0x1004FA99'57FBAA33;  // 33 AA FB 57 99 FA 04 10
+  static constexpr std::size_t min_wire_size = 8 + 2 + 1 + 2 + 2;
+
+  u8 compression = 0;  // 0 or 1: LZO1X; 2: LZO2A; 5: LZO1C
+  u16 block_size = 0x8000;
+  u16 max_size = 0;
+  std::vector<Block> blocks;  // max_size != 0
+  std::vector<Chunk> chunks;  // max_size = 0
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar& expect<u64>(kMagic, "compression magic");
+    ar& expect_named<u16>("version", 1);
+    ar& make_nvp("compression", compression);
+    ar& require(compression <= 2 || compression == 5, 1, "compression must be 0, 1 (LZO1X), 2 (LZO2A) or 5 (LZO1C)",
+                compression);
+    ar& make_nvp("block_size", block_size);
+    ar& make_nvp("max_size", max_size);
+    if (max_size != 0) {
+      ar& heads<u16>("blocks", blocks);
+      ar& bodies("block_data", blocks);
+    } else {
+      ar& until_end("chunks", chunks);
+    }
+  }
+};
+
+}  // namespace anvil::forge

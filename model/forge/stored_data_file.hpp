@@ -1,0 +1,34 @@
+// A data file as stored in the archive (FORGE.md 2): `[u32 n][8n bytes]`, then one block set, two
+// when the first's max_size != 0, or the plain data file. A stored size of 0 is an empty data file.
+#pragma once
+
+#include <optional>
+
+#include "model/forge/block_set.hpp"
+#include "model/layout.hpp"
+
+namespace anvil::forge {
+
+struct StoredDataFile {
+  static constexpr std::size_t min_wire_size = 4;
+
+  // Whether block sets follow the prefix (the next 8 bytes are BlockSet::kMagic). Loading: set by the
+  // caller, which looks at those bytes (reader/forge/stored.hpp); saving: whether `first` is there.
+  bool compressed = false;
+
+  std::vector<Opaque<8>> prefix;
+  std::optional<BlockSet> first;
+  std::optional<BlockSet> second;  // when first->max_size != 0
+  OpaqueBytes plain;               // when not compressed: the rest of the stored bytes
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    if constexpr (Archive::is_saving::value) compressed = first.has_value();
+    ar& counted<u32>("prefix", prefix);
+    ar& present_if("first", first, compressed);
+    ar& present_if("second", second, compressed && first && first->max_size != 0);
+    if (!compressed) ar& rest_bytes("plain", plain);
+  }
+};
+
+}  // namespace anvil::forge

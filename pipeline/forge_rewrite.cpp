@@ -1,0 +1,115 @@
+#include "pipeline/forge_rewrite.hpp"
+
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
+#include "reader/input_file.hpp"
+#include "writer/atomic_file.hpp"
+
+namespace anvil::forge {
+namespace {
+
+bool same(std::span<const u8> a, std::span<const u8> b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+
+std::span<const u8> stored_bytes(std::span<const u8> bytes, const DataFileAt& f) {
+  return bytes.subspan(f.stored_offset(), f.index.size);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes) {
+  auto archive = read_archive(bytes);
+  if (!archive.ok()) return archive.status();
+  std::vector<Replacement> all;
+  for (std::size_t i = 0; i < archive->files.size(); ++i) {
+    auto stored = read_stored(bytes, *archive, i);
+    if (!stored.ok()) return stored.status();
+    all.push_back({i, std::move(*stored)});
+    // Written in place, the same size: one data file's model at a time is enough, but the writer takes
+    // them together; a round trip holds the archive's stored forms, as the archive itself is in memory.
+  }
+  VectorSink out;
+  auto placed = write_archive(bytes, *archive, all, out);
+  if (!placed.ok()) return placed.status();
+  return std::move(out.bytes());
+}
+
+absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
+                                                  ByteSink& out) {
+  auto archive = read_archive(bytes);
+  if (!archive.ok()) return archive.status();
+  std::optional<ArchiveRules> rules;  // found when a compressed data file changes
+  std::vector<Replacement> replacements;
+  std::vector<ChangeReport> reports;
+  for (const DataFileChange& change : changes) {
+    if (change.index >= archive->files.size())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("no data file %d (the archive has %d)", change.index, archive->files.size()));
+    auto read = read_data_file(bytes, *archive, change.index);
+    if (!read.ok()) return read.status();
+    if (read->stored.compressed && !rules) {
+      auto found = archive_rules(bytes, *archive);
+      if (!found.ok()) return found.status();
+      rules = *found;
+    }
+    ChangeReport report;
+    report.index = change.index;
+    auto stored = repack(read->stored, read->decoded.bytes, change.decoded,
+                         rules ? first_rule(rules->rules) : std::nullopt, &report.blocks);
+    if (!stored.ok())
+      return absl::Status(stored.status().code(),
+                          data_file_label(*archive, change.index) + ": " + std::string(stored.status().message()));
+    replacements.push_back({change.index, std::move(*stored)});
+    reports.push_back(report);
+  }
+  auto placed = write_archive(bytes, *archive, replacements, out);
+  if (!placed.ok()) return placed.status();
+  for (std::size_t i = 0; i < reports.size(); ++i) reports[i].placement = (*placed)[i];
+  return reports;
+}
+
+absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
+                           std::span<const DataFileChange> changes) {
+  auto before = read_archive(original);
+  if (!before.ok()) return before.status();
+  auto after = read_archive(written);
+  if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
+  if (after->files.size() != before->files.size())
+    return absl::InternalError("the written archive lists another number of data files");
+  for (std::size_t i = 0; i < after->files.size(); ++i) {
+    const DataFileAt& a = before->files[i];
+    const DataFileAt& b = after->files[i];
+    auto change = std::find_if(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == i; });
+    if (change == changes.end()) {
+      if (a.index.offset != b.index.offset || !same(stored_bytes(original, a), stored_bytes(written, b)))
+        return absl::InternalError(data_file_label(*after, i) + ": changed although no edit touched it");
+      continue;
+    }
+    auto read = read_data_file(written, *after, i);
+    if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
+    if (read->decoded.bytes != change->decoded)
+      return absl::InternalError(data_file_label(*after, i) + ": does not decompress to the new bytes");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
+                                                       std::span<const DataFileChange> changes,
+                                                       const std::string& target) {
+  AtomicFile file;
+  if (auto s = file.open(target); !s.ok()) return s;
+  FileSink sink(file.stream());
+  auto reports = rewrite(bytes, changes, sink);
+  if (!reports.ok()) return reports.status();
+  if (std::fflush(file.stream()) != 0) return absl::InternalError("cannot write " + target);
+  auto written = InputFile::open(file.temp_path());
+  if (!written.ok()) return written.status();
+  if (auto s = check_rewrite(bytes, written->bytes(), changes); !s.ok()) return s;
+  if (auto s = file.commit(); !s.ok()) return s;
+  return reports;
+}
+
+}  // namespace anvil::forge

@@ -1,0 +1,53 @@
+// The pipelines over `.forge` archives that read and write (FORGE.md 4): the round trip, and rewriting an
+// archive with new decompressed bytes for some data files, read back and checked before it is kept.
+// Above reader/ and writer/, so that neither includes the other.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/forge/archive.hpp"
+#include "reader/forge/data_files.hpp"
+#include "writer/forge/archive_writer.hpp"
+#include "writer/forge/repack.hpp"
+
+namespace anvil::forge {
+
+// write(read(x)): every table re-encoded from its fields and every data file's stored form re-encoded
+// from its declaration (a data file that does not read is an error). Equal to `bytes` for every archive
+// the reader accepts.
+absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes);
+
+// New decompressed bytes for one data file (the size must not change).
+struct DataFileChange {
+  std::size_t index = 0;
+  std::vector<u8> decoded;
+};
+
+struct ChangeReport {
+  std::size_t index = 0;
+  RepackReport blocks;
+  Placement placement;
+};
+
+// Writes the archive `bytes` with `changes` applied into `out` (FORGE.md 4) and returns what became of
+// each changed data file. Nothing is checked after writing: rewrite_file() does that.
+absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
+                                                  ByteSink& out);
+
+// Reads `written` back and checks it against the archive it was written from: every data file not in
+// `changes` byte-identical (stored bytes and header), every changed one decompressing to its new bytes.
+absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
+                           std::span<const DataFileChange> changes);
+
+// rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
+// any step leaves `target` as it was.
+absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
+                                                       std::span<const DataFileChange> changes,
+                                                       const std::string& target);
+
+}  // namespace anvil::forge

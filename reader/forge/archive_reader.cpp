@@ -1,0 +1,111 @@
+#include "reader/forge/archive_reader.hpp"
+
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "reader/byte_reader.hpp"
+
+namespace anvil::forge {
+namespace {
+
+// Reads one structure at `offset` of the archive.
+template <class T>
+absl::Status read_at(std::span<const u8> bytes, u64 offset, T& value) {
+  if (offset > bytes.size()) return error_at(offset, "lies past the end of the file");
+  ByteReader reader(bytes, offset);
+  value.serialize(reader, 0);
+  if (!reader.ok()) return error_at(reader.failure()->offset, reader.failure()->message());
+  return absl::OkStatus();
+}
+
+// Whether `count` records of `size` bytes at `offset` (an i64 from the file) lie inside the file.
+bool table_fits(std::span<const u8> bytes, i64 offset, u64 count, std::size_t size) {
+  return offset >= 0 && static_cast<u64>(offset) <= bytes.size() &&
+         count <= (bytes.size() - static_cast<u64>(offset)) / size;
+}
+
+}  // namespace
+
+absl::Status error_at(u64 offset, std::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat("offset 0x%x: %s", offset, what));
+}
+
+absl::StatusOr<Archive> read_archive(std::span<const u8> bytes) {
+  Archive archive;
+  archive.size = bytes.size();
+  if (auto s = read_at(bytes, 0, archive.header); !s.ok()) return s;
+  const u64 h = archive.header.first_header;
+  if (auto s = read_at(bytes, h, archive.data_header); !s.ok()) return s;
+
+  // The chain of sections: each inside the file, none reached twice, and no more data files in all than
+  // could lie in the file without overlapping (each takes its 440-byte header at least), checked before
+  // anything is allocated for them.
+  const u64 max_files = bytes.size() / DataFileHeader::wire_size;
+  absl::flat_hash_set<u64> seen;
+  i64 next = archive.data_header.first_section;
+  u64 pointer_at = h + DataHeader::kFirstSectionAt;  // where the offset of the next section was read
+  while (next != TableSection::kLast) {
+    if (!table_fits(bytes, next, 1, TableSection::wire_size))
+      return error_at(pointer_at, absl::StrFormat("table section offset %d must lie inside the file (%d bytes)", next,
+                                                  bytes.size()));
+    const u64 at = static_cast<u64>(next);
+    if (!seen.insert(at).second)
+      return error_at(pointer_at, absl::StrFormat("table section 0x%x is reached twice (a cycle of sections)", at));
+    SectionAt section{at, {}};
+    if (auto s = read_at(bytes, at, section.table); !s.ok()) return s;
+    const TableSection& t = section.table;
+    const u64 count = static_cast<u64>(t.count);
+    if (archive.files.size() + count > max_files)
+      return error_at(at, absl::StrFormat("count %d: more data files than fit in the file (%d at most)", count,
+                                          max_files - archive.files.size()));
+    if (!table_fits(bytes, t.index_table, count, IndexEntry::wire_size))
+      return error_at(
+          at + TableSection::kIndexTableAt,
+          absl::StrFormat("index table of %d entries at %d must lie inside the file", count, t.index_table));
+    if (!table_fits(bytes, t.name_table, count, NameEntry::wire_size))
+      return error_at(at + TableSection::kNameTableAt,
+                      absl::StrFormat("name table of %d entries at %d must lie inside the file", count, t.name_table));
+    for (u64 i = 0; i < count; ++i) {
+      DataFileAt file;
+      file.section = archive.sections.size();
+      file.index_entry_offset = static_cast<u64>(t.index_table) + i * IndexEntry::wire_size;
+      file.name_entry_offset = static_cast<u64>(t.name_table) + i * NameEntry::wire_size;
+      if (auto s = read_at(bytes, file.index_entry_offset, file.index); !s.ok()) return s;
+      if (auto s = read_at(bytes, file.name_entry_offset, file.name); !s.ok()) return s;
+      const IndexEntry& e = file.index;
+      if (e.offset > bytes.size() || bytes.size() - e.offset < DataFileHeader::wire_size ||
+          e.size > bytes.size() - e.offset - DataFileHeader::wire_size)
+        return error_at(file.index_entry_offset,
+                        absl::StrFormat("data file 0x%08x at 0x%x (440-byte header + %d bytes) must lie inside the "
+                                        "file (%d bytes)",
+                                        e.file_id.value, e.offset, e.size, bytes.size()));
+      if (auto s = read_at(bytes, e.offset, file.header); !s.ok()) return s;
+      archive.files.push_back(std::move(file));
+    }
+    archive.sections.push_back(std::move(section));
+    pointer_at = at + TableSection::kNextAt;
+    next = t.next;
+  }
+
+  // No two data files overlap (headers included).
+  std::vector<std::size_t> order(archive.files.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.offset < archive.files[b].index.offset;
+  });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const DataFileAt& before = archive.files[order[k - 1]];
+    const DataFileAt& after = archive.files[order[k]];
+    if (after.index.offset < before.end())
+      return error_at(
+          after.index_entry_offset,
+          absl::StrFormat("data file 0x%08x at 0x%x overlaps data file 0x%08x at 0x%x..0x%x", after.index.file_id.value,
+                          after.index.offset, before.index.file_id.value, before.index.offset, before.end()));
+  }
+  return archive;
+}
+
+}  // namespace anvil::forge

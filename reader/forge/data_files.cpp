@@ -1,0 +1,275 @@
+#include "reader/forge/data_files.hpp"
+
+#include <absl/strings/str_format.h>
+
+#include <cstring>
+
+#include "codec/lzo.hpp"
+#include "reader/byte_reader.hpp"
+#include "reader/forge/archive_reader.hpp"
+
+namespace anvil::forge {
+namespace {
+
+codec::Algorithm algorithm_of(Compression c) {
+  switch (c) {
+    case Compression::lzo2a:
+      return codec::Algorithm::lzo2a;
+    case Compression::lzo1c:
+      return codec::Algorithm::lzo1c;
+    default:
+      return codec::Algorithm::lzo1x;
+  }
+}
+
+// Whether block sets follow the prefix `[u32 n][8n bytes]` of `stored`.
+bool starts_compressed(std::span<const u8> stored) {
+  u32 n = 0;
+  if (stored.size() < sizeof n) return false;
+  std::memcpy(&n, stored.data(), sizeof n);
+  if (n > (stored.size() - sizeof n) / 8) return false;  // the declaration reports it
+  std::size_t at = sizeof n + 8 * std::size_t{n};
+  u64 magic = 0;
+  if (stored.size() - at < sizeof magic) return false;
+  std::memcpy(&magic, stored.data() + at, sizeof magic);
+  return magic == BlockSet::kMagic;
+}
+
+// The archive size of a block set's parts, for the offsets of its blocks.
+constexpr u64 kSetHeader = BlockSet::min_wire_size;
+
+}  // namespace
+
+std::string data_file_label(const Archive& archive, std::size_t index) {
+  const DataFileAt& f = archive.files[index];
+  return absl::StrFormat("data file %d '%s' (0x%08x)", index, std::string(data_file_name(f)), f.index.file_id.value);
+}
+
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  const DataFileAt& file = archive.files[index];
+  StoredDataFile stored;
+  if (file.index.size == 0) return stored;  // an empty data file (pyUbiForge2 meets some)
+  std::span<const u8> span = bytes.subspan(file.stored_offset(), file.index.size);
+  stored.compressed = starts_compressed(span);
+  ByteReader reader(span);
+  stored.serialize(reader, 0);
+  if (!reader.ok())
+    return error_at(file.stored_offset() + reader.failure()->offset,
+                    data_file_label(archive, index) + ": " + reader.failure()->message());
+  if (reader.remaining() != 0)
+    return error_at(
+        file.stored_offset() + reader.pos(),
+        absl::StrFormat("%s: %d bytes after the last block set", data_file_label(archive, index), reader.remaining()));
+  if (!stored.compressed) {
+    const auto& p = stored.plain.bytes;
+    const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
+    auto it = std::search(p.begin(), p.end(), magic, magic + sizeof BlockSet::kMagic);
+    if (it != p.end())
+      return error_at(file.stored_offset() + (span.size() - p.size()) + static_cast<u64>(it - p.begin()),
+                      data_file_label(archive, index) +
+                          ": a plain data file must not hold the compression magic (a block set out of place)");
+  }
+  return stored;
+}
+
+Compression compression_of(const StoredDataFile& stored) {
+  if (!stored.first) return Compression::plain;
+  return compression_of(stored.first->compression).value_or(Compression::plain);
+}
+
+std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset) {
+  std::vector<BlockAt> out;
+  u64 at = stored_offset + 4 + 8 * u64{stored.prefix.size()};
+  u64 decoded = 0;
+  const std::optional<BlockSet>* sets[] = {&stored.first, &stored.second};
+  for (std::size_t s = 0; s < 2; ++s) {
+    if (!sets[s]->has_value()) continue;
+    const BlockSet& set = **sets[s];
+    at += kSetHeader;
+    if (set.max_size != 0) {
+      at += 2 + Block::head_wire_size * u64{set.blocks.size()};
+      for (std::size_t b = 0; b < set.blocks.size(); ++b) {
+        const Block& block = set.blocks[b];
+        out.push_back({s, b, at, decoded, block.uncompressed_size});
+        at += Block::min_body_wire_size + block.stored.bytes.size();
+        decoded += block.uncompressed_size;
+      }
+    } else {
+      for (std::size_t c = 0; c < set.chunks.size(); ++c) {
+        const Chunk& chunk = set.chunks[c];
+        out.push_back({s, c, at, decoded, chunk.decoded_size()});
+        at += chunk.kind == Chunk::kPlain ? 1 + 2 + chunk.stored.bytes.size() : 1 + 12 + chunk.stored.bytes.size();
+        decoded += chunk.decoded_size();
+      }
+    }
+  }
+  return out;
+}
+
+ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded) {
+  ChecksumRules rules = 0;
+  if (codec::adler32(0, stored) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_0_stored);
+  if (codec::adler32(1, stored) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_1_stored);
+  if (codec::adler32(0, decoded) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_0_decoded);
+  if (codec::adler32(1, decoded) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_1_decoded);
+  return rules;
+}
+
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset) {
+  Decoded out;
+  out.compression = compression_of(stored);
+  if (!stored.compressed) {
+    out.bytes = stored.plain.bytes;
+    return out;
+  }
+  std::vector<BlockAt> layout = block_layout(stored, stored_offset);
+  const BlockSet* sets[] = {stored.first ? &*stored.first : nullptr, stored.second ? &*stored.second : nullptr};
+  // Every claimed size against its compressed bytes first, then one allocation for the whole.
+  u64 total = 0;
+  for (const BlockAt& b : layout) {
+    const BlockSet& set = *sets[b.set];
+    std::size_t stored_size =
+        set.max_size != 0 ? set.blocks[b.block].stored.bytes.size() : set.chunks[b.block].stored.bytes.size();
+    bool plain = set.max_size != 0 ? set.blocks[b.block].is_plain() : set.chunks[b.block].kind == Chunk::kPlain;
+    if (!plain && b.decoded_size > codec::max_decompressed_size(stored_size))
+      return error_at(b.stored_offset,
+                      absl::StrFormat("set %d block %d: %d compressed bytes cannot decompress to the %d claimed", b.set,
+                                      b.block, stored_size, b.decoded_size));
+    total += b.decoded_size;
+  }
+  out.bytes.resize(total);
+  for (const BlockAt& b : layout) {
+    const BlockSet& set = *sets[b.set];
+    auto compression = compression_of(set.compression);
+    std::span<u8> dest(out.bytes.data() + b.decoded_offset, b.decoded_size);
+    std::span<const u8> src;
+    bool plain = false;
+    std::optional<u32> checksum;
+    if (set.max_size != 0) {
+      const Block& block = set.blocks[b.block];
+      src = block.stored.bytes;
+      plain = block.is_plain();
+      checksum = block.checksum;
+    } else {
+      const Chunk& chunk = set.chunks[b.block];
+      src = chunk.stored.bytes;
+      plain = chunk.kind == Chunk::kPlain;
+      if (!plain) checksum = chunk.checksum;
+    }
+    if (plain) {
+      if (!src.empty()) std::memcpy(dest.data(), src.data(), src.size());
+    } else if (auto s = codec::decompress_into(algorithm_of(*compression), src, dest); !s.ok()) {
+      return error_at(b.stored_offset, absl::StrFormat("set %d block %d: %s", b.set, b.block, s.message()));
+    }
+    if (checksum) {
+      ++out.checked_blocks;
+      out.rules &= rules_matching(*checksum, src, dest);
+    }
+  }
+  return out;
+}
+
+u64 claimed_size(const StoredDataFile& stored) {
+  if (!stored.compressed) return stored.plain.bytes.size();
+  u64 total = 0;
+  for (const std::optional<BlockSet>* set : {&stored.first, &stored.second}) {
+    if (!set->has_value()) continue;
+    for (const Block& b : (*set)->blocks) total += b.uncompressed_size;
+    for (const Chunk& c : (*set)->chunks) total += c.decoded_size();
+  }
+  return total;
+}
+
+ChecksumRules stored_rules(const StoredDataFile& stored, std::size_t& blocks) {
+  constexpr ChecksumRules kStored =
+      static_cast<u8>(ChecksumRule::adler32_0_stored) | static_cast<u8>(ChecksumRule::adler32_1_stored);
+  ChecksumRules rules = kStored;
+  for (const std::optional<BlockSet>* set : {&stored.first, &stored.second}) {
+    if (!set->has_value()) continue;
+    for (const Block& b : (*set)->blocks) {
+      ++blocks;
+      rules &= rules_matching(b.checksum, b.stored.bytes, {});
+    }
+    for (const Chunk& c : (*set)->chunks) {
+      if (c.kind != Chunk::kCompressed) continue;
+      ++blocks;
+      rules &= rules_matching(c.checksum, c.stored.bytes, {});
+    }
+  }
+  return rules;
+}
+
+absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
+  DataFile file;
+  if (decoded.empty()) return file;  // an empty data file holds no entries
+  ByteReader reader(decoded);
+  file.serialize(reader, 0);
+  if (!reader.ok())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("decompressed offset 0x%x: %s", reader.failure()->offset, reader.failure()->message()));
+  if (reader.remaining() != 0)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("decompressed offset 0x%x: %d bytes after the last body", reader.pos(), reader.remaining()));
+  return file;
+}
+
+std::vector<BodyAt> body_layout(const DataFile& file) {
+  std::vector<BodyAt> out;
+  if (file.entries.empty() && file.unknown.bytes.empty()) return out;
+  u64 at = 2 + Entry::head_wire_size * u64{file.entries.size()} + 4 + file.unknown.bytes.size();
+  for (std::size_t i = 0; i < file.entries.size(); ++i) {
+    const Entry& e = file.entries[i];
+    at += Entry::min_body_wire_size + e.name.bytes.size();
+    if (e.flag == 1) at += e.flag_unknown.bytes.size() + 4 + 12 * u64{e.flag_records.size()};
+    out.push_back({i, at, e.body.bytes.size()});
+    at += e.body.bytes.size();
+  }
+  return out;
+}
+
+std::vector<Level> carve_bodies(const DataFile& file, Game game) {
+  std::vector<Level> levels;
+  levels.reserve(file.entries.size());
+  for (const Entry& e : file.entries) levels.push_back(carve_level(e.body.bytes, game));
+  return levels;
+}
+
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  DataFileRead out;
+  auto stored = read_stored(bytes, archive, index);
+  if (!stored.ok()) return stored.status();
+  out.stored = std::move(*stored);
+  auto decoded = decode(out.stored, archive.files[index].stored_offset());
+  if (!decoded.ok()) {
+    // error_at's "offset 0x…: what" with the data file named after the offset
+    std::string message(decoded.status().message());
+    auto colon = message.find(": ");
+    return absl::InvalidArgumentError(message.substr(0, colon + 2) + data_file_label(archive, index) + ": " +
+                                      message.substr(colon + 2));
+  }
+  out.decoded = std::move(*decoded);
+  return out;
+}
+
+absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive) {
+  ArchiveRules result;
+  // The stored rules first: no decompression.
+  std::vector<std::size_t> compressed;
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    auto stored = read_stored(bytes, archive, i);
+    if (!stored.ok()) return stored.status();
+    if (!stored->compressed) continue;
+    compressed.push_back(i);
+    result.rules &= stored_rules(*stored, result.blocks);
+  }
+  if (result.blocks == 0 || result.rules != 0) return result;
+  result.rules = kAllRules;
+  for (std::size_t i : compressed) {
+    auto read = read_data_file(bytes, archive, i);
+    if (!read.ok()) return read.status();
+    result.rules &= read->decoded.rules;
+  }
+  return result;
+}
+
+}  // namespace anvil::forge

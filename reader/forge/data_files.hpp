@@ -1,0 +1,96 @@
+// Reading one data file of an archive (FORGE.md 2, 3): its stored form (plain, one or two block sets,
+// or chunks), decompressed with the checksum rules its blocks match, and its entry table with the
+// bodies the objects of FORMAT.md are carved from. One data file at a time, on demand: nothing here
+// holds more than the data file asked for.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <span>
+#include <string>
+
+#include "model/forge/archive.hpp"
+#include "model/forge/data_file.hpp"
+#include "model/forge/stored_data_file.hpp"
+#include "reader/level.hpp"
+
+namespace anvil::forge {
+
+// "data file 3 'level_01' (0x0001a2b3)": how errors name a data file.
+std::string data_file_label(const Archive& archive, std::size_t index);
+
+// The stored form of data file `index` of `archive` (read from `bytes`, the mapped archive). A stored
+// size of 0 reads as an empty plain data file. Errors name the archive offset.
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+
+// The compression of a stored data file: its first block set's, or plain.
+Compression compression_of(const StoredDataFile& stored);
+
+// Where each block or chunk of a stored data file lies: in the archive (its checksum field, or its kind
+// byte for a chunk) and in the decompressed data file.
+struct BlockAt {
+  std::size_t set = 0;    // 0 or 1
+  std::size_t block = 0;  // index in the set's blocks or chunks
+  u64 stored_offset = 0;  // archive offset
+  u64 decoded_offset = 0;
+  u64 decoded_size = 0;
+};
+// Every block of a compressed data file in order; `stored_offset` is where the stored form starts.
+std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset);
+
+struct Decoded {
+  std::vector<u8> bytes;  // the data file decompressed
+  Compression compression = Compression::plain;
+  std::size_t checked_blocks = 0;   // blocks and chunks that carry a checksum
+  ChecksumRules rules = kAllRules;  // the rules every one of them matches
+};
+
+// Decompresses a stored data file: every claimed size checked against its compressed bytes before
+// anything is allocated, every block decompressing to exactly its stated size; errors name the block
+// and its archive offset (`stored_offset`: where the stored form starts).
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset);
+
+// The checksum rules a block's checksum matches (stored: its bytes as stored; decoded: decompressed).
+ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded);
+
+// The decompressed size a stored data file claims (the sum of its blocks' sizes), without decompressing.
+u64 claimed_size(const StoredDataFile& stored);
+
+// The checksum rules over the stored bytes (FORGE.md 2) that every block of `stored` matches, without
+// decompressing; `blocks` counts the blocks and chunks that carry a checksum.
+ChecksumRules stored_rules(const StoredDataFile& stored, std::size_t& blocks);
+
+// Parses a decompressed data file's entry table (FORGE.md 3); nothing may follow the last body. Errors
+// name the offset in the decompressed data file.
+absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded);
+
+// Where each entry's body lies in the decompressed data file.
+struct BodyAt {
+  std::size_t entry = 0;
+  u64 offset = 0;
+  u64 size = 0;
+};
+std::vector<BodyAt> body_layout(const DataFile& file);
+
+// The objects of FORMAT.md carved from each body of `file` (never across two bodies): one Level per
+// entry, over that entry's body bytes (which must outlive it).
+std::vector<Level> carve_bodies(const DataFile& file, Game game);
+
+// Everything about one data file, read from the archive: what `ls`, `extract` and the pipelines use.
+struct DataFileRead {
+  StoredDataFile stored;
+  Decoded decoded;
+};
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+
+// The checksum rules every block of the archive matches (FORGE.md 2), and how many blocks carry one.
+// Rules over the stored bytes are tried first, without decompressing; the data files are decompressed
+// only when none of those holds.
+struct ArchiveRules {
+  ChecksumRules rules = kAllRules;
+  std::size_t blocks = 0;
+  std::string describe() const { return describe_rules(rules, blocks); }
+};
+absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive);
+
+}  // namespace anvil::forge

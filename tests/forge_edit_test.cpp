@@ -1,0 +1,226 @@
+// The edit path of FORGE.md 4: new decompressed bytes for a data file are re-split on its block
+// boundaries, changed blocks re-compressed, and the data file written in place or moved to the end;
+// read back, it holds the new bytes and every other data file is byte-identical.
+#include <absl/strings/str_format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "gen/forge.hpp"
+#include "pipeline/forge_rewrite.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
+#include "tests/test_support.hpp"
+
+namespace anvil::forge {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Edited {
+  std::vector<u8> before, after;
+  Archive a, b;
+  std::vector<ChangeReport> reports;
+};
+
+// Applies `changes` to `before` and checks the result the way rewrite_file does, plus: every untouched
+// data file keeps its place and bytes, every changed one decompresses to its new bytes.
+Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
+  Edited e;
+  e.before = std::move(before);
+  VectorSink sink;
+  auto reports = rewrite(e.before, changes, sink);
+  EXPECT_TRUE(reports.ok()) << reports.status();
+  if (!reports.ok()) return e;
+  e.reports = *reports;
+  e.after = std::move(sink.bytes());
+  EXPECT_TRUE(check_rewrite(e.before, e.after, changes).ok());
+  e.a = *read_archive(e.before);
+  auto b = read_archive(e.after);
+  EXPECT_TRUE(b.ok()) << b.status();
+  e.b = *b;
+  for (std::size_t i = 0; i < e.a.files.size(); ++i) {
+    auto read = read_data_file(e.after, e.b, i);
+    EXPECT_TRUE(read.ok()) << read.status();
+    auto change = std::find_if(changes.begin(), changes.end(), [&](auto& c) { return c.index == i; });
+    if (change != changes.end()) {
+      EXPECT_EQ(read->decoded.bytes, change->decoded) << "data file " << i;
+    } else {
+      const DataFileAt& x = e.a.files[i];
+      const DataFileAt& y = e.b.files[i];
+      EXPECT_EQ(x.index.offset, y.index.offset);
+      EXPECT_TRUE(std::equal(e.before.begin() + x.index.offset, e.before.begin() + x.end(),
+                             e.after.begin() + y.index.offset, e.after.begin() + y.end()))
+          << "data file " << i;
+    }
+  }
+  // Still a lossless archive.
+  auto again = round_trip(e.after);
+  EXPECT_TRUE(again.ok() && *again == e.after);
+  return e;
+}
+
+std::vector<u8> decoded_of(std::span<const u8> bytes, std::size_t i) {
+  Archive a = *read_archive(bytes);
+  return read_data_file(bytes, a, i)->decoded.bytes;
+}
+
+// Bytes of the first entry's body that hold no object (the generator's filler at its start would do,
+// but any change of an object's bytes is as good for the container: the test only needs a place).
+u64 body_start(std::span<const u8> decoded) {
+  auto file = parse_data_file(decoded);
+  EXPECT_TRUE(file.ok());
+  return body_layout(*file)[0].offset;
+}
+
+TEST(ForgeEdit, SmallerDataFileStaysInPlaceAndIsPadded) {
+  gen::ForgeRecord record;
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 6, 3, 512}, &record);
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{4}}) {  // every compressed form
+    std::vector<u8> decoded = decoded_of(bytes, i);
+    // Zeros over the second half of the body: more compressible, so the data file shrinks.
+    u64 start = body_start(decoded);
+    std::fill(decoded.begin() + static_cast<std::ptrdiff_t>(start + (decoded.size() - start) / 2), decoded.end(), 0);
+    Edited e = apply(bytes, {{i, decoded}});
+    ASSERT_EQ(e.reports.size(), 1u);
+    const ChangeReport& r = e.reports[0];
+    EXPECT_FALSE(r.placement.moved) << i;
+    EXPECT_GT(r.blocks.recompressed, 0u);
+    EXPECT_LT(r.blocks.recompressed, r.blocks.blocks) << "unchanged blocks keep their bytes";
+    const DataFileAt& old = e.a.files[i];
+    const DataFileAt& now = e.b.files[i];
+    EXPECT_EQ(now.index.offset, old.index.offset);
+    ASSERT_LT(now.index.size, old.index.size);
+    EXPECT_EQ(e.after.size(), e.before.size());
+    // The rest of the old place: the byte that padded it (the generator pads after odd data files with CC).
+    u8 padding = old.end() < e.before.size() ? e.before[old.end()] : 0;
+    for (u64 k = now.end(); k < old.end(); ++k) ASSERT_EQ(e.after[k], padding) << "data file " << i << " at " << k;
+    // raw_size follows the index size where it equalled it, and is kept where it did not.
+    if (record.files[i].form == gen::StoredForm::block_set_then_chunks)
+      EXPECT_EQ(now.name.raw_size, old.name.raw_size);
+    else
+      EXPECT_EQ(now.name.raw_size, now.index.size);
+  }
+}
+
+TEST(ForgeEdit, UnchangedBlocksKeepStoredBytesAndChecksums) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 1, 8, 5, 256});
+  std::vector<u8> decoded = decoded_of(bytes, 0);
+  decoded[decoded.size() - 3] ^= 0x5A;  // the last block only
+  Edited e = apply(bytes, {{0, decoded}});
+  ASSERT_EQ(e.reports.size(), 1u);
+  EXPECT_EQ(e.reports[0].blocks.recompressed, 1u);
+  auto a = read_stored(e.before, e.a, 0);
+  auto b = read_stored(e.after, e.b, 0);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->second->blocks.size(), b->second->blocks.size());
+  for (std::size_t k = 0; k + 1 < a->second->blocks.size(); ++k) {
+    EXPECT_EQ(a->second->blocks[k].stored.bytes, b->second->blocks[k].stored.bytes);
+    EXPECT_EQ(a->second->blocks[k].checksum, b->second->blocks[k].checksum);
+  }
+  auto rules = archive_rules(e.after, e.b);
+  ASSERT_TRUE(rules.ok());
+  EXPECT_EQ(rules->describe(), "adler32-0/stored");
+}
+
+TEST(ForgeEdit, LargerDataFileMovesToTheEndAligned) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 6, 4, 512});
+  std::size_t i = 1;  // LZO2A chunks
+  std::vector<u8> decoded = decoded_of(bytes, i);
+  // Incompressible bytes over the body: the data file grows past its room.
+  u64 x = 0x9E3779B97F4A7C15ull;
+  for (u64 k = body_start(decoded); k < decoded.size(); ++k) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    decoded[k] = static_cast<u8>(x);
+  }
+  Edited e = apply(bytes, {{i, decoded}});
+  ASSERT_EQ(e.reports.size(), 1u);
+  const Placement& p = e.reports[0].placement;
+  EXPECT_TRUE(p.moved);
+  const u64 alignment = data_file_alignment(e.a);
+  EXPECT_GE(alignment, 16u);
+  EXPECT_EQ(p.header_offset % alignment, 0u);
+  EXPECT_GE(p.header_offset, e.before.size());
+  EXPECT_EQ(e.b.files[i].index.offset, p.header_offset);
+  EXPECT_EQ(e.after.size(), p.header_offset + DataFileHeader::wire_size + p.stored_size);
+  // Nothing else moved: the old place and everything up to the old end are as they were, but the tables.
+  const DataFileAt& old = e.a.files[i];
+  EXPECT_TRUE(std::equal(e.before.begin() + old.index.offset, e.before.begin() + old.end(),
+                         e.after.begin() + old.index.offset));
+  EXPECT_EQ(data_file_name(e.b.files[i]), data_file_name(old));
+}
+
+TEST(ForgeEdit, PlainDataFileStaysPlain) {
+  gen::ForgeRecord record;
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 3, 6, 512}, &record);
+  std::vector<u8> decoded = decoded_of(bytes, 2);
+  decoded.back() ^= 1;
+  Edited e = apply(bytes, {{2, decoded}});
+  auto stored = read_stored(e.after, e.b, 2);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_FALSE(stored->compressed);
+  EXPECT_EQ(e.b.files[2].index.size, e.a.files[2].index.size);
+}
+
+TEST(ForgeEdit, TwoDataFilesAtOnce) {
+  std::vector<u8> bytes = gen::generate_forge({Game::sws, 5, 4, 7, 300});
+  std::vector<u8> d0 = decoded_of(bytes, 0), d4 = decoded_of(bytes, 4);
+  d0[d0.size() / 2] ^= 0xFF;
+  d4[d4.size() - 1] ^= 0xFF;
+  apply(bytes, {{0, d0}, {4, d4}});
+}
+
+TEST(ForgeEdit, RefusesAnotherSize) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 8, 512});
+  std::vector<u8> decoded = decoded_of(bytes, 0);
+  decoded.push_back(0);
+  VectorSink sink;
+  auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("DataFile_000"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("sizes do not change"));
+}
+
+TEST(ForgeEdit, RefusesToChecksumWhenNoRuleMatchedEveryBlock) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 9, 512});
+  Archive a = *read_archive(bytes);
+  auto stored = read_stored(bytes, a, 0);
+  ASSERT_TRUE(stored.ok());
+  // Spoil the first block's checksum: then no rule holds for every block.
+  std::vector<BlockAt> layout = block_layout(*stored, a.files[0].stored_offset());
+  bytes[layout[0].stored_offset] ^= 0xFF;
+  auto rules = archive_rules(bytes, a);
+  ASSERT_TRUE(rules.ok());
+  EXPECT_EQ(rules->describe(), "none");
+  std::vector<u8> decoded = decoded_of(bytes, 0);
+  decoded.back() ^= 1;
+  VectorSink sink;
+  auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("no checksum rule matched every block"));
+}
+
+TEST(ForgeEdit, RewriteFileIsAtomicAndChecked) {
+  test::TempDir dir;
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 3, 3, 10, 512});
+  std::vector<u8> decoded = decoded_of(bytes, 0);
+  decoded[decoded.size() / 2] ^= 0x11;
+  std::string out = dir.path("out.forge");
+  auto r = rewrite_file(bytes, std::vector<DataFileChange>{{0, decoded}}, out);
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::vector<u8> written = test::read_file(out);
+  EXPECT_EQ(decoded_of(written, 0), decoded);
+
+  decoded.pop_back();  // refused: no file appears, and nothing is left beside it
+  std::string refused = dir.path("refused.forge");
+  EXPECT_FALSE(rewrite_file(bytes, std::vector<DataFileChange>{{0, decoded}}, refused).ok());
+  EXPECT_FALSE(std::filesystem::exists(refused));
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(dir.path(""))) ++files;
+  EXPECT_EQ(files, 1u);
+}
+
+}  // namespace
+}  // namespace anvil::forge

@@ -1,0 +1,129 @@
+#include "writer/forge/archive_writer.hpp"
+
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "writer/byte_writer.hpp"
+#include "writer/forge/repack.hpp"
+
+namespace anvil::forge {
+namespace {
+
+template <class T>
+std::vector<u8> encoded(const T& value) {
+  std::vector<u8> out;
+  {
+    ByteWriter writer(out);
+    const_cast<T&>(value).serialize(writer, 0);
+  }
+  return out;
+}
+
+// Every place a structure other than a data file's stored bytes starts: the old place of a data file
+// ends at the first of these after it.
+std::vector<u64> structure_starts(const Archive& archive) {
+  std::vector<u64> starts{archive.header.first_header};
+  for (const SectionAt& s : archive.sections) {
+    starts.push_back(s.offset);
+    if (s.table.count > 0) {
+      starts.push_back(static_cast<u64>(s.table.index_table));
+      starts.push_back(static_cast<u64>(s.table.name_table));
+    }
+  }
+  for (const DataFileAt& f : archive.files) starts.push_back(f.index.offset);
+  std::sort(starts.begin(), starts.end());
+  return starts;
+}
+
+}  // namespace
+
+absl::Status VectorSink::write_at(u64 offset, std::span<const u8> bytes) {
+  if (bytes_.size() < offset + bytes.size()) bytes_.resize(offset + bytes.size());
+  std::copy(bytes.begin(), bytes.end(), bytes_.begin() + static_cast<std::ptrdiff_t>(offset));
+  return absl::OkStatus();
+}
+
+absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
+  if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0 ||
+      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    return absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
+  return absl::OkStatus();
+}
+
+u64 data_file_alignment(const Archive& archive) {
+  u64 alignment = u64{1} << 16;
+  for (const DataFileAt& f : archive.files)
+    while (alignment > 1 && f.index.offset % alignment != 0) alignment /= 2;
+  return archive.files.empty() ? 1 : alignment;
+}
+
+absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
+                                                     std::span<const Replacement> replacements, ByteSink& out) {
+  Archive updated = archive;
+  std::vector<Placement> placements;
+  if (auto s = out.write_at(0, original); !s.ok()) return s;
+  const std::vector<u64> starts = structure_starts(archive);
+  const u64 alignment = data_file_alignment(archive);
+  u64 end = original.size();
+
+  for (const Replacement& r : replacements) {
+    if (r.index >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
+    const DataFileAt& old = archive.files[r.index];
+    DataFileAt& now = updated.files[r.index];
+    std::vector<u8> stored = encode_stored(r.stored);
+    if (stored.size() > std::numeric_limits<u32>::max())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("data file %d: %d stored bytes do not fit a u32 size", r.index, stored.size()));
+    // The old place: up to the next structure (or the end of the file), padded with the byte after it.
+    auto next = std::upper_bound(starts.begin(), starts.end(), old.stored_offset());
+    while (next != starts.end() && *next < old.end()) ++next;  // an empty data file's own start
+    const u64 room_end = next == starts.end() ? original.size() : *next;
+    const u8 padding = old.end() < room_end ? original[old.end()] : 0;
+    Placement placement{r.index, false, old.index.offset, stored.size()};
+    if (stored.size() <= room_end - old.stored_offset()) {
+      if (auto s = out.write_at(old.stored_offset(), stored); !s.ok()) return s;
+      if (stored.size() < old.index.size) {
+        std::vector<u8> fill(old.index.size - stored.size(), padding);
+        if (auto s = out.write_at(old.stored_offset() + stored.size(), fill); !s.ok()) return s;
+      }
+    } else {
+      u64 at = (end + alignment - 1) / alignment * alignment;
+      if (at > end) {
+        std::vector<u8> fill(at - end, padding);
+        if (auto s = out.write_at(end, fill); !s.ok()) return s;
+      }
+      placement.moved = true;
+      placement.header_offset = at;
+      if (auto s = out.write_at(at, encoded(old.header)); !s.ok()) return s;
+      if (auto s = out.write_at(at + DataFileHeader::wire_size, stored); !s.ok()) return s;
+      end = at + DataFileHeader::wire_size + stored.size();
+    }
+    if (now.name.raw_size == old.index.size) now.name.raw_size = static_cast<u32>(stored.size());
+    now.index.offset = placement.header_offset;
+    now.index.size = static_cast<u32>(stored.size());
+    placements.push_back(placement);
+  }
+
+  // Every table re-encoded from its fields, at its place.
+  if (auto s = out.write_at(0, encoded(updated.header)); !s.ok()) return s;
+  if (auto s = out.write_at(updated.header.first_header, encoded(updated.data_header)); !s.ok()) return s;
+  for (const SectionAt& section : updated.sections)
+    if (auto s = out.write_at(section.offset, encoded(section.table)); !s.ok()) return s;
+  for (const DataFileAt& f : updated.files) {
+    if (auto s = out.write_at(f.index_entry_offset, encoded(f.index)); !s.ok()) return s;
+    if (auto s = out.write_at(f.name_entry_offset, encoded(f.name)); !s.ok()) return s;
+  }
+  for (std::size_t i = 0; i < updated.files.size(); ++i) {
+    // a moved data file's header was written at its new place; its old one stays as it was
+    bool moved =
+        std::any_of(placements.begin(), placements.end(), [&](const Placement& p) { return p.index == i && p.moved; });
+    if (!moved)
+      if (auto s = out.write_at(updated.files[i].index.offset, encoded(updated.files[i].header)); !s.ok()) return s;
+  }
+  return placements;
+}
+
+}  // namespace anvil::forge

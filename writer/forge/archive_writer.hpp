@@ -1,0 +1,67 @@
+// Writing a `.forge` archive back (FORGE.md 4): the original bytes, with every table re-encoded from
+// its fields over them, and the data files given new stored forms placed in their old place when they
+// fit (the rest of it padded with the byte that padded it) or moved to the end, aligned as the other
+// data files are, with their 440-byte header. Untouched data files and padding are copied byte for
+// byte; nothing else moves.
+#pragma once
+
+#include <absl/status/status.h>
+#include <absl/status/statusor.h>
+
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include "model/forge/archive.hpp"
+#include "model/forge/stored_data_file.hpp"
+
+namespace anvil::forge {
+
+// Where the written archive goes: bytes at an offset, past the end extending it.
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual absl::Status write_at(u64 offset, std::span<const u8> bytes) = 0;
+};
+
+class VectorSink : public ByteSink {
+ public:
+  absl::Status write_at(u64 offset, std::span<const u8> bytes) override;
+  std::vector<u8>& bytes() { return bytes_; }
+
+ private:
+  std::vector<u8> bytes_;
+};
+
+class FileSink : public ByteSink {
+ public:
+  explicit FileSink(std::FILE* file) : file_(file) {}
+  absl::Status write_at(u64 offset, std::span<const u8> bytes) override;
+
+ private:
+  std::FILE* file_;
+};
+
+// A data file's new stored form.
+struct Replacement {
+  std::size_t index = 0;  // in Archive::files
+  StoredDataFile stored;
+};
+
+struct Placement {
+  std::size_t index = 0;
+  bool moved = false;
+  u64 header_offset = 0;  // the index entry's new offset
+  u64 stored_size = 0;    // the index entry's new size
+};
+
+// Writes `archive` (read from `original`) to `out` with `replacements` applied; `archive` is not changed.
+// What each replaced data file became, in the order given.
+absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
+                                                     std::span<const Replacement> replacements, ByteSink& out);
+
+// The alignment of the archive's data file headers: the largest power of two (up to 64 KiB) that
+// divides every one of their offsets.
+u64 data_file_alignment(const Archive& archive);
+
+}  // namespace anvil::forge

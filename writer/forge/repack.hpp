@@ -1,0 +1,35 @@
+// The stored form of an edited data file (FORGE.md 4): its new decompressed bytes re-split on the
+// original block boundaries; an unchanged block keeps its stored bytes and checksum, a changed one is
+// re-compressed with its set's algorithm (-999), stored plain when that is not smaller, and given a
+// checksum by the archive's rule. A plain data file stays plain.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <optional>
+#include <span>
+
+#include "model/forge/archive.hpp"
+#include "model/forge/stored_data_file.hpp"
+
+namespace anvil::forge {
+
+struct RepackReport {
+  std::size_t blocks = 0;        // blocks and chunks of the data file
+  std::size_t recompressed = 0;  // changed blocks re-compressed (or stored plain)
+};
+
+// `old_decoded` is what `original` decompresses to; `new_decoded` must have its size (FORMAT.md's
+// no-resize rule). `rule` is the archive's checksum rule, or nothing when no rule matched every block:
+// then changing a compressed block is refused with that reason.
+absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<const u8> old_decoded,
+                                      std::span<const u8> new_decoded, std::optional<ChecksumRule> rule,
+                                      RepackReport* report = nullptr);
+
+// The checksum of a block by `rule`.
+u32 checksum_by(ChecksumRule rule, std::span<const u8> stored, std::span<const u8> decoded);
+
+// A stored data file's bytes, from its declaration.
+std::vector<u8> encode_stored(const StoredDataFile& stored);
+
+}  // namespace anvil::forge
