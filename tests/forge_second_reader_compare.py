@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """anvilrt against the second reader (issue 13): `forge_second_reader_compare.py ANVILRT generated|patched`.
 
-generated: archives of `anvilrt gen --forge` in several seeds and shapes; patched: such archives after
+generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
 `anvilrt patch`. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
 decompressed bytes. Any difference, or any command that fails, fails the test (exit 1) naming it.
@@ -18,6 +18,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 READER = os.path.join(HERE, "forge_second_reader.py")
+CORPUS = os.path.join(HERE, os.pardir, "corpus", "forge")
 SKIPPED = 77
 # The second reader's checksum rule names and anvilrt ls's.
 RULE_NAMES = {"adler32-0-compressed": "adler32-0/stored", "adler32-1-compressed": "adler32-1/stored",
@@ -114,9 +115,11 @@ def generate(anvilrt, tmp, shape):
 
 
 def check_generated(anvilrt, tmp):
+    """The archives gen writes now, and those it wrote into corpus/forge/."""
+    archives = [generate(anvilrt, tmp, shape) for shape in SHAPES]
+    archives += [(name, os.path.join(CORPUS, name)) for name in sorted(os.listdir(CORPUS)) if name.endswith(".forge")]
     lines = []
-    for shape in SHAPES:
-        label, forge = generate(anvilrt, tmp, shape)
+    for label, forge in archives:
         mine = compare(anvilrt, forge, tmp, label)
         kinds = sorted({m["compression"] + ":" + "+".join(s["form"] for s in m["block_sets"]) for m in mine})
         lines.append(f"{label}: {len(mine)} data files agree ({', '.join(kinds)})")
