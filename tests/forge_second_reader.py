@@ -307,7 +307,10 @@ def read_data_file(buf, n, e, lzo):
 
 
 def count_entries(data):
-    """The decompressed data file's entry table (FORGE.md section 3): number of entries, or why not."""
+    """The decompressed data file's entry table (FORGE.md section 3): number of entries, or why not.
+
+    Informational (list reports it, nothing fails on it). FORGE.md's flag rule is read as written: "if
+    flag = 1: [...]; any other flag: an error", so flag 0 is refused here."""
     cur = Cursor(data, 0, len(data), "entry table")
     try:
         count = cur.unpack("H", "entry count")
