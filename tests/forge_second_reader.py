@@ -1,0 +1,400 @@
+#!/usr/bin/python3
+"""A second, independent reader of `.forge` archives (issue 13's acceptance).
+
+Written from ../shared/FORGE.md alone; it shares no code with anvilrt's library, only liblzo2 (through
+ctypes) for the LZO decoders. Checksums use Python's own zlib.adler32, not liblzo2's.
+
+  forge_second_reader.py list FORGE          JSON: every data file in index order
+  forge_second_reader.py extract FORGE DIR   DIR/<name>.data: each data file decompressed
+
+Any failed check of FORGE.md ends the run with one line on stderr naming the archive offset (and the
+data file and block) and exit status 1: as a test oracle it accepts only archives it fully understands.
+"""
+
+import ctypes
+import hashlib
+import json
+import os
+import re
+import struct
+import sys
+import zlib
+
+ARCHIVE_MAGIC = b"scimitar"
+COMPRESSION_MAGIC = bytes.fromhex("33AAFB5799FA0410")
+VERSION = 25
+DATA_FILE_HEADER = 440
+SECTION_SIZE = 48
+INDEX_ENTRY_SIZE = 16
+NAME_ENTRY_SIZE = 188
+BLOCK_SET_HEADER = 15  # magic, u16 version, u8 compression, u16 block_size, u16 max_size
+COMPRESSION_NAMES = {0: "lzo1x", 1: "lzo1x", 2: "lzo2a", 5: "lzo1c"}
+# The four checksum candidates of FORGE.md section 2, in the order they are reported.
+CHECKSUM_RULES = (
+    ("adler32-0-compressed", 0, "compressed"),
+    ("adler32-1-compressed", 1, "compressed"),
+    ("adler32-0-decompressed", 0, "decompressed"),
+    ("adler32-1-decompressed", 1, "decompressed"),
+)
+# A chunk states its decompressed size in a u32; this reader refuses to allocate more than this for one
+# chunk (FORGE.md: nothing is allocated on a size the bytes cannot back; LZO's own ratio bound is ~255).
+CHUNK_LIMIT = 1 << 30
+
+
+class ForgeError(Exception):
+    """A failed check: the message is the whole one-line diagnosis after the archive name."""
+
+
+class Lzo:
+    """liblzo2's safe decoders (and, for the self-test's fixtures, its compressors) through ctypes."""
+
+    def __init__(self):
+        try:
+            self.lib = ctypes.CDLL("liblzo2.so.2")
+        except OSError as e:
+            raise ForgeError(f"cannot load liblzo2.so.2 (Debian package liblzo2-2): {e}") from None
+        lib = self.lib
+        lib.lzo_version.restype = ctypes.c_uint
+        init = getattr(lib, "__lzo_init_v2")
+        init.restype = ctypes.c_int
+        init.argtypes = [ctypes.c_uint] + [ctypes.c_int] * 9
+        pointer = ctypes.sizeof(ctypes.c_void_p)
+        size_t = ctypes.sizeof(ctypes.c_size_t)
+        # lzo_init()'s arguments: short, int, long, lzo_uint32_t, lzo_uint, dict entry, char*, voidp,
+        # lzo_callback_t (three function pointers, a pointer and two lzo_xint).
+        rc = init(lib.lzo_version(), ctypes.sizeof(ctypes.c_short), ctypes.sizeof(ctypes.c_int),
+                  ctypes.sizeof(ctypes.c_long), 4, size_t, pointer, pointer, pointer, 4 * pointer + 2 * size_t)
+        if rc != 0:
+            raise ForgeError(f"liblzo2: lzo_init failed with {rc}")
+        signature = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t),
+                     ctypes.c_void_p]
+        self.decoders = {}
+        for name in ("lzo1x", "lzo2a", "lzo1c"):
+            f = getattr(lib, f"{name}_decompress_safe")
+            f.restype, f.argtypes = ctypes.c_int, signature
+            self.decoders[name] = f
+        # Compressors and the work memory each needs (lzo1x.h, lzo2a.h, lzo1c.h on a 64-bit build).
+        self.encoders = {}
+        for name, memory in (("lzo1x_1", 16384 * pointer), ("lzo1x_999", 14 * 16384 * 2),
+                             ("lzo2a_999", 8 * 16384 * 2), ("lzo1c_999", 5 * 16384 * 2)):
+            f = getattr(lib, f"{name}_compress")
+            f.restype, f.argtypes = ctypes.c_int, signature
+            self.encoders[name] = (f, memory)
+
+    def decompress(self, algorithm, src, size):
+        """The bytes `src` decodes to with `algorithm`, which must be exactly `size` bytes; else a message."""
+        out = ctypes.create_string_buffer(max(size, 1))
+        out_len = ctypes.c_size_t(size)
+        rc = self.decoders[algorithm](bytes(src), len(src), out, ctypes.byref(out_len), None)
+        if rc != 0:
+            raise ValueError(f"{algorithm}_decompress_safe returned {rc} (stated size {size})")
+        if out_len.value != size:
+            raise ValueError(f"decompresses to {out_len.value} bytes, not the stated {size}")
+        return out.raw[:size]
+
+    def compress(self, method, src):
+        f, memory = self.encoders[method]
+        out = ctypes.create_string_buffer(len(src) + len(src) // 16 + 64 + 3)
+        out_len = ctypes.c_size_t(len(out))
+        work = ctypes.create_string_buffer(memory)
+        rc = f(bytes(src), len(src), out, ctypes.byref(out_len), ctypes.cast(work, ctypes.c_void_p))
+        if rc != 0:
+            raise ForgeError(f"{method}_compress returned {rc}")
+        return out.raw[:out_len.value]
+
+
+class Cursor:
+    """Little-endian reads over buf[start:end], each checked against the bytes left; `where` names the place."""
+
+    def __init__(self, buf, start, end, where):
+        self.buf, self.pos, self.end, self.where = buf, start, end, where
+
+    def need(self, n, what):
+        if n < 0 or n > self.end - self.pos:
+            raise ForgeError(f"offset {self.pos:#x}: {self.where}: {what} needs {n} bytes, "
+                             f"{self.end - self.pos} left")
+
+    def take(self, n, what):
+        self.need(n, what)
+        data = self.buf[self.pos:self.pos + n]
+        self.pos += n
+        return data
+
+    def unpack(self, fmt, what):
+        size = struct.calcsize("<" + fmt)
+        self.need(size, what)
+        value = struct.unpack_from("<" + fmt, self.buf, self.pos)
+        self.pos += size
+        return value[0] if len(value) == 1 else value
+
+
+def c_name(raw):
+    """A NUL-padded name field as text (bytes up to the first NUL; Latin-1 keeps every byte)."""
+    return raw.split(b"\0", 1)[0].decode("latin-1")
+
+
+def read_tables(buf):
+    """Header and table sections (FORGE.md section 1): the index and name entries in index order."""
+    size = len(buf)
+    if len(buf) < 0x15 or buf[:8] != ARCHIVE_MAGIC:
+        raise ForgeError(f"offset 0x0: magic is {bytes(buf[:8])!r}, not {ARCHIVE_MAGIC!r}")
+    version, first_header = struct.unpack_from("<iQ", buf, 9)
+    if version != VERSION:
+        raise ForgeError(f"offset 0x9: archive version {version} is not supported (only {VERSION})")
+    if first_header < 0x15 or first_header + 40 > size:
+        raise ForgeError(f"offset 0xd: file-data header offset {first_header:#x} does not lie inside the "
+                         f"file ({size:#x} bytes, 40 needed after 0x15)")
+    (section,) = struct.unpack_from("<q", buf, first_header + 32)
+    pointer_at = first_header + 32
+    seen = set()
+    entries = []
+    while section != -1:
+        if section in seen:
+            raise ForgeError(f"offset {pointer_at:#x}: table sections form a cycle back to {section:#x}")
+        seen.add(section)
+        if section < 0 or section + SECTION_SIZE > size:
+            raise ForgeError(f"offset {pointer_at:#x}: table section offset {section:#x} does not lie inside "
+                             f"the file ({size:#x} bytes)")
+        count, index_table, next_section, name_table = (
+            struct.unpack_from("<i", buf, section)[0], struct.unpack_from("<q", buf, section + 8)[0],
+            struct.unpack_from("<q", buf, section + 16)[0], struct.unpack_from("<q", buf, section + 32)[0])
+        if count < 0:
+            raise ForgeError(f"offset {section:#x}: table section count {count} is negative")
+        for table, width, what, field in ((index_table, INDEX_ENTRY_SIZE, "index", 8),
+                                          (name_table, NAME_ENTRY_SIZE, "name", 32)):
+            if table < 0 or table + count * width > size:
+                raise ForgeError(f"offset {section + field:#x}: {what} table at {table:#x} with count {count} "
+                                 f"({count * width} bytes) does not fit in the file ({size:#x} bytes)")
+        for i in range(count):
+            offset, file_id, stored = struct.unpack_from("<QII", buf, index_table + i * INDEX_ENTRY_SIZE)
+            name_at = name_table + i * NAME_ENTRY_SIZE
+            (raw_size,) = struct.unpack_from("<I", buf, name_at)
+            (file_type,) = struct.unpack_from("<I", buf, name_at + 16)
+            entries.append({
+                "index_entry_at": index_table + i * INDEX_ENTRY_SIZE, "offset": offset, "file_id": file_id,
+                "stored_size": stored, "raw_size": raw_size, "file_type": file_type,
+                "name": c_name(buf[name_at + 44:name_at + 44 + 128])})
+        pointer_at = section + 16
+        section = next_section
+    return entries
+
+
+def check_places(buf, entries):
+    """Every data file (440-byte header + stored bytes) inside the file, and no two overlapping."""
+    size = len(buf)
+    for n, e in enumerate(entries):
+        end = e["offset"] + DATA_FILE_HEADER + e["stored_size"]
+        if end > size:
+            raise ForgeError(f"offset {e['index_entry_at']:#x}: data file {n} ({e['name']}) at {e['offset']:#x} "
+                             f"with {e['stored_size']} stored bytes ends at {end:#x}, past the file's end {size:#x}")
+        e["end"] = end
+    ordered = sorted(range(len(entries)), key=lambda n: entries[n]["offset"])
+    for a, b in zip(ordered, ordered[1:]):
+        if entries[b]["offset"] < entries[a]["end"]:
+            raise ForgeError(f"offset {entries[b]['offset']:#x}: data file {b} ({entries[b]['name']}) overlaps "
+                             f"data file {a} ({entries[a]['name']}, {entries[a]['offset']:#x}..{entries[a]['end']:#x})")
+
+
+class Checksums:
+    """Which of the four candidate rules every checksummed block matches so far."""
+
+    def __init__(self):
+        self.matching = {rule for rule, _, _ in CHECKSUM_RULES}
+        self.blocks = 0
+
+    def add(self, stored, compressed, decompressed):
+        self.blocks += 1
+        for rule, start, over in CHECKSUM_RULES:
+            if zlib.adler32(compressed if over == "compressed" else decompressed, start) != stored:
+                self.matching.discard(rule)
+
+    def report(self):
+        """The matching rules in a fixed order; None when there was no block to decide on."""
+        if self.blocks == 0:
+            return None
+        return [rule for rule, _, _ in CHECKSUM_RULES if rule in self.matching]
+
+
+def read_block_set(cur, lzo, checksums, where, out):
+    """One block set at cur.pos (FORGE.md section 2), decompressed onto `out`; returns its description."""
+    start = cur.pos
+    cur.where = where
+    magic = cur.take(8, "block set magic")
+    if magic != COMPRESSION_MAGIC:
+        raise ForgeError(f"offset {start:#x}: {where}: block set magic is {magic.hex()}, "
+                         f"not {COMPRESSION_MAGIC.hex()}")
+    version, compression, block_size, max_size = cur.unpack("HBHH", "block set header")
+    if version != 1:
+        raise ForgeError(f"offset {start + 8:#x}: {where}: block set version {version}, not 1")
+    if compression not in COMPRESSION_NAMES:
+        raise ForgeError(f"offset {start + 10:#x}: {where}: compression id {compression} is not 0, 1, 2 or 5")
+    algorithm = COMPRESSION_NAMES[compression]
+    described = {"compression": algorithm, "compression_id": compression, "block_size": block_size,
+                 "max_size": max_size}
+    if max_size != 0:
+        blocks = cur.unpack("H", "block count")
+        sizes = [cur.unpack("HH", f"size pair of block {i}") for i in range(blocks)]
+        for i, (uncompressed, compressed) in enumerate(sizes):
+            block_at = cur.pos
+            stored_sum = cur.unpack("I", f"checksum of block {i}")
+            data = cur.take(compressed, f"compressed bytes of block {i}")
+            if uncompressed == compressed:
+                plain = data
+            else:
+                try:
+                    plain = lzo.decompress(algorithm, data, uncompressed)
+                except ValueError as e:
+                    raise ForgeError(f"offset {block_at:#x}: {where}: block {i}: {e}") from None
+            checksums.add(stored_sum, data, plain)
+            out.append(plain)
+        described.update(form="blocks", blocks=blocks)
+    else:
+        chunks = 0
+        while cur.pos < cur.end:
+            chunk_at = cur.pos
+            kind = cur.unpack("B", f"kind of chunk {chunks}")
+            if kind == 0:
+                length = cur.unpack("H", f"size of chunk {chunks}")
+                out.append(cur.take(length, f"plain bytes of chunk {chunks}"))
+            elif kind == 1:
+                compressed, uncompressed, stored_sum = cur.unpack("III", f"header of chunk {chunks}")
+                data = cur.take(compressed, f"compressed bytes of chunk {chunks}")
+                if uncompressed > CHUNK_LIMIT:
+                    raise ForgeError(f"offset {chunk_at:#x}: {where}: chunk {chunks} claims {uncompressed} "
+                                     f"decompressed bytes, over this reader's limit of {CHUNK_LIMIT}")
+                try:
+                    plain = lzo.decompress(algorithm, data, uncompressed)
+                except ValueError as e:
+                    raise ForgeError(f"offset {chunk_at:#x}: {where}: chunk {chunks}: {e}") from None
+                checksums.add(stored_sum, data, plain)
+                out.append(plain)
+            else:
+                raise ForgeError(f"offset {chunk_at:#x}: {where}: chunk {chunks} kind {kind} is neither 0 nor 1")
+            chunks += 1
+        described.update(form="chunks", blocks=chunks)
+    return described
+
+
+def read_data_file(buf, n, e, lzo):
+    """The stored bytes of data file n decoded (FORGE.md section 2): (decompressed bytes, description)."""
+    where = f"data file {n} ({e['name']}, {e['file_id']:#010x})"
+    start = e["offset"] + DATA_FILE_HEADER
+    cur = Cursor(buf, start, start + e["stored_size"], where)
+    prefix = cur.unpack("I", "prefix count")
+    cur.take(8 * prefix, f"{prefix} prefix pairs")
+    checksums = Checksums()
+    out = []
+    sets = []
+    if cur.end - cur.pos >= 8 and buf[cur.pos:cur.pos + 8] == COMPRESSION_MAGIC:
+        sets.append(read_block_set(cur, lzo, checksums, where + " set 0", out))
+        if sets[0]["max_size"] != 0:
+            sets.append(read_block_set(cur, lzo, checksums, where + " set 1", out))
+        cur.where = where
+        if cur.pos != cur.end:
+            raise ForgeError(f"offset {cur.pos:#x}: {where}: {cur.end - cur.pos} stored bytes follow the "
+                             f"last block set")
+        compression = "+".join(dict.fromkeys(s["compression"] for s in sets))
+    else:
+        data = buf[cur.pos:cur.end]
+        found = data.find(COMPRESSION_MAGIC)
+        if found >= 0:
+            raise ForgeError(f"offset {cur.pos + found:#x}: {where}: the plain data file contains the "
+                             f"compression magic")
+        out.append(data)
+        compression = "plain"
+    return b"".join(out), {"compression": compression, "prefix_pairs": prefix, "block_sets": sets,
+                           "checksums": checksums}
+
+
+def count_entries(data):
+    """The decompressed data file's entry table (FORGE.md section 3): number of entries, or why not.
+
+    Informational (list reports it, nothing fails on it). FORGE.md's flag rule is read as written: "if
+    flag = 1: [...]; any other flag: an error", so flag 0 is refused here."""
+    cur = Cursor(data, 0, len(data), "entry table")
+    try:
+        count = cur.unpack("H", "entry count")
+        cur.take(10 * count, "entry table")
+        kept = cur.unpack("I", "kept byte count")
+        cur.take(kept, "kept bytes")
+        for i in range(count):
+            _, file_size, name_length = cur.unpack("III", f"entry {i} header")
+            cur.take(name_length, f"entry {i} name")
+            flag = cur.unpack("B", f"entry {i} flag")
+            if flag != 1:
+                raise ForgeError(f"offset {cur.pos - 1:#x}: entry {i} flag is {flag}, not 1")
+            cur.take(3, f"entry {i} flag bytes")
+            k = cur.unpack("I", f"entry {i} k")
+            cur.take(12 * k, f"entry {i} {k} triples")
+            cur.take(file_size, f"entry {i} body")
+        if cur.pos != len(data):
+            raise ForgeError(f"offset {cur.pos:#x}: {len(data) - cur.pos} bytes follow the last body")
+    except ForgeError as e:
+        return None, str(e)
+    return count, None
+
+
+def read_archive(buf, lzo):
+    """Every data file of the archive in index order, decoded and described; raises ForgeError."""
+    entries = read_tables(buf)
+    check_places(buf, entries)
+    archive_sums = Checksums()
+    files = []
+    for n, e in enumerate(entries):
+        data, d = read_data_file(buf, n, e, lzo)
+        sums = d["checksums"]
+        archive_sums.matching &= sums.matching
+        archive_sums.blocks += sums.blocks
+        entries_count, entries_error = count_entries(data)
+        files.append({
+            "index": n, "file_id": f"{e['file_id']:#010x}", "name": e["name"],
+            "header_name": c_name(buf[e["offset"]:e["offset"] + 128]), "file_type": e["file_type"],
+            "offset": e["offset"], "stored_size": e["stored_size"], "raw_size": e["raw_size"],
+            "decompressed_size": len(data), "compression": d["compression"], "prefix_pairs": d["prefix_pairs"],
+            "block_sets": d["block_sets"], "checksummed_blocks": sums.blocks, "checksum_rules": sums.report(),
+            "entries": entries_count, "entries_error": entries_error,
+            "sha256": hashlib.sha256(data).hexdigest(), "data": data})
+    return {"size": len(buf), "version": VERSION, "checksummed_blocks": archive_sums.blocks,
+            "checksum_rules": archive_sums.report(), "datafiles": files}
+
+
+def extract_name(name, file_id, taken):
+    """DIR/<name>.data, with anything but [A-Za-z0-9._-] replaced; the id decides clashes and empty names."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    if safe in ("", ".", ".."):
+        safe = f"{file_id:#010x}"
+    if safe in taken:
+        safe = f"{safe}-{file_id:#010x}"
+    taken.add(safe)
+    return safe + ".data"
+
+
+def main(argv):
+    usage = "usage: forge_second_reader.py list FORGE | extract FORGE DIR"
+    if len(argv) < 2 or (argv[0], len(argv)) not in (("list", 2), ("extract", 3)):
+        print(usage, file=sys.stderr)
+        return 2
+    path = argv[1]
+    try:
+        with open(path, "rb") as f:
+            buf = f.read()
+        archive = read_archive(buf, Lzo())
+    except (OSError, ForgeError) as e:
+        print(f"forge_second_reader: {path}: {e}", file=sys.stderr)
+        return 1
+    if argv[0] == "list":
+        for d in archive["datafiles"]:
+            del d["data"]
+        json.dump({"archive": path, **archive}, sys.stdout, indent=1)
+        print()
+        return 0
+    os.makedirs(argv[2], exist_ok=True)
+    taken = set()
+    for d in archive["datafiles"]:
+        with open(os.path.join(argv[2], extract_name(d["name"], int(d["file_id"], 16), taken)), "wb") as f:
+            f.write(d["data"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""anvilrt against the second reader (issue 13): `forge_second_reader_compare.py ANVILRT generated|patched`.
+
+generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
+`anvilrt patch`. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
+forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
+decompressed bytes. Any difference, or any command that fails, fails the test (exit 1) naming it.
+`patched` exits 77 (CTest: skipped) when `anvilrt patch --help` names no FORGE: patch cannot take an
+archive yet.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+READER = os.path.join(HERE, "forge_second_reader.py")
+CORPUS = os.path.join(HERE, os.pardir, "corpus", "forge")
+SKIPPED = 77
+# The second reader's checksum rule names and anvilrt ls's.
+RULE_NAMES = {"adler32-0-compressed": "adler32-0/stored", "adler32-1-compressed": "adler32-1/stored",
+              "adler32-0-decompressed": "adler32-0/decompressed", "adler32-1-decompressed": "adler32-1/decompressed"}
+# (game, data files, visuals per entry body, seed, block size): every form gen writes, blocks from the
+# default size down to the smallest, where most blocks do not shrink and are stored plain.
+SHAPES = [("ac2", 5, 20, 1, 32768), ("ac2", 7, 3, 2, 700), ("ac2", 10, 2, 3, 16), ("sws", 5, 4, 4, 4096),
+          ("ac2", 1, 1, 5, 100)]
+
+
+class Mismatch(Exception):
+    pass
+
+
+def run(*cmd, ok=(0,)):
+    r = subprocess.run(list(cmd), capture_output=True)
+    if r.returncode not in ok:
+        raise Mismatch(f"`{' '.join(cmd)}` exited {r.returncode}: {r.stderr.decode(errors='replace').strip()}")
+    return r
+
+
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def ls_json(anvilrt, forge):
+    doc = json.loads(run(anvilrt, "ls", forge, "--json").stdout)
+    return doc["datafiles"], doc["checksum_rule"]
+
+
+def same_rule(mine, theirs):
+    """The reader's list of matching rules (None: no checksummed block) against ls's one rule."""
+    if mine is None:
+        return theirs == "n/a"
+    if not mine:
+        return theirs == "none"
+    return theirs in [RULE_NAMES[r] for r in mine]
+
+
+def compare(anvilrt, forge, tmp, label):
+    """Every data file of `forge` as anvilrt sees it and as the second reader sees it; returns the reader's."""
+    archive = json.loads(run(sys.executable, READER, "list", forge).stdout)
+    mine = archive["datafiles"]
+    theirs, their_rule = ls_json(anvilrt, forge)
+    if len(theirs) != len(mine):
+        raise Mismatch(f"{label}: anvilrt ls lists {len(theirs)} data files, the second reader {len(mine)}")
+    for m, t in zip(mine, theirs):
+        m["file_type"] = f"{m['file_type']:#010x}"
+        for key in ("index", "file_id", "name", "file_type", "stored_size", "decompressed_size", "compression"):
+            if m[key] != t[key]:
+                raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): {key} is {t[key]!r} for "
+                               f"anvilrt ls, {m[key]!r} for the second reader")
+        if not same_rule(m["checksum_rules"], t["checksum_rule"]):
+            raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): anvilrt ls finds checksum rule "
+                           f"{t['checksum_rule']!r}, the second reader {m['checksum_rules']!r}")
+    if not same_rule(archive["checksum_rules"], their_rule):
+        raise Mismatch(f"{label}: anvilrt ls finds the archive's checksum rule {their_rule!r}, the second "
+                       f"reader {archive['checksum_rules']!r}")
+    # extract of everything: as many files as data files, the same bytes (names may be made safe
+    # differently, so the bytes are compared as a multiset here and per id below).
+    every = os.path.join(tmp, f"{label}-all")
+    run(anvilrt, "extract", forge, "-o", every)
+    got = sorted(sha256_of(os.path.join(every, f)) for f in os.listdir(every))
+    if got != sorted(m["sha256"] for m in mine):
+        raise Mismatch(f"{label}: anvilrt extract wrote {len(got)} files whose bytes differ from the second "
+                       f"reader's {len(mine)} data files")
+    # extract of each data file by id: the one file written is that data file's bytes.
+    ids = [m["file_id"] for m in mine]
+    for m in mine:
+        if ids.count(m["file_id"]) != 1:
+            continue
+        one = os.path.join(tmp, f"{label}-{m['file_id']}")
+        run(anvilrt, "extract", forge, m["file_id"], "-o", one)
+        written = os.listdir(one)
+        if len(written) != 1 or sha256_of(os.path.join(one, written[0])) != m["sha256"]:
+            raise Mismatch(f"{label}: anvilrt extract {m['file_id']} wrote {written}, not the bytes the second "
+                           f"reader decompresses for data file {m['index']} ({m['name']})")
+    # The second reader's own extract writes the same bytes as its list reports.
+    own = os.path.join(tmp, f"{label}-reader")
+    run(sys.executable, READER, "extract", forge, own)
+    if sorted(sha256_of(os.path.join(own, f)) for f in os.listdir(own)) != sorted(m["sha256"] for m in mine):
+        raise Mismatch(f"{label}: the second reader's extract differs from its list")
+    return mine
+
+
+def generate(anvilrt, tmp, shape):
+    game, datafiles, visuals, seed, block_size = shape
+    label = f"{game}-{datafiles}x{visuals}-seed{seed}-block{block_size}"
+    forge = os.path.join(tmp, label + ".forge")
+    run(anvilrt, "gen", "--forge", "--game", game, "--datafiles", str(datafiles), "--visuals", str(visuals),
+        "--seed", str(seed), "--block-size", str(block_size), "-o", forge)
+    return label, forge
+
+
+def check_generated(anvilrt, tmp):
+    """The archives gen writes now, and those it wrote into corpus/forge/."""
+    archives = [generate(anvilrt, tmp, shape) for shape in SHAPES]
+    archives += [(name, os.path.join(CORPUS, name)) for name in sorted(os.listdir(CORPUS)) if name.endswith(".forge")]
+    lines = []
+    for label, forge in archives:
+        mine = compare(anvilrt, forge, tmp, label)
+        kinds = sorted({m["compression"] + ":" + "+".join(s["form"] for s in m["block_sets"]) for m in mine})
+        lines.append(f"{label}: {len(mine)} data files agree ({', '.join(kinds)})")
+        # Not compared (ls --json lists no entry table): whether FORGE.md section 3 reads each one.
+        refused = [f"{m['name']}: {m['entries_error']}" for m in mine if m["entries_error"]]
+        lines.append(f"  entry tables read by FORGE.md section 3: {len(mine) - len(refused)} of {len(mine)}"
+                     + (f" (first refused: {refused[0]})" if refused else ""))
+    return lines
+
+
+def first_material(node):
+    """The first (object key, replacement) of a material info found in a dumped object, or None."""
+    if isinstance(node, dict):
+        if "replacement" in node and "source" in node:
+            return node["replacement"]
+        node = list(node.values())
+    if isinstance(node, list):
+        for child in node:
+            found = first_material(child)
+            if found:
+                return found
+    return None
+
+
+def check_patched(anvilrt, tmp):
+    """One material swapped in one object of each compressed data file, by `anvilrt patch` on the archive
+    and on the extracted data file: the second reader must agree with ls/extract on the patched archive,
+    read the patched data files as the patched extracts, and every other data file unchanged."""
+    lines = []
+    for shape in SHAPES[:3]:
+        label, forge = generate(anvilrt, tmp, shape)
+        before = {m["file_id"]: m for m in compare(anvilrt, forge, tmp, label)}
+        dump = json.loads(run(anvilrt, "dump", forge).stdout)
+        ops, targets = [], {}
+        for m in before.values():
+            objects = dump["datafiles"][m["name"]]["objects"] if m["compression"] != "plain" else {}
+            for key, obj in objects.items():
+                replacement = first_material(obj)
+                if replacement:
+                    ops.append({"op": "swap_material", "from": replacement, "to": "0x0123456789abcdef",
+                                "objects": [key]})
+                    targets[m["file_id"]] = [ops[-1]]
+                    break
+        if not ops:
+            raise Mismatch(f"{label}: no material info in any compressed data file to patch")
+        patch = os.path.join(tmp, label + ".patch.json")
+        with open(patch, "w") as f:
+            json.dump(ops, f)
+        patched = os.path.join(tmp, label + ".patched.forge")
+        run(anvilrt, "patch", forge, patch, "-o", patched)
+        after = {m["file_id"]: m for m in compare(anvilrt, patched, tmp, label + "-patched")}
+        if list(after) != list(before):
+            raise Mismatch(f"{label}: patching changed the archive's data files: {list(before)} -> {list(after)}")
+        for file_id, m in after.items():
+            if file_id not in targets:
+                if m["sha256"] != before[file_id]["sha256"]:
+                    raise Mismatch(f"{label}: data file {m['name']} changed though the patch does not touch it")
+                continue
+            # The same edit made on the extracted data file gives the bytes the second reader reads.
+            extracted = os.path.join(tmp, f"{label}-{file_id}-single")
+            run(anvilrt, "extract", forge, file_id, "-o", extracted)
+            (name,) = os.listdir(extracted)
+            one_patch = os.path.join(tmp, f"{label}-{file_id}.patch.json")
+            with open(one_patch, "w") as f:
+                json.dump(targets[file_id], f)
+            expected = os.path.join(tmp, f"{label}-{file_id}.patched.data")
+            run(anvilrt, "patch", os.path.join(extracted, name), one_patch, "-o", expected)
+            if m["sha256"] == before[file_id]["sha256"]:
+                raise Mismatch(f"{label}: data file {m['name']} reads the same after the patch")
+            if m["sha256"] != sha256_of(expected):
+                raise Mismatch(f"{label}: data file {m['name']} of the patched archive differs from the extracted "
+                               f"data file patched alone")
+        lines.append(f"{label}: patched in {len(targets)} of {len(after)} data files; all agree")
+    return lines
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched"):
+        print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
+        return 2
+    anvilrt, which = argv
+    if which == "patched" and "FORGE" not in run(anvilrt, "patch", "--help").stdout.decode():
+        print("NOT RUN: `anvilrt patch --help` names no FORGE: anvilrt cannot patch an archive yet")
+        return SKIPPED
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            lines = (check_generated if which == "generated" else check_patched)(anvilrt, tmp)
+        except Mismatch as e:
+            print(f"forge_second_reader_compare: {e}", file=sys.stderr)
+            return 1
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
