@@ -20,6 +20,7 @@ int run_patch(int argc, char** argv);
 int run_diff(int argc, char** argv);
 int run_gen(int argc, char** argv);
 int run_stats(int argc, char** argv);
+int run_schema(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
@@ -30,6 +31,7 @@ inline std::span<const Command> commands() {
       {"diff", run_diff},
       {"gen", run_gen},
       {"stats", run_stats},
+      {"schema", run_schema},
   };
   return list;
 }

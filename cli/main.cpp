@@ -16,6 +16,9 @@ commands:
   diff A B             print the patch that turns level file A into B
   gen -o FILE          write synthetic level data following the research notes' distributions
   stats PATH...        census of level files: objects, field values, near misses (--json)
+  schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
+
+The bytes anvilrt reads are described in docs/format.md (anvilrt schema --markdown).
 )";
 
 }  // namespace

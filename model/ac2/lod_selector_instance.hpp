@@ -11,6 +11,7 @@ namespace anvil::ac2 {
 
 // What a slot holds: `00 [u64 id][u32 class]` + the body of that class. Any other class: not a Visual.
 struct SlotObject {
+  static constexpr const char* format_section = "2.2";
   Id64 id;
   std::variant<MeshInstanceData, ImpostorInstanceData> body;
 
@@ -22,6 +23,7 @@ struct SlotObject {
 };
 
 struct LODSelectorInstance {
+  static constexpr const char* format_section = "2.2";
   static constexpr u32 class_id = class_id::kLODSelectorInstance;
 
   std::vector<Matrix> instances;

@@ -8,6 +8,7 @@ namespace anvil::sws {
 
 // A slot of an `sws` LODSelectorInstance: `00 [u32 id][u32 class = MeshInstanceData]` + its body.
 struct SlotObject {
+  static constexpr const char* format_section = "3.2";
   Id32 id;
   std::variant<MeshInstanceData> body;
 
@@ -20,6 +21,7 @@ struct SlotObject {
 
 // As `ac2` 2.2 with 32-bit ids.
 struct LODSelectorInstance {
+  static constexpr const char* format_section = "3.2";
   static constexpr u32 class_id = class_id::kLODSelectorInstance;
 
   std::vector<Matrix> instances;
@@ -39,6 +41,7 @@ struct LODSelectorInstance {
 };
 
 struct Instance {
+  static constexpr const char* format_section = "3.2";
   Id32 id;
   std::variant<MeshInstanceData, LODSelectorInstance> body;
 
@@ -50,6 +53,7 @@ struct Instance {
 };
 
 struct Visual {
+  static constexpr const char* format_section = "3.2";
   static constexpr u32 class_id = class_id::kVisual;
   static constexpr std::size_t class_offset = 5;  // header [u8 managed][u32 id][u32 class]
 
