@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "model/check_locator.hpp"
 #include "model/object.hpp"
 
 namespace anvil::schema {
@@ -11,7 +12,8 @@ namespace {
 
 template <class T>
 TopLevel top_level(std::string dialect, std::string name) {
-  return {std::move(dialect), std::move(name), T::class_id, T::class_offset, describe::describe_struct<T>()};
+  return {std::move(dialect), std::move(name), T::class_id, constant_offset<T>(T::class_id),
+          describe::describe_struct<T>()};
 }
 
 void collect(const describe::Node& n, std::set<std::string>& seen, std::vector<const describe::Node*>& out) {

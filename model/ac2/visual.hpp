@@ -61,7 +61,6 @@ struct ShownObject {
 struct Visual {
   static constexpr const char* format_section = "2.1";
   static constexpr u32 class_id = class_id::kVisual;
-  static constexpr std::size_t class_offset = 8;  // header [u64 id][u32 class]
 
   Id64 id;
   u8 managed = 0;

@@ -25,7 +25,6 @@ struct LODDescriptor {
 struct LODSelector {
   static constexpr const char* format_section = "3.1";
   static constexpr u32 class_id = class_id::kLODSelector;
-  static constexpr std::size_t class_offset = 5;  // header [u8 managed][u32 id][u32 class]
   static constexpr std::size_t wire_size = 100;
 
   u8 managed = 0;
