@@ -18,6 +18,9 @@ commands:
   stats PATH...        census of level files: objects, field values, near misses (--json)
   ls FORGE             list the data files of a .forge archive (--json, --objects)
   extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...])
+  schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
+
+The bytes anvilrt reads are described in docs/format.md (anvilrt schema --markdown).
 )";
 
 }  // namespace

@@ -130,26 +130,19 @@ std::string_view planted_name(Planted kind) {
   return "?";
 }
 
-std::string_view planted_failure(Planted kind) {
-  switch (kind) {
-    case Planted::instance_tag:
-      return "instance: pointer tag must be 00 or 03";
-    case Planted::streams_count:
-      return "instance/compiled: streams count must be 0x00000000";
-    case Planted::material_info_class:
-      return "instance/materials: material info class must be 0x995bfbf5";
-    case Planted::tail_class:
-      return "tail: VisualShaderConstants class must be 0xbff5df99";
-    case Planted::slot_class:
-      return "instance/slots: slot class must be known";
-    case Planted::light_instance:
-      return "instance: instance class must be known";
-    case Planted::submesh_class:
-      return "instance/submeshes: SubMeshInstanceData class must be 0x128a77ec";
-    case Planted::compiled_constant:
-      return "instance/compiled: CompiledMeshInstance constant 21 must be 0x00000015";
-  }
-  return "?";
+const PlantedCheck& planted_check(Planted kind) {
+  static const PlantedCheck checks[] = {
+      // in the order of Planted
+      {CheckedField::kPointerTag, "instance", 0x05},
+      {CheckedField::kConstant, "streams count", 3},
+      {CheckedField::kConstant, "material info class", 0xDEADBEEF},
+      {CheckedField::kConstant, "VisualShaderConstants class", class_id::kVisualShaderConstants - 1},
+      {CheckedField::kClass, "slot class", 0x12345678},
+      {CheckedField::kClass, "instance class", class_id::kLightInstance},
+      {CheckedField::kConstant, "SubMeshInstanceData class", class_id::kSubMeshInstanceData + 1},
+      {CheckedField::kConstant, "CompiledMeshInstance constant 21", 22},
+  };
+  return checks[static_cast<std::size_t>(kind)];
 }
 
 absl::Status validate(const Options& options) {
@@ -574,69 +567,43 @@ class Generator {
     planting_left_ = options_.near_misses;
   }
 
-  template <class T>
-  static void put(std::vector<u8>& bytes, std::size_t at, T value) {
-    std::memcpy(bytes.data() + at, &value, sizeof value);
-  }
-
-  // A valid object encoded, one checked field overwritten (offsets from FORMAT.md 2.1-2.7 and 3.2),
-  // written as opaque bytes.
+  // A valid object encoded, then the value of one of its checks overwritten: the check is found by its
+  // name in the declaration (model/check_locator.hpp), so the offsets are the declaration's. Written as
+  // opaque bytes.
   void plant() {
     std::span<const Planted> kinds = planted_kinds(options_.game);
     Planted kind = kinds[planted_count_++ % kinds.size()];
     Object object;
-    std::vector<u8> bytes;
-    constexpr std::size_t kAc2Body = 12 + 0x1B;  // first byte of an ac2 instance body
-    constexpr std::size_t kSwsBody = 9 + 3 + 1 + 4 + 4;
     switch (kind) {
       case Planted::instance_tag:
+      case Planted::streams_count:
         ac2_visual(object, Ac2Instance::mesh);
-        encode_object(object, bytes);
-        bytes[12 + 0x0E] = 0x05;
         break;
-      case Planted::streams_count: {
-        ac2_visual(object, Ac2Instance::mesh);
-        std::size_t n = std::get<ac2::MeshInstanceData>(std::get<0>(object).instance->body).instances.size();
-        encode_object(object, bytes);
-        put<u32>(bytes, kAc2Body + 65 + 64 * n, 3);
-        break;
-      }
-      case Planted::material_info_class: {
+      case Planted::material_info_class:
         ac2_visual(object, Ac2Instance::mesh, nullptr, true);
-        std::size_t n = std::get<ac2::MeshInstanceData>(std::get<0>(object).instance->body).instances.size();
-        encode_object(object, bytes);
-        put<u32>(bytes, kAc2Body + 85 + 64 * n + 9, 0xDEADBEEF);
         break;
-      }
       case Planted::tail_class:
         ac2_visual(object, Ac2Instance::none);
-        encode_object(object, bytes);
-        put<u32>(bytes, 12 + 0x0F + 0x19, class_id::kVisualShaderConstants - 1);
         break;
-      case Planted::slot_class: {
+      case Planted::slot_class:
         ac2_visual(object, Ac2Instance::lod_selector, "M....");
-        std::size_t k = std::get<ac2::LODSelectorInstance>(std::get<0>(object).instance->body).instances.size();
-        encode_object(object, bytes);
-        put<u32>(bytes, kAc2Body + 54 + 64 * k + 9, 0x12345678);
         break;
-      }
       case Planted::light_instance:
-        sws_visual(object, SwsInstance::mesh);
-        encode_object(object, bytes);
-        put<u32>(bytes, kSwsBody - 4, class_id::kLightInstance);
-        break;
-      case Planted::submesh_class:
-        sws_visual(object, SwsInstance::mesh);  // at least one submesh
-        encode_object(object, bytes);
-        put<u32>(bytes, kSwsBody + 1 + 4 + 4 + 4 + 1 + 4, class_id::kSubMeshInstanceData + 1);
-        break;
+      case Planted::submesh_class:  // a MeshInstanceData has at least one submesh
       case Planted::compiled_constant:
         sws_visual(object, SwsInstance::mesh);
-        encode_object(object, bytes);
-        put<u32>(bytes, bytes.size() - 44 - 4 - 8 - 4 - 4, 22);
         break;
     }
-    record_.near_misses.push_back({here(), kind});
+    const PlantedCheck& plant = planted_check(kind);
+    std::vector<CheckedField> checks = std::visit([](const auto& o) { return checked_fields(o); }, object);
+    auto check = std::find_if(checks.begin(), checks.end(),
+                              [&](const CheckedField& c) { return c.kind == plant.kind && c.what == plant.what; });
+    if (check == checks.end()) throw std::logic_error("gen: no check named " + std::string(plant.what));
+    std::vector<u8> bytes;
+    encode_object(object, bytes);
+    u32 value = plant.value;
+    std::memcpy(bytes.data() + check->offset, &value, check->size);  // little-endian: its low bytes
+    record_.near_misses.push_back({here(), kind, check->failure()});
     buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
     filler(rng_.between(1, 16));
   }

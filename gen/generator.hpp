@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/check_locator.hpp"
 #include "model/object.hpp"
 
 namespace anvil::gen {
@@ -43,8 +44,14 @@ enum class Planted {
 // The kinds a dialect plants, in the order they are cycled through.
 std::span<const Planted> planted_kinds(Game game);
 std::string_view planted_name(Planted kind);
-// The near-miss kind the reader gives such a candidate (CheckFailure::kind(): "path: check").
-std::string_view planted_failure(Planted kind);
+// The check a kind plants on: its kind and name in the declaration (CheckedField::what), and the value
+// written there instead of a valid one (its low bytes when the check is shorter than 4 bytes).
+struct PlantedCheck {
+  CheckedField::Kind kind;
+  const char* what;
+  u32 value;
+};
+const PlantedCheck& planted_check(Planted kind);
 
 struct Options {
   Game game = Game::ac2;
@@ -64,6 +71,7 @@ struct Record {
   struct PlantedAt {
     std::size_t offset = 0;  // where the candidate starts
     Planted kind{};
+    std::string failure;  // the near-miss kind the reader gives it (CheckFailure::kind(): "path: check")
   };
 
   Game game = Game::ac2;

@@ -8,7 +8,7 @@
 //   ar & counted<u32>("instances", instances);                  // [u32 n][n elements], n derived on write
 //   ar & make_nvp("instance", instance);  // std::optional<T>: inline pointer, 00 + object or 03 = null
 //   ar & class_switch(body);                                    // [u32 class] selects the alternative
-//   ar & present_if("tail", tail, !is_light);                   // present when earlier fields say so
+//   ar & present_if("tail", tail, !is_light, "unless ...");     // present when earlier fields say so
 //   ar & until_tail("body", body);                              // bytes up to the next valid Visual tail
 // Containers (FORGE.md):
 //   ar & require(version == 25, 4, "version must be 25", ...);  // a check on fields read before
@@ -163,10 +163,11 @@ struct PresentIf {
   Key name;
   std::optional<T>& target;
   bool present;
+  const char* condition;  // when it is there, in words (the format reference)
 };
 template <class T>
-PresentIf<T> present_if(Key name, std::optional<T>& target, bool present) {
-  return {name, target, present};
+PresentIf<T> present_if(Key name, std::optional<T>& target, bool present, const char* condition) {
+  return {name, target, present, condition};
 }
 
 // N values, each stored followed by a u32 constant of its own place (a VisualShaderConstants layout:

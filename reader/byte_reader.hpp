@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "model/check_text.hpp"
 #include "model/layout.hpp"
 #include "reader/check_failure.hpp"
 
@@ -75,8 +76,7 @@ class ByteReader {
     if (!read_scalar(e.what, value)) return *this;
     if (value != e.value) {
       cur_ = at;
-      fail(absl::StrFormat("%s must be 0x%0*x", e.what, 2 * sizeof(T), u64{e.value}),
-           absl::StrFormat("0x%0*x", 2 * sizeof(T), u64{value}));
+      fail(must_be_text(e.what, u64{e.value}, sizeof(T)), absl::StrFormat("0x%0*x", 2 * sizeof(T), u64{value}));
     }
     return *this;
   }
@@ -114,7 +114,7 @@ class ByteReader {
     if (!read_scalar(s.what, cls)) return *this;
     if (!select_class(s.body, cls)) {
       cur_ = at;
-      fail(absl::StrFormat("%s must be known", s.what), absl::StrFormat("0x%08x", cls));
+      fail(must_be_known_text(s.what), absl::StrFormat("0x%08x", cls));
       return *this;
     }
     std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
@@ -319,7 +319,7 @@ class ByteReader {
     } else {
       cur_ = at;
       push(name);
-      fail("pointer tag must be 00 or 03", absl::StrFormat("%02x", tag));
+      fail(kPointerTagText, absl::StrFormat("%02x", tag));
       --depth_;
     }
   }

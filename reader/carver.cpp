@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/check_locator.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/file_tails.hpp"
 #include "reader/signature_search.hpp"
@@ -20,6 +21,13 @@ struct Carver::Kind {
 };
 
 namespace {
+
+// Where a top-level object's class id lies, from its declaration (computed once per type).
+template <class T>
+std::size_t class_offset() {
+  static const std::size_t offset = constant_offset<T>(T::class_id);
+  return offset;
+}
 
 template <std::size_t I>
 using Alt = std::variant_alternative_t<I, Object>;
@@ -41,10 +49,10 @@ bool parse_alternative(std::size_t kind, ByteReader& reader, Object& object) {
 Carver::Carver(std::span<const u8> file, Game game, std::shared_ptr<FileTails> tails)
     : file_(file), tails_(tails ? std::move(tails) : std::make_shared<FileTails>(file)) {
   if (game == Game::ac2) {
-    kinds_.push_back({0, ac2::Visual::class_id, ac2::Visual::class_offset, "Visual", {}});
+    kinds_.push_back({0, ac2::Visual::class_id, class_offset<ac2::Visual>(), "Visual", {}});
   } else {
-    kinds_.push_back({1, sws::LODSelector::class_id, sws::LODSelector::class_offset, "LODSelector", {}});
-    kinds_.push_back({2, sws::Visual::class_id, sws::Visual::class_offset, "Visual", {}});
+    kinds_.push_back({1, sws::LODSelector::class_id, class_offset<sws::LODSelector>(), "LODSelector", {}});
+    kinds_.push_back({2, sws::Visual::class_id, class_offset<sws::Visual>(), "Visual", {}});
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/ac2/visual_tail.hpp"
+#include "model/check_locator.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/signature_search.hpp"
 
@@ -23,7 +24,7 @@ class FileTails final : public TailFinder {
   explicit FileTails(std::span<const u8> file) : file_(file) {}
 
   std::optional<std::size_t> next_tail(std::size_t from, std::size_t limit) override {
-    // A tail at t has its class id at t + 0x19: the class-id places in [from, limit] + 0x19, nearest
+    // A tail at t has its class id at t + kTailClassOffset (0x19): the class-id places in [from, limit] + 0x19, nearest
     // first, searched in steps that double (most unknown bodies are short).
     const std::size_t last = limit + kTailClassOffset;
     std::size_t step = 4096;
@@ -52,7 +53,8 @@ class FileTails final : public TailFinder {
   }
 
  private:
-  static constexpr std::size_t kTailClassOffset = 0x19;
+  // Where the VisualShaderConstants class id lies in a tail, from its declaration.
+  static inline const std::size_t kTailClassOffset = constant_offset<ac2::VisualTail>(class_id::kVisualShaderConstants);
 
   // The places of one class id over one interval of the file. A question next to or overlapping the
   // interval extends it; one elsewhere starts a new interval.

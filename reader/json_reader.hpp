@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "model/check_text.hpp"
 #include "model/class_ids.hpp"
 #include "model/json_text.hpp"
 #include "model/layout.hpp"
@@ -98,7 +99,7 @@ class JsonReader {
       std::optional<u32> cls;
       if (v->IsString()) cls = class_id::parse({v->GetString(), v->GetStringLength()});
       if (!cls) return fail("must be a class name or \"0x\" + 8 hex digits", v->IsString() ? written(*v) : kind(*v));
-      if (!select_class(s.body, *cls)) fail(absl::StrFormat("%s must be known", s.what), class_id::to_json(*cls));
+      if (!select_class(s.body, *cls)) fail(must_be_known_text(s.what), class_id::to_json(*cls));
     });
     if (ok()) std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
     return *this;

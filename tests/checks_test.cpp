@@ -2,8 +2,8 @@
 // pointer tags, class ids) altered in turn, and every truncation; the file still round-trips.
 #include <gtest/gtest.h>
 
+#include "model/check_locator.hpp"
 #include "reader/level.hpp"
-#include "tests/check_locator.hpp"
 #include "tests/test_support.hpp"
 #include "writer/encode.hpp"
 
@@ -34,12 +34,12 @@ void expect_write_read_identity(std::span<const u8> bytes, Game game) {
 }
 
 // The first byte pattern that must fail the check of `field`.
-void spoil(std::vector<u8>& bytes, std::size_t at, const test::CheckedField& field) {
+void spoil(std::vector<u8>& bytes, std::size_t at, const CheckedField& field) {
   switch (field.kind) {
-    case test::CheckedField::kCount:
+    case CheckedField::kCount:
       for (std::size_t i = 0; i < field.size; ++i) bytes[at + i] = 0xFF;
       break;
-    case test::CheckedField::kPointerTag:
+    case CheckedField::kPointerTag:
       bytes[at] = 0x07;
       break;
     default:
@@ -57,7 +57,7 @@ TEST_P(Checks, EveryCheckedByteAlteredLeavesTheObjectOpaque) {
   for (const Piece& piece : level.pieces) {
     if (!piece.is_object()) continue;
     Object object = parse_piece(level, piece);
-    auto fields = std::visit([](const auto& o) { return test::checked_fields(o); }, object);
+    auto fields = std::visit([](const auto& o) { return checked_fields(o); }, object);
     ASSERT_FALSE(fields.empty());
     for (const auto& field : fields) {
       auto spoiled = bytes;

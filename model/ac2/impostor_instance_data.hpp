@@ -7,6 +7,7 @@
 namespace anvil::ac2 {
 
 struct ImpostorInstanceData {
+  static constexpr const char* format_section = "2.5";
   static constexpr u32 class_id = class_id::kImpostorInstanceData;
   static constexpr std::size_t min_wire_size = 4 + 40 + 10;
 

@@ -7,6 +7,7 @@
 namespace anvil::ac2 {
 
 struct MaterialInfo {
+  static constexpr const char* format_section = "2.4";
   static constexpr std::size_t wire_size = 41;
 
   Id64 id;

@@ -8,6 +8,7 @@ namespace anvil::ac2 {
 // The CompiledMeshInstance fields that the format lets vary; its tag, class and the streams count
 // (which must be 0, the stream layout being unknown) are checked constants.
 struct CompiledMeshInstance {
+  static constexpr const char* format_section = "2.3";
   Id64 id;  // 0 observed
   u8 vertex_format = 0;
   u32 platform_version = 0;  // 31 observed
@@ -26,6 +27,7 @@ struct CompiledMeshInstance {
 };
 
 struct MeshInstanceData {
+  static constexpr const char* format_section = "2.3";
   static constexpr u32 class_id = class_id::kMeshInstanceData;
   static constexpr std::size_t min_wire_size = 4 + 40 + 1 + 1 + 1 + 4 + 30 + 4 + 4;
 

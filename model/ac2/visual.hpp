@@ -9,6 +9,7 @@ namespace anvil::ac2 {
 
 // LightInstance: 311 opaque bytes from the end of the instance header, its own tail included.
 struct LightInstance {
+  static constexpr const char* format_section = "2.1";
   static constexpr u32 class_id = class_id::kLightInstance;
   Opaque<311> body;
 
@@ -20,6 +21,7 @@ struct LightInstance {
 
 // An instance of any other class (SplashFXInstanceData among them): opaque bytes up to the Visual tail.
 struct UnknownInstance {
+  static constexpr const char* format_section = "2.1";
   static constexpr bool any_class = true;
   u32 class_id = 0;
   OpaqueBytes body;
@@ -31,6 +33,7 @@ struct UnknownInstance {
 };
 
 struct Instance {
+  static constexpr const char* format_section = "2.1";
   Id64 id;
   std::variant<LODSelectorInstance, MeshInstanceData, LightInstance, UnknownInstance> body;
 
@@ -44,6 +47,7 @@ struct Instance {
 
 // What a Visual shows: a LODSelector, a Mesh, or none (tag[0] 03). All 10 bytes are always stored.
 struct ShownObject {
+  static constexpr const char* format_section = "2.1";
   std::array<u8, 2> tag{};
   Id64 id;
 
@@ -55,8 +59,8 @@ struct ShownObject {
 };
 
 struct Visual {
+  static constexpr const char* format_section = "2.1";
   static constexpr u32 class_id = class_id::kVisual;
-  static constexpr std::size_t class_offset = 8;  // header [u64 id][u32 class]
 
   Id64 id;
   u8 managed = 0;
@@ -77,7 +81,7 @@ struct Visual {
     ar& make_nvp("is_partially_optimized", is_partially_optimized);
     ar& make_nvp("object", object);
     ar& make_nvp("instance", instance);
-    ar& present_if("tail", tail, !(instance && instance->is_light()));
+    ar& present_if("tail", tail, !(instance && instance->is_light()), "unless the instance is a LightInstance");
   }
 };
 

@@ -8,6 +8,7 @@
 namespace anvil::ac2 {
 
 struct VisualTail {
+  static constexpr const char* format_section = "2.7";
   static constexpr std::size_t wire_size = 125;
   static constexpr std::array<u32, 5> kLayoutClasses = {class_id::kDefaultLayout, class_id::kUILayout,
                                                         class_id::kSkinLayout, class_id::kGearLayout,

@@ -25,8 +25,9 @@ struct StoredDataFile {
   void serialize(Archive& ar, unsigned /*version*/) {
     if constexpr (Archive::is_saving::value) compressed = first.has_value();
     ar& counted<u32>("prefix", prefix);
-    ar& present_if("first", first, compressed);
-    ar& present_if("second", second, compressed && first && first->max_size != 0);
+    ar& present_if("first", first, compressed, "when the compression magic follows the prefix");
+    ar& present_if("second", second, compressed && first && first->max_size != 0,
+                   "when the first block set's max_size is not 0");
     if (!compressed) ar& rest_bytes("plain", plain);
   }
 };

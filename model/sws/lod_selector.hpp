@@ -7,6 +7,7 @@
 namespace anvil::sws {
 
 struct LODDescriptor {
+  static constexpr const char* format_section = "3.1";
   Opaque<8> pre;
   Id32 object;  // 0 = unused slot
   f32 switch_distance = 0;
@@ -22,8 +23,8 @@ struct LODDescriptor {
 };
 
 struct LODSelector {
+  static constexpr const char* format_section = "3.1";
   static constexpr u32 class_id = class_id::kLODSelector;
-  static constexpr std::size_t class_offset = 5;  // header [u8 managed][u32 id][u32 class]
   static constexpr std::size_t wire_size = 100;
 
   u8 managed = 0;

@@ -9,6 +9,7 @@ namespace anvil::sws {
 
 // `00 [u32 id][u32 class = 0x128A77EC] 01 [u32 submesh] [u32 ao]`
 struct SubMeshInstanceData {
+  static constexpr const char* format_section = "3.2";
   static constexpr std::size_t wire_size = 1 + 4 + 4 + 1 + 4 + 4;
 
   Id32 id;
@@ -28,6 +29,7 @@ struct SubMeshInstanceData {
 
 // `00 [u32 id][u32 class = 0x4368101B] [u32 len][len bytes][u32 21][u32 32][u64 hash][u32 key]`
 struct CompiledMeshInstance {
+  static constexpr const char* format_section = "3.2";
   Id32 id;
   OpaqueBytes data;
   Id64 hash;
@@ -47,6 +49,7 @@ struct CompiledMeshInstance {
 };
 
 struct MeshInstanceData {
+  static constexpr const char* format_section = "3.2";
   static constexpr u32 class_id = class_id::kMeshInstanceData;
 
   Id32 mesh;  // an external pointer

@@ -2,12 +2,14 @@
 // bytes. LightInstance and unknown classes have no known length: such a Visual is not carved.
 #pragma once
 
+#include "model/lod_selector_instance.hpp"
 #include "model/sws/mesh_instance_data.hpp"
 
 namespace anvil::sws {
 
 // A slot of an `sws` LODSelectorInstance: `00 [u32 id][u32 class = MeshInstanceData]` + its body.
 struct SlotObject {
+  static constexpr const char* format_section = "3.2";
   Id32 id;
   std::variant<MeshInstanceData> body;
 
@@ -19,26 +21,12 @@ struct SlotObject {
 };
 
 // As `ac2` 2.2 with 32-bit ids.
-struct LODSelectorInstance {
-  static constexpr u32 class_id = class_id::kLODSelectorInstance;
-
-  std::vector<Matrix> instances;
-  Opaque<40> bounds;
-  Id32 selector;
-  std::array<std::optional<SlotObject>, 5> slots;
-
-  template <class Archive>
-  void serialize(Archive& ar, unsigned /*version*/) {
-    ar& counted<u32>("instances", instances);
-    ar& make_nvp("bounds", bounds);
-    ar& expect_named<u8>("shader_constants", 0x03);
-    ar& expect<u8>(0x01, "selector link tag");
-    ar& make_nvp("selector", selector);
-    ar& make_nvp("slots", slots);
-  }
+struct LODSelectorInstance : LODSelectorInstanceOf<Id32, SlotObject> {
+  static constexpr const char* format_section = "3.2";
 };
 
 struct Instance {
+  static constexpr const char* format_section = "3.2";
   Id32 id;
   std::variant<MeshInstanceData, LODSelectorInstance> body;
 
@@ -50,8 +38,8 @@ struct Instance {
 };
 
 struct Visual {
+  static constexpr const char* format_section = "3.2";
   static constexpr u32 class_id = class_id::kVisual;
-  static constexpr std::size_t class_offset = 5;  // header [u8 managed][u32 id][u32 class]
 
   u8 managed = 0;
   Id32 id;

@@ -1,0 +1,55 @@
+#include "schema/catalog.hpp"
+
+#include <cctype>
+#include <set>
+
+#include "model/check_locator.hpp"
+#include "model/object.hpp"
+
+namespace anvil::schema {
+
+namespace {
+
+template <class T>
+TopLevel top_level(std::string dialect, std::string name) {
+  return {std::move(dialect), std::move(name), T::class_id, constant_offset<T>(T::class_id),
+          describe::describe_struct<T>()};
+}
+
+void collect(const describe::Node& n, std::set<std::string>& seen, std::vector<const describe::Node*>& out) {
+  if (n.kind == describe::Kind::kStruct) {
+    if (!seen.insert(n.type).second) return;
+    out.push_back(&n);
+  }
+  for (const describe::Node& c : n.children) collect(c, seen, out);
+  for (const describe::Alternative& a : n.alternatives) collect(*a.body, seen, out);
+}
+
+}  // namespace
+
+std::string constant_name(const describe::Node& constant, int& unnamed) {
+  if (constant.shown) return constant.name;
+  std::string out;  // "selector link tag" -> "selector_link_tag"
+  for (char c : constant.what) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out.empty() ? "check_" + std::to_string(unnamed++) : out;
+}
+
+std::vector<TopLevel> top_levels() {
+  return {top_level<ac2::Visual>("ac2", "Visual"), top_level<sws::LODSelector>("sws", "LODSelector"),
+          top_level<sws::Visual>("sws", "Visual")};
+}
+
+std::vector<const describe::Node*> structures(const std::vector<TopLevel>& tops) {
+  std::set<std::string> seen;
+  std::vector<const describe::Node*> out;
+  for (const TopLevel& t : tops) collect(t.layout, seen, out);
+  return out;
+}
+
+}  // namespace anvil::schema
