@@ -13,8 +13,8 @@ int run_dump(int argc, char** argv) {
   po::options_description options("options");
   add_game_option(options, game_option);
   options.add_options()("full", "add \"spans\": every opaque span (base64) and object in file order, as build needs")(
-      "output,o", po::value(&out), "write to OUT (atomically) instead of standard output")(
-      "file", po::value(&file)->required(), "the level file");
+      "output,o", po::value(&out), "write to OUT (atomically; - is standard output) instead of standard output")(
+      "file", po::value(&file)->required(), "the level file (- for standard input)");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;

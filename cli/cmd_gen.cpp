@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "gen/generator.hpp"
+#include "writer/output_target.hpp"
 
 namespace anvil::cli {
 
@@ -20,7 +21,7 @@ int run_gen(int argc, char** argv) {
       "seed", po::value(&seed)->default_value(1), "the same seed gives the same bytes on every machine")(
       "near-misses", po::value(&near_misses)->default_value(0),
       "also plant this many candidates that fail one check each (what stats counts as near misses)")(
-      "output,o", po::value(&out)->required(), "the level file to write (atomically)");
+      "output,o", po::value(&out)->required(), "the level file to write (atomically; - for standard output)");
   po::positional_options_description positional;
   po::variables_map vm;
   int code = kOk;
@@ -45,15 +46,17 @@ int run_gen(int argc, char** argv) {
     error(std::string(s.message()));
     return kBadInput;
   }
+  // The summary must not mix into the bytes when they go to standard output.
+  std::ostream& summary = writes_standard_output(out) ? std::cerr : std::cout;
   auto record = gen::generate_file(opt, out);
   if (!record.ok()) {
     error(std::string(record.status().message()));
     return kBadInput;
   }
-  std::cout << absl::StrFormat("%s: %s, %d bytes, %d Visuals", out, game_name(*game), record->size, record->visuals);
-  if (*game == Game::sws) std::cout << absl::StrFormat(", %d LODSelectors", record->selectors);
-  std::cout << absl::StrFormat(", %d bytes carved, %d opaque, %d planted near misses\n", record->carved_bytes,
-                               record->size - record->carved_bytes, record->near_misses.size());
+  summary << absl::StrFormat("%s: %s, %d bytes, %d Visuals", out, game_name(*game), record->size, record->visuals);
+  if (*game == Game::sws) summary << absl::StrFormat(", %d LODSelectors", record->selectors);
+  summary << absl::StrFormat(", %d bytes carved, %d opaque, %d planted near misses\n", record->carved_bytes,
+                             record->size - record->carved_bytes, record->near_misses.size());
   return kOk;
 }
 

@@ -47,7 +47,11 @@ int run_verify(int argc, char** argv) {
   bool paths_ok = true;
   std::vector<std::string> files = collect_files(paths, paths_ok);
   std::size_t total = 0;
-  for (const auto& f : files) total += std::filesystem::file_size(f);
+  for (const auto& f : files) {
+    std::error_code ec;  // standard input, a pipe: no size known ahead, counted as 0 for the progress line
+    auto size = f == "-" ? 0 : std::filesystem::file_size(f, ec);
+    if (!ec) total += size;
+  }
   bool json = vm.count("no-json") == 0;
   std::size_t identical = 0, different = 0, unreadable = 0;
   Progress progress("verify", files.size(), total, vm.count("quiet") > 0);
