@@ -324,11 +324,17 @@ TEST_F(OutputSafety, DashWritesStandardOutput) {
   // gen's summary goes to stderr when the bytes go to stdout.
   auto r = test::run_cli(cmds[3]);
   EXPECT_NE(r.err.find("30 Visuals"), std::string::npos) << r.err;
-  // /dev/stdout is the same descriptor, not a file to replace.
-  cmds[2].back() = "/dev/stdout";
-  r = test::run_cli(cmds[2]);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, text_of(expected[2]));
+  // /dev/stdout is the descriptor the shell opened, not a path to replace: `>>` appends to what the file
+  // held, and a pipe (whose /proc link reads "pipe:[…]") is written.
+  std::string line = binary();
+  for (auto& a : cmds[2]) line += " " + shell_quote(a == "-" ? "/dev/stdout" : a);
+  write("appended", "head");
+  int status = -1;
+  shell(line + " >> " + shell_quote(path("appended")), status);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(test::read_text(path("appended")), "head" + text_of(expected[2]));
+  EXPECT_EQ(shell(line + " | cat", status), text_of(expected[2]));
+  EXPECT_EQ(status, 0);
 }
 
 TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
