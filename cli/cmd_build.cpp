@@ -12,8 +12,10 @@ namespace anvil::cli {
 int run_build(int argc, char** argv) {
   std::string dump, out;
   po::options_description options("options");
-  options.add_options()("output,o", po::value(&out)->required(), "the level file to write (atomically)")(
-      "dump", po::value(&dump)->required(), "a dump made with anvilrt dump --full (possibly edited)");
+  options.add_options()("output,o", po::value(&out)->required(),
+                        "the level file to write (atomically; - for standard output)")(
+      "dump", po::value(&dump)->required(),
+      "a dump made with anvilrt dump --full (possibly edited; - for standard input)");
   po::positional_options_description positional;
   positional.add("dump", 1);
   po::variables_map vm;

@@ -26,6 +26,10 @@ int run_diff(int argc, char** argv) {
              options, positional, vm, code))
     return code;
 
+  if (a_path == "-" && b_path == "-") {
+    error("A and B cannot both be standard input (-)");
+    return kBadInput;
+  }
   auto a = InputFile::open(a_path);
   if (!a.ok()) {
     error(std::string(a.status().message()));

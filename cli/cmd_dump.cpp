@@ -16,9 +16,10 @@ int run_dump(int argc, char** argv) {
   po::options_description options("options");
   add_game_option(options, game_option);
   options.add_options()("full", "add \"spans\": every opaque span (base64) and object in file order, as build needs")(
-      "output,o", po::value(&out), "write to OUT (atomically) instead of standard output")(
+      "output,o", po::value(&out), "write to OUT (atomically; - is standard output) instead of standard output")(
       "quiet,q", "do not say on stderr what FILE was found to be")(
-      "file", po::value(&file)->required(), "a level file, a decompressed data file or a .forge archive")(
+      "file", po::value(&file)->required(),
+      "a level file, a decompressed data file or a .forge archive (- for standard input)")(
       "select", po::value(&selectors)->multitoken(), "archive: the data files to dump (NAME or 0xID; default all)");
   po::positional_options_description positional;
   positional.add("file", 1).add("select", -1);

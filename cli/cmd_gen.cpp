@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "gen/forge.hpp"
 #include "gen/generator.hpp"
+#include "writer/output_target.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -55,7 +56,7 @@ int run_gen(int argc, char** argv) {
       "--forge: data files, stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A block set "
       "then chunks, LZO1X chunks")("block-size", po::value(&block_size)->default_value(0x8000),
                                    "--forge: decompressed bytes per block or chunk (16..65535)")(
-      "output,o", po::value(&out)->required(), "the file to write (atomically)");
+      "output,o", po::value(&out)->required(), "the file to write (atomically; - for standard output)");
   po::positional_options_description positional;
   po::variables_map vm;
   int code = kOk;
@@ -87,15 +88,17 @@ int run_gen(int argc, char** argv) {
     error(std::string(s.message()));
     return kBadInput;
   }
+  // The summary must not mix into the bytes when they go to standard output.
+  std::ostream& summary = writes_standard_output(out) ? std::cerr : std::cout;
   auto record = gen::generate_file(opt, out);
   if (!record.ok()) {
     error(std::string(record.status().message()));
     return kBadInput;
   }
-  std::cout << absl::StrFormat("%s: %s, %d bytes, %d Visuals", out, game_name(*game), record->size, record->visuals);
-  if (*game == Game::sws) std::cout << absl::StrFormat(", %d LODSelectors", record->selectors);
-  std::cout << absl::StrFormat(", %d bytes carved, %d opaque, %d planted near misses\n", record->carved_bytes,
-                               record->size - record->carved_bytes, record->near_misses.size());
+  summary << absl::StrFormat("%s: %s, %d bytes, %d Visuals", out, game_name(*game), record->size, record->visuals);
+  if (*game == Game::sws) summary << absl::StrFormat(", %d LODSelectors", record->selectors);
+  summary << absl::StrFormat(", %d bytes carved, %d opaque, %d planted near misses\n", record->carved_bytes,
+                             record->size - record->carved_bytes, record->near_misses.size());
   return kOk;
 }
 

@@ -1,4 +1,4 @@
-// anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]
+// anvilrt patch FILE PATCH.json (-o OUT | --in-place [--force]) [--dry-run] [--game ac2|sws|auto]
 #include <absl/strings/str_format.h>
 
 #include <iostream>
@@ -63,11 +63,15 @@ int run_patch(int argc, char** argv) {
   std::string file, patch_path, out, game_option;
   po::options_description options("options");
   add_game_option(options, game_option);
-  options.add_options()("output,o", po::value(&out), "write the patched file to OUT (atomically)")(
-      "in-place", "replace FILE itself (atomically)")("dry-run", "print what each operation changes and write nothing")(
+  options.add_options()("output,o", po::value(&out),
+                        "write the patched file to OUT (atomically; - for standard output)")(
+      "in-place", "replace FILE itself (atomically, keeping its mode)")(
+      "force", "with --in-place: replace FILE even when it is read-only")(
+      "dry-run", "print what each operation changes and write nothing")(
       "quiet,q", "do not say on stderr what FILE was found to be")(
-      "file", po::value(&file)->required(), "a level file, a decompressed data file or a .forge archive")(
-      "patch", po::value(&patch_path)->required(), "the patch: a JSON array of operations");
+      "file", po::value(&file)->required(),
+      "a level file, a decompressed data file or a .forge archive (- for standard input)")(
+      "patch", po::value(&patch_path)->required(), "the patch: a JSON array of operations (- for standard input)");
   po::positional_options_description positional;
   positional.add("file", 1).add("patch", 1);
   po::variables_map vm;
@@ -79,6 +83,7 @@ int run_patch(int argc, char** argv) {
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
              "/datafiles/NAME/objects/KEY/... the data file NAME; bulk operations range over every data file, or\n"
              "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed.\n"
+             "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
              options, positional, vm, code))
     return code;
@@ -90,6 +95,18 @@ int run_patch(int argc, char** argv) {
   }
   if (!dry_run && !in_place && out.empty()) {
     error("give -o OUT, --in-place or --dry-run (see --help)");
+    return kBadInput;
+  }
+  if (file == "-" && patch_path == "-") {
+    error("FILE and PATCH cannot both be standard input (-)");
+    return kBadInput;
+  }
+  if (in_place && file == "-") {
+    error("--in-place replaces FILE, and standard input (-) is not a file: give -o OUT");
+    return kBadInput;
+  }
+  if (vm.count("force") && !in_place) {
+    error("--force only goes with --in-place");
     return kBadInput;
   }
   if (in_place) out = file;
@@ -134,8 +151,10 @@ int run_patch(int argc, char** argv) {
   }
 
   // Streamed into a temporary, read back and checked, then renamed (patch/output.hpp); the input's pages
-  // are dropped from memory as they are written.
-  if (auto s = patch::write_patched(level, result, out, &*input); !s.ok()) {
+  // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
+  // it was, and the new one replaces it only at the end.
+  OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
+  if (auto s = patch::write_patched(level, result, out, &*input, output_options); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }

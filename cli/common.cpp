@@ -67,7 +67,14 @@ std::vector<std::string> collect_files(const std::vector<std::string>& paths, bo
       }
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::is_regular_file(path, ec)) {
+    } else if (path == "-" || fs::exists(path, ec)) {
+      // Named on the command line, any readable file counts, not only a regular one: "-" (standard
+      // input), /dev/stdin, a FIFO, a process substitution <(…) are read whole (reader/input_file.hpp).
+      if (path == "-" && std::count(files.begin(), files.end(), "-") > 0) {
+        error("standard input (-) is given twice");
+        ok = false;
+        continue;
+      }
       files.push_back(path);
     } else {
       error(path + ": no such file or folder");

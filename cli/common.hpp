@@ -37,8 +37,8 @@ Source find_source(std::span<const u8> bytes, const std::string& path, bool quie
 std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source,
                                  const std::string& path, bool quiet);
 
-// Every regular file under the given paths (folders recursively, in sorted order); errors for paths
-// that do not exist.
+// The paths that are not folders as given ("-" for standard input once), and every regular file under
+// the folders (recursively, in sorted order); errors for paths that do not exist.
 std::vector<std::string> collect_files(const std::vector<std::string>& paths, bool& ok);
 
 // Parses the command line of one command; prints usage and returns false on error or --help.

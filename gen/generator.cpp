@@ -650,7 +650,7 @@ absl::StatusOr<Record> generate_file(const Options& options, const std::string& 
       error = errno;
     }
   });
-  if (!ok) return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(error)));
+  if (!ok) return absl::InternalError(absl::StrCat(path, ": cannot write: ", std::strerror(error)));
   if (auto s = file.commit(); !s.ok()) return s;
   return record;
 }

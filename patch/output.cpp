@@ -1,11 +1,13 @@
 #include "patch/output.hpp"
 
 #include <absl/strings/str_cat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "writer/atomic_file.hpp"
 
@@ -59,17 +61,34 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 }
 
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input) {
+                           const InputFile* input, const OutputOptions& options) {
   ReleaseFn release_input;
   if (input != nullptr && input->bytes().data() == level.bytes.data() && input->bytes().size() == level.bytes.size())
     release_input = [input](std::size_t offset, std::size_t length) { input->release(offset, length); };
   AtomicFile output;
-  if (auto s = output.open(target); !s.ok()) return s;
-  if (auto s = stream_patched(level, result, output.stream(), target, release_input); !s.ok()) return s;
+  if (auto s = output.open(target, options); !s.ok()) return s;
+  // Where the output is streamed and read back from: the temporary that replaces the target, or, for a
+  // target that is not a regular file (standard output, a pipe, a device: nothing written there can be
+  // read back), an anonymous file in memory (memfd) that holds the bytes until they are checked and
+  // then copied to the target. There, what is proven is the same of the bytes handed to the target;
+  // what a pipe's reader or a device does with them is beyond any check. It costs one file size of
+  // memory.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> memory(nullptr, &std::fclose);
+  std::FILE* staging = output.stream();
+  if (!output.to_temporary()) {
+    int fd = ::memfd_create("anvilrt-output", MFD_CLOEXEC);
+    if (fd >= 0) memory.reset(::fdopen(fd, "w+b"));
+    if (memory == nullptr) {
+      if (fd >= 0) ::close(fd);
+      return write_error(target);
+    }
+    staging = memory.get();
+  }
+  if (auto s = stream_patched(level, result, staging, target, release_input); !s.ok()) return s;
   {
-    // Read the output back from the file system (the temporary, through its descriptor) and prove it is
-    // the patched model before it replaces the target.
-    auto written = InputFile::open("/proc/self/fd/" + std::to_string(::fileno(output.stream())));
+    // Read the output back from the file system (through the descriptor) and prove it is the patched
+    // model before it replaces the target or goes out.
+    auto written = InputFile::open("/proc/self/fd/" + std::to_string(::fileno(staging)));
     if (!written.ok())
       return absl::InternalError(absl::StrCat(target, ": cannot read the output back: ", written.status().message()));
     const InputFile& file = *written;
@@ -77,6 +96,14 @@ absl::Status write_patched(const Level& level, const PatchResult& result, const 
     if (auto mismatch = check_written(level, result, file.bytes(), release_input, release_written))
       return absl::DataLossError(
           absl::StrCat(target, ": the written output does not read back as the patched model: ", *mismatch));
+    if (memory != nullptr) {
+      std::span<const u8> bytes = file.bytes();
+      for (std::size_t pos = 0; pos < bytes.size(); pos += kChunk) {
+        std::size_t n = std::min(kChunk, bytes.size() - pos);
+        if (std::fwrite(bytes.data() + pos, 1, n, output.stream()) != n) return write_error(target);
+        file.release(pos, n);
+      }
+    }
   }
   return output.commit();
 }

@@ -1,7 +1,8 @@
 // The output of `anvilrt patch` (FORMAT.md sections 5 and 6): the original bytes with the edited objects'
 // encodings overlaid, streamed into a temporary file beside the target -- never a whole copy in memory --
 // then read back from the file system, proven to be the patched model (check_written), and renamed over
-// the target. A failure at any step leaves nothing behind.
+// the target. A failure at any step leaves nothing behind. A target that is not a regular file
+// (standard output, a pipe, a device) gets the bytes only once they have been checked (write_patched).
 #pragma once
 
 #include <absl/status/status.h>
@@ -12,6 +13,7 @@
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
+#include "writer/atomic_file.hpp"
 
 namespace anvil::patch {
 
@@ -22,13 +24,16 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
                             const ReleaseFn& release_input = {});
 
 // Streams the patched file into a temporary beside `target`, reads it back (mapped from the file system
-// through the temporary's descriptor), runs check_written on it, then renames it over `target`. On
-// error `target` is untouched, no temporary remains, and the message is the one line to print
-// ("OUT: cannot write: …", "OUT: the written output does not read back as the patched model: …").
+// through the temporary's descriptor), runs check_written on it, then renames it over `target`
+// (writer/atomic_file.hpp: links followed, the mode kept, `options` for --in-place). On error `target` is
+// untouched, no temporary remains, and the message is the one line to print ("OUT: cannot write: …",
+// "OUT: the written output does not read back as the patched model: …"). When `target` is not a regular
+// file, the bytes are streamed into memory instead, read back and checked there, and only then written
+// to it: a failed check writes nothing.
 // `input`, when given, is the mapped file that level.bytes views: its pages, and those of the output,
 // are dropped from memory as the write and the check pass them, so the peak RSS stays near one file
 // size (InputFile::release).
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input = nullptr);
+                           const InputFile* input = nullptr, const OutputOptions& options = {});
 
 }  // namespace anvil::patch

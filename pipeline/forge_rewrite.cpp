@@ -101,6 +101,19 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
                                                        const std::string& target) {
   AtomicFile file;
   if (auto s = file.open(target); !s.ok()) return s;
+  if (!file.to_temporary()) {
+    // A device, FIFO or standard output: nothing to read back, so the archive is made and checked in
+    // memory first, then written as it is.
+    VectorSink memory;
+    auto reports = rewrite(bytes, changes, memory);
+    if (!reports.ok()) return reports.status();
+    if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return s;
+    if (!memory.bytes().empty() &&
+        std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
+      return absl::InternalError("cannot write " + target);
+    if (auto s = file.commit(); !s.ok()) return s;
+    return reports;
+  }
   FileSink sink(file.stream());
   auto reports = rewrite(bytes, changes, sink);
   if (!reports.ok()) return reports.status();

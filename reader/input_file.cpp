@@ -13,16 +13,62 @@
 
 namespace anvil {
 
+namespace {
+
+// The first read's size; the buffer doubles from there as the input keeps coming.
+constexpr std::size_t kFirstRead = std::size_t{64} << 10;
+
+absl::Status read_error(const std::string& path, int error) {
+  return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(error)));
+}
+
+// Reads `fd` to its end. Memory grows with the bytes that actually arrive, never with a size the
+// input claims.
+absl::Status read_all(int fd, const std::string& path, std::vector<u8>& out) {
+  std::size_t size = 0;
+  out.resize(kFirstRead);
+  for (;;) {
+    if (size == out.size()) out.resize(out.size() * 2);
+    ssize_t n = ::read(fd, out.data() + size, out.size() - size);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return read_error(path, errno);
+    }
+    size += static_cast<std::size_t>(n);
+  }
+  out.resize(size);
+  out.shrink_to_fit();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<InputFile> InputFile::open(const std::string& path) {
+  InputFile file;
+  file.path_ = path;
+  if (path == "-") {
+    if (auto s = read_all(STDIN_FILENO, path, file.read_); !s.ok()) return s;
+    file.data_ = file.read_.data();
+    file.size_ = file.read_.size();
+    return file;
+  }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    int error = S_ISDIR(st.st_mode) ? EISDIR : errno;
     ::close(fd);
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not a regular file"));
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(error)));
   }
-  InputFile file;
-  file.path_ = path;
+  if (!S_ISREG(st.st_mode)) {
+    absl::Status s = read_all(fd, path, file.read_);
+    ::close(fd);
+    if (!s.ok()) return s;
+    file.data_ = file.read_.data();
+    file.size_ = file.read_.size();
+    return file;
+  }
   file.size_ = static_cast<std::size_t>(st.st_size);
   if (file.size_ > 0) {
     void* p = ::mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -33,13 +79,14 @@ absl::StatusOr<InputFile> InputFile::open(const std::string& path) {
     }
     ::madvise(p, file.size_, MADV_SEQUENTIAL);
     file.data_ = static_cast<const u8*>(p);
+    file.mapped_ = true;
   }
   ::close(fd);
   return file;
 }
 
 void InputFile::release(std::size_t offset, std::size_t length) const {
-  if (data_ == nullptr || offset >= size_) return;
+  if (!mapped_ || offset >= size_) return;
   length = std::min(length, size_ - offset);
   // Whole pages only: a page that also holds bytes outside the range may still be in use.
   auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -51,21 +98,31 @@ void InputFile::release(std::size_t offset, std::size_t length) const {
   ::madvise(const_cast<u8*>(data_) + begin, end - begin, MADV_DONTNEED);
 }
 
+void InputFile::unmap() {
+  if (mapped_) ::munmap(const_cast<u8*>(data_), size_);
+  mapped_ = false;
+}
+
+// Moving the vector keeps its buffer, so data_ stays valid for read-in bytes too.
 InputFile::InputFile(InputFile&& other) noexcept
-    : path_(std::move(other.path_)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : path_(std::move(other.path_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      mapped_(std::exchange(other.mapped_, false)),
+      read_(std::move(other.read_)) {}
 
 InputFile& InputFile::operator=(InputFile&& other) noexcept {
   if (this != &other) {
-    if (data_ != nullptr) ::munmap(const_cast<u8*>(data_), size_);
+    unmap();
     path_ = std::move(other.path_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
+    read_ = std::move(other.read_);
   }
   return *this;
 }
 
-InputFile::~InputFile() {
-  if (data_ != nullptr) ::munmap(const_cast<u8*>(data_), size_);
-}
+InputFile::~InputFile() { unmap(); }
 
 }  // namespace anvil

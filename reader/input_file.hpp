@@ -1,10 +1,15 @@
-// Level data input: a file mapped read-only into memory (no copy, no per-byte calls).
+// Level data input, behind one interface whatever the path names:
+//  * a regular file is mapped read-only into memory (no copy, no per-byte calls);
+//  * "-" (standard input), and any other readable path that is not a regular file -- /dev/stdin, a FIFO,
+//    a process substitution `<(…)`, a character device -- is read whole into memory (a pipe cannot be
+//    mapped, and has no size to map).
 #pragma once
 
 #include <absl/status/statusor.h>
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "model/primitives.hpp"
 
@@ -18,17 +23,21 @@ class InputFile {
   ~InputFile();
 
   std::span<const u8> bytes() const { return {data_, size_}; }
-  // Drops the mapped pages that hold bytes [offset, offset + length) from this process's memory (its
-  // RSS); the bytes stay readable, and are faulted in again from the page cache if read. For a caller
-  // that is done with a part of a large file. Clamped to the file; never fails.
+  // For a mapped file: drops the mapped pages that hold bytes [offset, offset + length) from this
+  // process's memory (its RSS); the bytes stay readable, and are faulted in again from the page cache if
+  // read. For a caller that is done with a part of a large file. Clamped to the file; never fails. For
+  // bytes read into memory it does nothing (they have nowhere to come back from).
   void release(std::size_t offset, std::size_t length) const;
   const std::string& path() const { return path_; }
 
  private:
   InputFile() = default;
+  void unmap();
   std::string path_;
   const u8* data_ = nullptr;
   std::size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<u8> read_;  // the bytes of an input that is read, not mapped
 };
 
 }  // namespace anvil

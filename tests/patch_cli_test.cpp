@@ -43,7 +43,7 @@ class PatchCli : public ::testing::Test {
     EXPECT_TRUE(r.out.empty());
     EXPECT_FALSE(fs::exists(out)) << text;
     for (auto& entry : fs::directory_iterator(fs::path(out).parent_path()))
-      EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+      EXPECT_EQ(entry.path().string().find(".anvilrt-tmp-"), std::string::npos) << entry.path();
   }
 
   test::TempDir dir_;

@@ -1,0 +1,41 @@
+// What an output path names, found before anything is written, so that writing never harms it:
+//  * "-", or a path to one of this process's descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N):
+//    that descriptor, written as it is (shared with the shell: its offset, its append mode);
+//  * a character or block device, a FIFO, a socket (/dev/null, a named pipe): opened and written as it
+//    is, never replaced;
+//  * a regular file, or a name that does not exist yet: the file to replace or create atomically;
+//  * a folder: refused.
+// Symbolic links are followed through the whole chain (a relative one relative to its own folder):
+// the file at the end is what is replaced, so the links stay links, and a dangling link's target is
+// created.
+#pragma once
+
+#include <absl/status/statusor.h>
+#include <sys/stat.h>
+
+#include <string>
+
+namespace anvil {
+
+struct OutputTarget {
+  enum class Kind {
+    kDescriptor,  // fd: a descriptor this process holds open for writing
+    kSpecial,     // path: a device, FIFO or socket, to open and write as it is
+    kNewFile,     // path: a file to create (its folder exists)
+    kRegularFile  // path: an existing regular file to replace; st: its stat
+  };
+  Kind kind = Kind::kNewFile;
+  int fd = -1;
+  std::string path;  // symbolic links resolved
+  struct stat st {};
+};
+
+// Resolves `target` as above. Errors are one line naming `target`: "OUT: is a directory",
+// "OUT: too many levels of symbolic links", "OUT: <folder>: No such file or directory", …
+absl::StatusOr<OutputTarget> resolve_output(const std::string& target);
+
+// Whether `target` names this process's standard output ("-", /dev/stdout, or the same file): a command
+// then prints its summary on stderr instead.
+bool writes_standard_output(const std::string& target);
+
+}  // namespace anvil

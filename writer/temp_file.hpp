@@ -1,0 +1,43 @@
+// Temporary files that a signal does not leave behind. Each one's path sits in a preallocated table
+// that a SIGINT, SIGTERM or SIGHUP handler walks: it unlinks every registered temporary, then re-raises
+// the signal with its default disposition, so the process dies of it and a shell reports 128 + N.
+// Only `kill -9` (or a crash) can leave a temporary; its name says what it is (atomic_file.hpp).
+//
+// The handler is installed when the first temporary is created, for each of the three signals that is
+// not ignored (`nohup` keeps SIGHUP ignored). Creating, renaming and removing a temporary happen with
+// the three signals blocked in the calling thread; a handler running meanwhile in another thread waits
+// for that step to finish, so it never sees a half-made entry.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <string>
+
+namespace anvil {
+
+class TempFile {
+ public:
+  // Creates a new file from `pattern`, whose last six characters are "XXXXXX" (mkostemp; mode 0600,
+  // close-on-exec) and registers it. The caller owns the returned descriptor (fd()).
+  static absl::StatusOr<TempFile> create(const std::string& pattern);
+  TempFile(TempFile&& other) noexcept;
+  TempFile& operator=(TempFile&& other) = delete;
+  TempFile(const TempFile&) = delete;
+  ~TempFile() { remove(); }
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  // Renames the temporary over `target` (rename(2): atomic) and unregisters it; on error it stays and
+  // the result is the errno value.
+  int rename_to(const std::string& target);
+  // Unlinks and unregisters the temporary (nothing when already renamed or removed).
+  void remove();
+
+ private:
+  TempFile(int slot, int fd, std::string path) : slot_(slot), fd_(fd), path_(std::move(path)) {}
+  int slot_ = -1;
+  int fd_ = -1;
+  std::string path_;
+};
+
+}  // namespace anvil
