@@ -1,8 +1,8 @@
-// anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT]
+// anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v]
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "reader/input_file.hpp"
+#include "cli/progress_bar.hpp"
 #include "writer/atomic_file.hpp"
 #include "writer/dump.hpp"
 
@@ -15,23 +15,31 @@ int run_dump(int argc, char** argv) {
   options.add_options()("full", "add \"spans\": every opaque span (base64) and object in file order, as build needs")(
       "output,o", po::value(&out), "write to OUT (atomically) instead of standard output")(
       "file", po::value(&file)->required(), "the level file");
-  po::positional_options_description positional;
-  positional.add("file", 1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
-  if (!parse(argc, argv, "usage: anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT]", options, positional, vm,
-             code))
+  if (!parse(argc, argv, "usage: anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v]", options,
+             {{"file", "FILE"}}, common, vm, code))
     return code;
+  if (!check_game_option(game_option)) return kBadInput;
 
-  auto input = InputFile::open(file);
-  if (!input.ok()) {
-    error(std::string(input.status().message()));
-    return kBadInput;
+  PathErrors path_errors;
+  auto input = open_input(file, path_errors);
+  if (!input) return kBadInput;
+  Game game = resolve_game(game_option, input->bytes(), file, common, true);
+  ProgressBar bar("dump", common.quiet);
+  std::size_t objects = 0;
+  DumpOptions dump{game, vm.count("full") > 0, bar.callback(), &objects};
+  // How many objects the dump holds is known only once it is written: the warning follows it.
+  auto warn = [&] {
+    bar.erase();
+    if (objects == 0) warn_no_objects(file, game_option);
+  };
+  if (out.empty()) {
+    bool ok = dump_json(input->bytes(), dump, stdout);
+    if (ok) warn();
+    return ok ? kOk : kBadInput;
   }
-  auto game = resolve_game(game_option, input->bytes(), file);
-  if (!game) return kBadInput;
-  DumpOptions dump{*game, vm.count("full") > 0};
-  if (out.empty()) return dump_json(input->bytes(), dump, stdout) ? kOk : kBadInput;
   AtomicFile output;
   if (auto s = output.open(out); !s.ok()) {
     error(std::string(s.message()));
@@ -45,6 +53,7 @@ int run_dump(int argc, char** argv) {
     error(std::string(s.message()));
     return kBadInput;
   }
+  warn();
   return kOk;
 }
 

@@ -1,12 +1,12 @@
-// anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]
+// anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto] [-q] [-v]
 #include <absl/strings/str_format.h>
 
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/progress_bar.hpp"
 #include "patch/output.hpp"
 #include "patch/patch.hpp"
-#include "reader/input_file.hpp"
 
 namespace anvil::cli {
 
@@ -18,44 +18,50 @@ int run_patch(int argc, char** argv) {
       "in-place", "replace FILE itself (atomically)")("dry-run", "print what each operation changes and write nothing")(
       "file", po::value(&file)->required(), "the level file")("patch", po::value(&patch_path)->required(),
                                                               "the patch: a JSON array of operations");
-  po::positional_options_description positional;
-  positional.add("file", 1).add("patch", 1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]\n\n"
+             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [-q] [-v]\n\n"
              "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
              "nothing is written. The output is read back and checked before it replaces the target.\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
-             options, positional, vm, code))
+             options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code))
     return code;
+  if (!check_game_option(game_option)) return kBadInput;
   bool dry_run = vm.count("dry-run") > 0;
   bool in_place = vm.count("in-place") > 0;
+  const char* usage = " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run))";
   if (in_place && !out.empty()) {
-    error("give either -o OUT or --in-place, not both (see --help)");
+    error(std::string("give either -o OUT or --in-place, not both") + usage);
     return kBadInput;
   }
   if (!dry_run && !in_place && out.empty()) {
-    error("give -o OUT, --in-place or --dry-run (see --help)");
+    error(std::string("missing -o OUT, --in-place or --dry-run") + usage);
     return kBadInput;
   }
   if (in_place) out = file;
 
-  auto input = InputFile::open(file);
-  if (!input.ok()) {
-    error(std::string(input.status().message()));
-    return kBadInput;
-  }
-  auto patch_file = InputFile::open(patch_path);
-  if (!patch_file.ok()) {
-    error(std::string(patch_file.status().message()));
-    return kBadInput;
-  }
-  auto game = resolve_game(game_option, input->bytes(), file, true);
-  if (!game) return kBadInput;
+  PathErrors path_errors;
+  auto input = open_input(file, path_errors);
+  if (!input) return kBadInput;
+  auto patch_file = open_input(patch_path, path_errors);
+  if (!patch_file) return kBadInput;
+  Game game = resolve_game(game_option, input->bytes(), file, common);
+  // Progress over three passes of the file: the carve, the write and the check of what was written.
+  ProgressBar bar("patch", common.quiet);
+  const std::size_t size = input->bytes().size();
+  auto from_pass = [&](std::size_t pass) -> ProgressFn {
+    if (!bar.enabled()) return {};
+    return [&bar, pass, size](std::size_t done, std::size_t) { bar.update(pass * size + done, 3 * size); };
+  };
   // The input's pages leave memory as the carve passes them; the patch reads again only the objects it
   // looks at.
-  Level level = carve_mapped(*input, *game);
+  Level level = carve_mapped(*input, game, from_pass(0));
+  if (level.object_count() == 0) {
+    bar.erase();
+    warn_no_objects(file, game_option);
+  }
   auto text = patch_file->bytes();
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
@@ -69,6 +75,7 @@ int run_patch(int argc, char** argv) {
   const patch::PatchResult& result = outcome.result;
 
   if (dry_run) {
+    bar.erase();
     for (const patch::Change& c : result.changes) {
       if (c.op == "test")
         std::cout << absl::StrFormat("op %d test %s: %s (passed)\n", c.op_index, c.pointer, c.old_value);
@@ -83,7 +90,7 @@ int run_patch(int argc, char** argv) {
 
   // Streamed into a temporary, read back and checked, then renamed (patch/output.hpp); the input's pages
   // are dropped from memory as they are written.
-  if (auto s = patch::write_patched(level, result, out, &*input); !s.ok()) {
+  if (auto s = patch::write_patched(level, result, out, &*input, from_pass(1)); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }

@@ -1,99 +1,103 @@
-// anvilrt stats PATH... [--game ac2|sws|auto] [--json]
+// anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--all] [-q] [-v]
 // Files are carved in parallel on all cores and their censuses merged in file order.
 #include <absl/strings/str_format.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
+#include <filesystem>
 #include <iostream>
-#include <mutex>
-#include <optional>
 #include <thread>
 
 #include "cli/commands.hpp"
-#include "reader/input_file.hpp"
+#include "cli/parallel.hpp"
+#include "cli/progress_bar.hpp"
 #include "stats/census.hpp"
 #include "stats/report.hpp"
 
 namespace anvil::cli {
+namespace {
+
+struct FileCensus {
+  absl::Status open;  // the file could not be read
+  GameChoice game;
+  stats::Census census;
+  bool carved = false;  // at least one object
+};
+
+}  // namespace
 
 int run_stats(int argc, char** argv) {
   std::vector<std::string> paths;
   std::string game_option;
   po::options_description options("options");
   add_game_option(options, game_option);
-  options.add_options()("json", "print the same numbers as JSON")("paths", po::value(&paths)->required()->multitoken(),
-                                                                  "files or folders (walked recursively)");
-  po::positional_options_description positional;
-  positional.add("paths", -1);
+  options.add_options()("json", "print the same numbers as JSON")(
+      "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
+      "paths", po::value(&paths)->required()->multitoken(), "files or folders (walked recursively)");
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json]\n\n"
+             "usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--all] [-q] [-v]\n\n"
              "Census per dialect: objects by class, bytes carved vs opaque, the value counts of the fields\n"
-             "the research notes count, and the near misses (candidates that failed a check, by check).",
-             options, positional, vm, code))
+             "the research notes count, and the near misses (candidates that failed a check, by check).\n"
+             "Folders are walked for level files (README); a file that carves no object is a warning.",
+             options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
 
-  bool paths_ok = true;
-  std::vector<std::string> files = collect_files(paths, paths_ok);
-  std::vector<stats::Census> censuses(files.size());
-  std::vector<std::string> errors(files.size());
-  std::atomic<std::size_t> next{0}, done{0};
-  std::atomic<u64> bytes_done{0};
-  auto worker = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      auto input = InputFile::open(files[i]);
-      if (!input.ok()) {
-        errors[i] = std::string(input.status().message());
-      } else {
-        auto game = resolve_game(game_option, input->bytes(), files[i], true);
-        censuses[i].add_file(input->bytes(), *game, i);
-        bytes_done += input->bytes().size();
-      }
-      ++done;
-    }
-  };
-  std::size_t n_workers =
-      std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), files.size()));
-  std::vector<std::thread> workers;
-  for (std::size_t w = 0; w < n_workers; ++w) workers.emplace_back(worker);
-
-  // A progress line on a terminal, once the job has taken over a second.
-  bool tty = ::isatty(2) != 0;
-  auto start = std::chrono::steady_clock::now();
-  bool shown = false;
-  std::string last;
-  auto last_shown = start;
-  while (done.load() < files.size()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto now = std::chrono::steady_clock::now();
-    if (!tty || now - start < std::chrono::seconds(1) || now - last_shown < std::chrono::milliseconds(250)) continue;
-    std::string line = absl::StrFormat("anvilrt stats: %d of %d files done, %s MB", done.load(), files.size(),
-                                       stats::grouped(bytes_done.load() >> 20));
-    if (line == last) continue;
-    std::cerr << "\r" << line << std::flush;
-    last = line;
-    last_shown = now;
-    shown = true;
+  PathErrors path_errors;
+  std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
+  std::size_t total = 0;
+  for (const auto& f : files) {
+    std::error_code ec;
+    auto size = std::filesystem::file_size(f.path, ec);
+    if (!ec) total += size;
   }
-  for (std::thread& t : workers) t.join();
-  if (shown) std::cerr << "\r\033[K" << std::flush;
-
+  ProgressBar bar("stats", common.quiet);
   stats::Census census;
-  bool unreadable = false;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (!errors[i].empty()) {
-      error(errors[i]);
-      unreadable = true;
-      continue;
-    }
-    census.merge(censuses[i]);
-  }
-  std::cout << (vm.count("json") ? stats::json_report(census, files) : stats::text_report(census, files));
-  return paths_ok && !unreadable ? kOk : kBadInput;
+  std::vector<std::string> taken, skipped;
+  run_in_order<FileCensus>(
+      files.size(), std::max(1u, std::thread::hardware_concurrency()),
+      [&](std::size_t i) {
+        FileCensus result;
+        auto input = InputFile::open(files[i].path);
+        if (!input.ok()) {
+          result.open = input.status();
+          return result;
+        }
+        result.game = choose_game(game_option, input->bytes(), files[i].path, common);
+        std::size_t reported = 0;  // this file's share of the bar
+        result.census.add_file(input->bytes(), result.game.game, 0, [&](std::size_t done, std::size_t) {
+          bar.add(done - reported, total);
+          reported = done;
+        });
+        for (const auto& [game, d] : result.census.dialects) result.carved = result.carved || !d.objects.empty();
+        return result;
+      },
+      [&](std::size_t i, FileCensus& result) {
+        const std::string& path = files[i].path;
+        if (!result.open.ok()) {
+          path_errors.failed(path, result.open);
+          return;
+        }
+        if (!result.carved) {
+          if (!files[i].sure) {
+            skipped.push_back(path);
+            return;
+          }
+          warn_no_objects(path, game_option);
+        }
+        if (!result.game.note.empty()) {
+          bar.erase();
+          std::cerr << result.game.note;
+        }
+        result.census.set_file(taken.size());
+        census.merge(result.census);
+        taken.push_back(path);
+      });
+  bar.erase();
+  report_skipped(skipped, common);
+  std::cout << (vm.count("json") ? stats::json_report(census, taken) : stats::text_report(census, taken));
+  return path_errors.any() ? kBadInput : kOk;
 }
 
 }  // namespace anvil::cli

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "cli/common.hpp"
+#include "cli/version.hpp"
 
 namespace anvil::cli {
 
@@ -23,13 +24,8 @@ int run_stats(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
-      {"verify", run_verify},
-      {"dump", run_dump},
-      {"build", run_build},
-      {"patch", run_patch},
-      {"diff", run_diff},
-      {"gen", run_gen},
-      {"stats", run_stats},
+      {"verify", run_verify}, {"dump", run_dump}, {"build", run_build}, {"patch", run_patch},
+      {"diff", run_diff},     {"gen", run_gen},   {"stats", run_stats}, {"version", run_version},
   };
   return list;
 }

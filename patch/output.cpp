@@ -59,13 +59,23 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 }
 
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input) {
+                           const InputFile* input, const ProgressFn& progress) {
   ReleaseFn release_input;
   if (input != nullptr && input->bytes().data() == level.bytes.data() && input->bytes().size() == level.bytes.size())
     release_input = [input](std::size_t offset, std::size_t length) { input->release(offset, length); };
+  // Progress: the write is the first pass over the file, the check (which re-reads and compares) the
+  // second; the check's releases restart at 0 for its compare, so the furthest point counts.
+  const std::size_t size = level.bytes.size();
+  std::size_t checked = 0;
+  ReleaseFn release_streamed = release_input;
+  if (progress)
+    release_streamed = [&](std::size_t offset, std::size_t length) {
+      if (release_input) release_input(offset, length);
+      progress(offset + length, 2 * size);
+    };
   AtomicFile output;
   if (auto s = output.open(target); !s.ok()) return s;
-  if (auto s = stream_patched(level, result, output.stream(), target, release_input); !s.ok()) return s;
+  if (auto s = stream_patched(level, result, output.stream(), target, release_streamed); !s.ok()) return s;
   {
     // Read the output back from the file system (the temporary, through its descriptor) and prove it is
     // the patched model before it replaces the target.
@@ -73,11 +83,16 @@ absl::Status write_patched(const Level& level, const PatchResult& result, const 
     if (!written.ok())
       return absl::InternalError(absl::StrCat(target, ": cannot read the output back: ", written.status().message()));
     const InputFile& file = *written;
-    ReleaseFn release_written = [&file](std::size_t offset, std::size_t length) { file.release(offset, length); };
+    ReleaseFn release_written = [&](std::size_t offset, std::size_t length) {
+      file.release(offset, length);
+      checked = std::max(checked, offset + length);
+      if (progress) progress(size + checked, 2 * size);
+    };
     if (auto mismatch = check_written(level, result, file.bytes(), release_input, release_written))
       return absl::DataLossError(
           absl::StrCat(target, ": the written output does not read back as the patched model: ", *mismatch));
   }
+  if (progress) progress(2 * size, 2 * size);
   return output.commit();
 }
 

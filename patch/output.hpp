@@ -12,6 +12,7 @@
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil::patch {
 
@@ -27,8 +28,9 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 // ("OUT: cannot write: …", "OUT: the written output does not read back as the patched model: …").
 // `input`, when given, is the mapped file that level.bytes views: its pages, and those of the output,
 // are dropped from memory as the write and the check pass them, so the peak RSS stays near one file
-// size (InputFile::release).
+// size (InputFile::release). `progress` hears how far the write and then the check are (two passes of
+// the file's size).
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input = nullptr);
+                           const InputFile* input = nullptr, const ProgressFn& progress = {});
 
 }  // namespace anvil::patch

@@ -23,7 +23,7 @@ std::size_t Level::opaque_bytes() const {
 
 Level carve_level(std::span<const u8> bytes, Game game,
                   const std::function<void(const Piece&, const Object&)>& on_object,
-                  std::function<void(const NearMiss&)> near_miss) {
+                  std::function<void(const NearMiss&)> near_miss, const ProgressFn& progress) {
   Level level;
   level.game = game;
   level.bytes = bytes;
@@ -33,6 +33,7 @@ Level carve_level(std::span<const u8> bytes, Game game,
   absl::flat_hash_set<u64> seen;
   Object object;
   std::size_t end = 0;
+  ProgressSteps steps(progress, bytes.size());
   while (auto extent = carver.next(object)) {
     if (extent->offset > end) level.pieces.push_back({end, extent->offset - end});
     u64 id = object_id(object);
@@ -40,22 +41,27 @@ Level carve_level(std::span<const u8> bytes, Game game,
     level.pieces.push_back({extent->offset, extent->length, static_cast<int>(object.index()), id, repeated});
     if (on_object) on_object(level.pieces.back(), object);
     end = extent->offset + extent->length;
+    steps.at(end);
   }
   if (end < bytes.size()) level.pieces.push_back({end, bytes.size() - end});
+  steps.finish();
   return level;
 }
 
-Level carve_mapped(const InputFile& input, Game game) {
+Level carve_mapped(const InputFile& input, Game game, const ProgressFn& progress) {
   // Released in steps, a little behind the carve (which hardly looks back; a page read again is only
   // faulted in again).
   constexpr std::size_t kStep = std::size_t{8} << 20;
   std::size_t released = 0;
-  Level level = carve_level(input.bytes(), game, [&](const Piece& piece, const Object&) {
-    if (piece.offset - released >= 2 * kStep) {
-      input.release(released, piece.offset - kStep - released);
-      released = piece.offset - kStep;
-    }
-  });
+  Level level = carve_level(
+      input.bytes(), game,
+      [&](const Piece& piece, const Object&) {
+        if (piece.offset - released >= 2 * kStep) {
+          input.release(released, piece.offset - kStep - released);
+          released = piece.offset - kStep;
+        }
+      },
+      {}, progress);
   input.release(0, input.bytes().size());
   return level;
 }
@@ -68,9 +74,32 @@ std::size_t carved_bytes(std::span<const u8> bytes, Game game) {
   return n;
 }
 
-Game detect_game(std::span<const u8> bytes) {
-  return carved_bytes(bytes, Game::sws) > carved_bytes(bytes, Game::ac2) ? Game::sws : Game::ac2;
+Detection detect(std::span<const u8> bytes) {
+  Detection d;
+  if (bytes.size() > kDetectWindows * kDetectWindow) {
+    // Window i starts at i/(n-1) of the way to the last window's start: the first at 0, the last ending
+    // at the end of the file. An object across a window's edge is not carved in it.
+    const std::size_t last_start = bytes.size() - kDetectWindow;
+    for (std::size_t i = 0; i < kDetectWindows; ++i) {
+      auto window = bytes.subspan(last_start / (kDetectWindows - 1) * i, kDetectWindow);
+      if (i == kDetectWindows - 1) window = bytes.subspan(last_start);
+      d.ac2_bytes += carved_bytes(window, Game::ac2);
+      d.sws_bytes += carved_bytes(window, Game::sws);
+    }
+    if (d.ac2_bytes != d.sws_bytes) {
+      d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
+      d.whole_file = false;
+      return d;
+    }
+  }
+  d.ac2_bytes = carved_bytes(bytes, Game::ac2);
+  d.sws_bytes = carved_bytes(bytes, Game::sws);
+  d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
+  d.whole_file = true;
+  return d;
 }
+
+Game detect_game(std::span<const u8> bytes) { return detect(bytes).game; }
 
 std::string object_key(const Piece& piece, Game game) {
   std::string key;

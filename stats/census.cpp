@@ -219,7 +219,7 @@ void add(Sws& a, const Sws& b) {
 
 }  // namespace
 
-void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file) {
+void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file, const ProgressFn& progress) {
   Dialect& d = dialects[game];
   ++d.files;
   d.bytes += bytes.size();
@@ -230,7 +230,9 @@ void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file) {
     if (n.first.size() < NearMisses::kExamples) n.first.push_back({file, miss.offset, miss.failure.found});
   });
   Object object;
+  ProgressSteps steps(progress, bytes.size());
   while (auto extent = carver.next(object)) {
+    steps.at(extent->offset + extent->length);
     d.carved_bytes += extent->length;
     ++d.objects[std::string(class_name(object))];
     if (const auto* v = std::get_if<ac2::Visual>(&object))
@@ -240,6 +242,13 @@ void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file) {
     else
       count_sws(d.sws, std::get<sws::Visual>(object));
   }
+  steps.finish();
+}
+
+void Census::set_file(std::size_t file) {
+  for (auto& [game, d] : dialects)
+    for (auto& [check, misses] : d.near_misses)
+      for (auto& example : misses.first) example.file = file;
 }
 
 void Census::merge(const Census& other) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil::stats {
 
@@ -107,7 +108,11 @@ struct Census {
   std::map<Game, Dialect> dialects;
 
   // Carves one file and counts it; near-miss examples name `file` (an index into the caller's list).
-  void add_file(std::span<const u8> bytes, Game game, std::size_t file = 0);
+  // `progress` hears how far the carve is.
+  void add_file(std::span<const u8> bytes, Game game, std::size_t file = 0, const ProgressFn& progress = {});
+  // Makes every near-miss example name `file`: for a census of one file whose place in the list is
+  // known only once the files before it are counted (a folder walk skips files that carve nothing).
+  void set_file(std::size_t file);
   // Adds `other` (a later file) to this census.
   void merge(const Census& other);
 };

@@ -16,7 +16,7 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   JsonWriter<JsonTextHandler<Stream>> w(handler);
   w.start_object();
   w.key("format");
-  w.string("anvilrt/1");
+  w.string(kDocumentFormat);
   w.key("game");
   w.string(game_name(options.game));
   w.key("size");
@@ -24,15 +24,20 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   w.key("objects");
   w.start_object();
   std::string key;
+  // Two passes over the file with `full` (objects, then spans): progress counts both.
+  const std::size_t passes = options.full ? 2 : 1;
+  ProgressSteps steps(options.progress, passes * bytes.size());
   Level level = carve_level(bytes, options.game, [&](const Piece& piece, const Object& object) {
     object_key(piece, options.game, key);
     write_object_json(w, key, {piece.offset, piece.length}, object);
+    steps.at(piece.offset + piece.length);
   });
   w.end_object();
   if (options.full) {
     w.key("spans");
     w.start_array();
     for (const Piece& piece : level.pieces) {
+      steps.at(bytes.size() + piece.offset);
       w.start_object();
       w.key("offset");
       w.number(piece.offset);
@@ -51,6 +56,8 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   }
   w.end_object();
   stream.Flush();
+  steps.finish();
+  if (options.objects) *options.objects = level.object_count();
 }
 
 }  // namespace

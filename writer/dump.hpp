@@ -6,12 +6,15 @@
 #include <string>
 
 #include "model/object.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil {
 
 struct DumpOptions {
   Game game = Game::ac2;
-  bool full = false;  // add "spans", every piece in file order, so that `build` can rebuild the file
+  bool full = false;               // add "spans", every piece in file order, so that `build` can rebuild the file
+  ProgressFn progress;             // hears how far the objects (and with `full`, the spans) are written
+  std::size_t* objects = nullptr;  // when set, receives the number of objects written
 };
 
 // Writes the document to `out`; false if writing failed.
