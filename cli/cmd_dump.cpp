@@ -29,14 +29,14 @@ int run_dump(int argc, char** argv) {
   Game game = resolve_game(game_option, input->bytes(), file, common, true);
   ProgressBar bar("dump", common.quiet);
   std::size_t objects = 0;
-  DumpOptions dump{game, vm.count("full") > 0, bar.callback(), &objects};
+  DumpOptions dump{game, vm.count("full") > 0};
   // How many objects the dump holds is known only once it is written: the warning follows it.
   auto warn = [&] {
     bar.erase();
     if (objects == 0) warn_no_objects(file, game_option);
   };
   if (out.empty()) {
-    bool ok = dump_json(input->bytes(), dump, stdout);
+    bool ok = dump_json(input->bytes(), dump, stdout, bar.callback(), &objects);
     if (ok) warn();
     return ok ? kOk : kBadInput;
   }
@@ -45,7 +45,7 @@ int run_dump(int argc, char** argv) {
     error(std::string(s.message()));
     return kBadInput;
   }
-  if (!dump_json(input->bytes(), dump, output.stream())) {
+  if (!dump_json(input->bytes(), dump, output.stream(), bar.callback(), &objects)) {
     error(out + ": cannot write");
     return kBadInput;
   }

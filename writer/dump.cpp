@@ -11,7 +11,8 @@ namespace anvil {
 namespace {
 
 template <class Stream>
-void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream) {
+void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream,
+                    const ProgressFn& progress = {}, std::size_t* objects = nullptr) {
   JsonTextHandler<Stream> handler(stream);
   JsonWriter<JsonTextHandler<Stream>> w(handler);
   w.start_object();
@@ -26,7 +27,7 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   std::string key;
   // Two passes over the file with `full` (objects, then spans): progress counts both.
   const std::size_t passes = options.full ? 2 : 1;
-  ProgressSteps steps(options.progress, passes * bytes.size());
+  ProgressSteps steps(progress, passes * bytes.size());
   Level level = carve_level(bytes, options.game, [&](const Piece& piece, const Object& object) {
     object_key(piece, options.game, key);
     write_object_json(w, key, {piece.offset, piece.length}, object);
@@ -57,15 +58,16 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   w.end_object();
   stream.Flush();
   steps.finish();
-  if (options.objects) *options.objects = level.object_count();
+  if (objects) *objects = level.object_count();
 }
 
 }  // namespace
 
-bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
+bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out, const ProgressFn& progress,
+               std::size_t* objects) {
   {
     JsonFileStream stream(out);  // all written to `out` when it goes
-    write_document(bytes, options, stream);
+    write_document(bytes, options, stream, progress, objects);
   }
   std::fputc('\n', out);
   return std::fflush(out) == 0 && !std::ferror(out);

@@ -12,13 +12,14 @@ namespace anvil {
 
 struct DumpOptions {
   Game game = Game::ac2;
-  bool full = false;               // add "spans", every piece in file order, so that `build` can rebuild the file
-  ProgressFn progress;             // hears how far the objects (and with `full`, the spans) are written
-  std::size_t* objects = nullptr;  // when set, receives the number of objects written
+  bool full = false;  // add "spans", every piece in file order, so that `build` can rebuild the file
 };
 
 // Writes the document to `out`; false if writing failed.
-bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out);
+// `progress` hears how far the objects (and with `full`, the spans) are written; `objects`, when given,
+// receives the number of objects written.
+bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out, const ProgressFn& progress = {},
+               std::size_t* objects = nullptr);
 
 // The document as a string.
 std::string dump_json(std::span<const u8> bytes, const DumpOptions& options);
