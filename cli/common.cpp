@@ -162,7 +162,7 @@ GameChoice choose_game(const std::string& option, std::span<const u8> bytes, con
   if (common.verbose)
     choice.note = absl::StrFormat(
         "anvilrt: %s: game auto: picked %s (%s: ac2 carves %d bytes, sws %d)\n", path, game_name(d.game),
-        d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d MiB", kDetectWindows, kDetectWindow >> 20),
+        d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d KiB", kDetectWindows, kDetectWindow >> 10),
         d.ac2_bytes, d.sws_bytes);
   else if (announce && !common.quiet)
     choice.note = "anvilrt: " + path + ": game auto: picked " + std::string(game_name(d.game)) + "\n";

@@ -59,7 +59,7 @@ std::size_t carved_bytes(std::span<const u8> bytes, Game game);
 // kDetectWindow bytes spread evenly over it (the first at its start, the last at its end); when both
 // dialects carve the same number of bytes in the windows (nothing at all, say, as in a file whose level
 // data lies between them), the whole file decides, as for a small one. A tie over the whole file is ac2.
-inline constexpr std::size_t kDetectWindow = std::size_t{1} << 20;
+inline constexpr std::size_t kDetectWindow = std::size_t{256} << 10;
 inline constexpr std::size_t kDetectWindows = 8;
 
 struct Detection {

@@ -35,8 +35,8 @@ TEST(DetectGame, SmallFilesAreJudgedWhole) {
 
 TEST(DetectGame, LargeFilesAreJudgedOnWindows) {
   for (Game game : kGames) {
-    // Over kDetectWindows MiB: ac2 Visuals average ~700 bytes, sws ~150.
-    auto bytes = generated(game, game == Game::ac2 ? 16000 : 80000, 5);
+    // Over kDetectWindows windows: ac2 Visuals average ~700 bytes, sws ~150.
+    auto bytes = generated(game, game == Game::ac2 ? 5000 : 25000, 5);
     ASSERT_GT(bytes.size(), kDetectWindows * kDetectWindow);
     Detection d = detect(bytes);
     EXPECT_FALSE(d.whole_file) << game_name(game);
@@ -48,7 +48,7 @@ TEST(DetectGame, LargeFilesAreJudgedOnWindows) {
 }
 
 TEST(DetectGame, LevelDataBetweenTheWindowsIsFoundByTheWholeFile) {
-  // 20 MiB of zeros, the windows start at 0, 2.7, 5.4, ... MiB; a small sws level at 4 MiB, between two.
+  // 20 MiB of zeros, the windows start at 0, 2.8, 5.6, ... MiB; a small sws level at 4 MiB, between two.
   std::vector<u8> bytes(20 * kDetectWindow, 0);
   auto level = generated(Game::sws, 40, 9);
   ASSERT_LT(level.size(), kDetectWindow / 2);
@@ -73,7 +73,7 @@ TEST(DetectGame, WindowsDecideAMixedFileByWhatTheyHold) {
   for (std::size_t i = 0; i < kDetectWindows; ++i) {
     std::size_t at = i == kDetectWindows - 1 ? last_start : last_start / (kDetectWindows - 1) * i;
     std::memcpy(bytes.data() + at, sws.data(), sws.size());
-    // Between this window's end and the next window's start (1.7 MiB): 1.5 MiB of ac2 data.
+    // Between this window's end and the next window's start: 1.5 windows' worth of ac2 data.
     if (i + 1 < kDetectWindows)
       std::memcpy(bytes.data() + at + kDetectWindow + 4096, ac2.data(), kDetectWindow * 3 / 2);
   }
