@@ -1,6 +1,7 @@
 // anvilrt_bench: the performance table of docs/performance.md. Generates the census-size `ac2` file of
 // the notes (630,686 Visuals, through the library's generator) and measures on the same bytes, in one
-// run: memcpy of the file (the memory-speed limit), verify --no-json, verify, dump, build, a
+// run: memcpy of the file (the memory-speed limit), verify --no-json (with --game ac2 and with --game
+// auto, whose detection judges the file on windows: reader/level.hpp detect()), verify, dump, build, a
 // swap_material bulk patch and a patch of 10,000 replace ops (applied, written, read back and checked, as
 // `anvilrt patch` does); then verify of a folder of 8 files with --jobs 1 and --jobs 2. Each operation
 // runs in a child process that maps the file as the command line does, so its peak RSS is its own;
@@ -8,7 +9,10 @@
 // runs --runs times (default 3), in rounds over all of them so that a slow spell of a shared machine
 // lands on every row alike; a row shows its fastest run and the highest peak RSS of its runs.
 //
-//   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N]
+//   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N] [--only TEXT]
+//
+// --only TEXT measures only the rows whose name holds TEXT (and memcpy, the reference), e.g.
+// --only "verify --no-json" for the --game auto row against the ac2 one.
 #include <absl/strings/str_format.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -127,7 +131,7 @@ int main(int argc, char** argv) {
   u64 visuals = 630686;
   int runs = 3;
   std::string dir = std::filesystem::temp_directory_path() / "anvilrt-bench";
-  std::string anvilrt_binary;
+  std::string anvilrt_binary, only;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--visuals")
@@ -138,6 +142,8 @@ int main(int argc, char** argv) {
       dir = argv[i + 1];
     else if (a == "--anvilrt")
       anvilrt_binary = argv[i + 1];
+    else if (a == "--only")
+      only = argv[i + 1];
   }
   std::filesystem::create_directories(dir);
   const std::string census = dir + "/census.bin";
@@ -152,7 +158,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const double size = static_cast<double>(record->size);
-  {
+  auto wanted = [&](std::string_view name) { return only.empty() || name.find(only) != std::string_view::npos; };
+  if (wanted("build (MB/s of JSON read)")) {
     InputFile in = open_or_die(census);
     std::FILE* out = std::fopen(full_json.c_str(), "w");
     dump_json(in.bytes(), {Game::ac2, true}, out);
@@ -181,6 +188,13 @@ int main(int argc, char** argv) {
     });
   };
   verify_row("verify --no-json", false);
+  // The same with `--game auto`: the dialect detected first, as the command line does.
+  ops.emplace_back("verify --no-json --game auto", [&] {
+    return [&]() -> double {
+      InputFile in = open_or_die(census);
+      return verify_bytes(in.bytes(), detect_game(in.bytes()), false).identical() ? size : 0;
+    };
+  });
   verify_row("verify", true);
   ops.emplace_back("dump (MB/s of JSON written)", [&] {
     return [&]() -> double {
@@ -253,6 +267,9 @@ int main(int argc, char** argv) {
   patch_row("patch: swap_material", swap);
   patch_row("patch: 10,000 replace ops", replaces);
 
+  // --only: memcpy (the reference) and the rows asked for.
+  std::erase_if(ops, [&](const auto& op) { return op.first != "memcpy" && !wanted(op.first); });
+
   // Rounds over all operations; each row keeps its fastest run (memcpy: by wall time, it is the limit;
   // the others by CPU time) and the highest peak RSS of its runs.
   std::vector<Row> rows;
@@ -286,14 +303,20 @@ int main(int argc, char** argv) {
     std::printf("| %s | %.0f | %.0f | 1/%.1f | %.0f |\n", r.name.c_str(), rate, wall_rate, memcpy_rate / rate,
                 r.peak_rss_kib / 1024.0);
   }
-  for (const Row& r : rows)
-    if (r.name.starts_with("patch: 10,000"))
-      std::printf("\npatch of 10,000 replace ops: %.2f s CPU = %.2f x verify (%.2f s)\n", r.t.cpu,
-                  r.t.cpu / rows[2].t.cpu, rows[2].t.cpu);
+  auto row = [&](std::string_view name) -> const Row* {
+    for (const Row& r : rows)
+      if (r.name == name && r.t.ok) return &r;
+    return nullptr;
+  };
+  if (const Row *patch = row("patch: 10,000 replace ops"), *verify = row("verify"); patch && verify)
+    std::printf("\npatch of 10,000 replace ops: %.2f s CPU = %.2f x verify (%.2f s)\n", patch->t.cpu,
+                patch->t.cpu / verify->t.cpu, verify->t.cpu);
+  if (const Row *ac2 = row("verify --no-json"), *detected = row("verify --no-json --game auto"); ac2 && detected)
+    std::printf("verify --no-json: --game auto takes %.3f x the CPU time of --game ac2\n", detected->t.cpu / ac2->t.cpu);
   std::printf("file size %.0f MiB: verify RSS limit %.0f MiB, patch RSS limit %.0f MiB\n", size / 1048576,
               size / 1048576 + 64, 2 * size / 1048576);
 
-  if (!anvilrt_binary.empty()) {
+  if (!anvilrt_binary.empty() && only.empty()) {
     std::string folder = dir + "/eight";
     std::filesystem::create_directories(folder);
     for (int i = 0; i < 8; ++i) {

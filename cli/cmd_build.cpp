@@ -1,9 +1,8 @@
-// anvilrt build DUMP.json -o FILE
+// anvilrt build DUMP.json -o FILE [-q] [-v]
 #include <fstream>
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "reader/input_file.hpp"
 #include "writer/atomic_file.hpp"
 #include "writer/build.hpp"
 
@@ -16,17 +15,16 @@ int run_build(int argc, char** argv) {
                         "the level file to write (atomically; - for standard output)")(
       "dump", po::value(&dump)->required(),
       "a dump made with anvilrt dump --full (possibly edited; - for standard input)");
-  po::positional_options_description positional;
-  positional.add("dump", 1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
-  if (!parse(argc, argv, "usage: anvilrt build DUMP.json -o FILE", options, positional, vm, code)) return code;
+  if (!parse(argc, argv, "usage: anvilrt build DUMP.json -o FILE [-q] [-v]", options,
+             {{"dump", "DUMP.json"}, {"output", "-o FILE", 0}}, common, vm, code))
+    return code;
 
-  auto input = InputFile::open(dump);
-  if (!input.ok()) {
-    error(std::string(input.status().message()));
-    return kBadInput;
-  }
+  PathErrors path_errors;
+  auto input = open_input(dump, path_errors);
+  if (!input) return kBadInput;
   auto bytes = input->bytes();
   // The dump's pages leave memory as the one-pass reading passes them (they come back from the page
   // cache if the document path has to read it all).

@@ -1,9 +1,8 @@
-// anvilrt diff A B [--game ac2|sws|auto]
+// anvilrt diff A B [--game ac2|sws|auto] [-q] [-v]
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "patch/diff.hpp"
-#include "reader/input_file.hpp"
 
 namespace anvil::cli {
 
@@ -13,37 +12,32 @@ int run_diff(int argc, char** argv) {
   add_game_option(options, game_option);
   options.add_options()("a", po::value(&a_path)->required(), "the original level file")(
       "b", po::value(&b_path)->required(), "the edited level file");
-  po::positional_options_description positional;
-  positional.add("a", 1).add("b", 1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt diff A B [--game ac2|sws|auto]\n\n"
+             "usage: anvilrt diff A B [--game ac2|sws|auto] [-q] [-v]\n\n"
              "Prints a patch (FORMAT.md section 5) that turns A into B: a test of the old value and a replace\n"
              "with the new one per changed field, in file order. `auto` picks the dialect from A.\n"
              "Exit 0: printed; 1: A and B do not carve into the same objects with the same opaque bytes;\n"
              "2: bad input.",
-             options, positional, vm, code))
+             options, {{"a", "A"}, {"b", "B"}}, common, vm, code))
     return code;
+  if (!check_game_option(game_option)) return kBadInput;
 
   if (a_path == "-" && b_path == "-") {
     error("A and B cannot both be standard input (-)");
     return kBadInput;
   }
-  auto a = InputFile::open(a_path);
-  if (!a.ok()) {
-    error(std::string(a.status().message()));
-    return kBadInput;
-  }
-  auto b = InputFile::open(b_path);
-  if (!b.ok()) {
-    error(std::string(b.status().message()));
-    return kBadInput;
-  }
-  auto game = resolve_game(game_option, a->bytes(), a_path, true);
-  if (!game) return kBadInput;
-  Level la = carve_level(a->bytes(), *game);
-  Level lb = carve_level(b->bytes(), *game);
+  PathErrors path_errors;
+  auto a = open_input(a_path, path_errors);
+  auto b = open_input(b_path, path_errors);
+  if (!a || !b) return kBadInput;
+  Game game = resolve_game(game_option, a->bytes(), a_path, common);
+  Level la = carve_level(a->bytes(), game);
+  Level lb = carve_level(b->bytes(), game);
+  if (la.object_count() == 0) warn_no_objects(a_path, game_option);
+  if (lb.object_count() == 0) warn_no_objects(b_path, game_option);
   patch::DiffOutcome outcome = patch::diff_levels(la, lb);
   if (outcome.error) {
     error(a_path + " and " + b_path + ": " + *outcome.error);

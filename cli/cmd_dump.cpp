@@ -1,10 +1,10 @@
-// anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [--quiet]
+// anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v]
 #include <cstdio>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_bar.hpp"
 #include "reader/forge/archive_levels.hpp"
-#include "reader/input_file.hpp"
 #include "writer/atomic_file.hpp"
 #include "writer/dump.hpp"
 
@@ -17,29 +17,26 @@ int run_dump(int argc, char** argv) {
   add_game_option(options, game_option);
   options.add_options()("full", "add \"spans\": every opaque span (base64) and object in file order, as build needs")(
       "output,o", po::value(&out), "write to OUT (atomically; - is standard output) instead of standard output")(
-      "quiet,q", "do not say on stderr what FILE was found to be")(
       "file", po::value(&file)->required(),
       "a level file, a decompressed data file or a .forge archive (- for standard input)")(
       "select", po::value(&selectors)->multitoken(), "archive: the data files to dump (NAME or 0xID; default all)");
-  po::positional_options_description positional;
-  positional.add("file", 1).add("select", -1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [--quiet]\n\n"
+             "usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v]\n\n"
              "The JSON document of a level file or a decompressed data file (FORMAT.md section 4). Of a .forge\n"
              "archive: {\"format\", \"game\", \"datafiles\": {NAME: {\"size\", \"objects\"}}}, one member per data\n"
              "file (those named, or all), the document a patch of the archive addresses.",
-             options, positional, vm, code))
+             options, {{"file", "FILE"}, {"select", "NAME|0xID", -1}}, common, vm, code))
     return code;
-  const bool quiet = vm.count("quiet") > 0, full = vm.count("full") > 0;
+  if (!check_game_option(game_option)) return kBadInput;
+  const bool full = vm.count("full") > 0;
 
-  auto input = InputFile::open(file);
-  if (!input.ok()) {
-    error(std::string(input.status().message()));
-    return kBadInput;
-  }
-  Source source = find_source(input->bytes(), file, quiet);
+  PathErrors path_errors;
+  auto input = open_input(file, path_errors);
+  if (!input) return kBadInput;
+  Source source = find_source(input->bytes(), file, common);
   std::optional<ArchiveInput> archive;
   std::optional<forge::ArchiveLevels> levels;
   DumpOptions dump;
@@ -50,7 +47,7 @@ int run_dump(int argc, char** argv) {
             "(anvilrt extract) and dump that");
       return kBadInput;
     }
-    archive = open_archive(input->bytes(), file, game_option, selectors, quiet);
+    archive = open_archive(input->bytes(), file, game_option, selectors, common.quiet);
     if (!archive) return kBadInput;
     levels.emplace(input->bytes(), archive->archive, archive->game, archive->selected);
   } else {
@@ -59,11 +56,12 @@ int run_dump(int argc, char** argv) {
             std::string(source_kind_name(source.kind)));
       return kBadInput;
     }
-    auto game = resolve_game(game_option, input->bytes(), source, file, quiet);
-    if (!game) return kBadInput;
-    dump = {*game, full, source.regions};
+    Game game = resolve_game(game_option, input->bytes(), source, file, common, true);
+    dump = {game, full, source.regions};
   }
 
+  ProgressBar bar("dump", common.quiet);
+  std::size_t objects = 0;
   // One data file decompressed at a time, dropped when the next is asked for.
   std::size_t next = 0;
   NextLevel next_level = [&]() -> absl::StatusOr<std::optional<DumpedLevel>> {
@@ -74,14 +72,24 @@ int run_dump(int argc, char** argv) {
     return DumpedLevel{levels->name(next++), (*data)->bytes, (*data)->regions};
   };
   auto write = [&](std::FILE* stream) -> bool {
-    if (!levels) return dump_json(input->bytes(), dump, stream);
+    if (!levels) return dump_json(input->bytes(), dump, stream, bar.callback(), &objects);
     if (auto s = dump_datafiles_json(levels->game(), next_level, stream); !s.ok()) {
       error(file + ": " + std::string(s.message()));
       return false;
     }
     return true;
   };
-  if (out.empty()) return write(stdout) ? kOk : kBadInput;
+  // How many objects the dump holds is known only once it is written: the warning follows it (an
+  // archive's document says per data file what it holds).
+  auto warn = [&] {
+    bar.erase();
+    if (!levels && objects == 0) warn_no_objects(file, game_option);
+  };
+  if (out.empty()) {
+    bool ok = write(stdout);
+    if (ok) warn();
+    return ok ? kOk : kBadInput;
+  }
   AtomicFile output;
   if (auto s = output.open(out); !s.ok()) {
     error(std::string(s.message()));
@@ -95,6 +103,7 @@ int run_dump(int argc, char** argv) {
     error(std::string(s.message()));
     return kBadInput;
   }
+  warn();
   return kOk;
 }
 

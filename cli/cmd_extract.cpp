@@ -17,16 +17,15 @@ int run_extract(int argc, char** argv) {
   options.add_options()("output,o", po::value(&dir)->required(), "the folder to write to (created if missing)")(
       "archive", po::value(&path)->required(), "the .forge archive")("select", po::value(&selectors)->multitoken(),
                                                                      "data file names or 0x ids");
-  po::positional_options_description positional;
-  positional.add("archive", 1).add("select", -1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt extract FORGE [NAME|0xID ...] -o DIR\n\n"
+             "usage: anvilrt extract FORGE [NAME|0xID ...] -o DIR [-q] [-v]\n\n"
              "Writes each selected data file (all when none is named), decompressed, to DIR/NAME.data: names\n"
              "made safe for any file system, and -0xID added to names that clash. Each file is written\n"
              "atomically. Exit 0; 2 when the archive or a data file does not read or a selector names none.",
-             options, positional, vm, code))
+             options, {{"archive", "FORGE"}, {"select", "NAME|0xID", -1}, {"output", "-o DIR", 0}}, common, vm, code))
     return code;
   auto input = InputFile::open(path);
   if (!input.ok()) {

@@ -1,10 +1,11 @@
-// anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K]
+// anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K] [-q] [-v]
 // anvilrt gen --forge --game ac2|sws --datafiles N --visuals N --seed S -o OUT.forge [--block-size B]
 #include <absl/strings/str_format.h>
 
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/progress_bar.hpp"
 #include "gen/forge.hpp"
 #include "gen/generator.hpp"
 #include "writer/output_target.hpp"
@@ -39,30 +40,30 @@ int run_gen_forge(Game game, u64 datafiles, u64 visuals, u64 seed, u64 block_siz
 }  // namespace
 
 int run_gen(int argc, char** argv) {
-  std::string game_option, out;
-  u64 visuals = 0, seed = 1, near_misses = 0;
-  u64 selectors = 0, datafiles = 5, block_size = 0x8000;
+  std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size;
   po::options_description options("options");
   options.add_options()("game", po::value(&game_option)->required(), "dialect: ac2 or sws")(
       "visuals", po::value(&visuals)->required(),
       "the number of Visuals the file carves into (--forge: each entry body of each data file)")(
       "selectors", po::value(&selectors),
       "sws: the number of LODSelectors (default visuals * 221 / 3966, as in the notes' level 01)")(
-      "seed", po::value(&seed)->default_value(1), "the same seed gives the same bytes on every machine")(
-      "near-misses", po::value(&near_misses)->default_value(0),
-      "also plant this many candidates that fail one check each (what stats counts as near misses)")(
+      "seed", po::value(&seed), "the same seed gives the same bytes on every machine (default 1)")(
+      "near-misses", po::value(&near_misses),
+      "also plant this many candidates that fail one check each (what stats counts as near misses; default 0)")(
       "forge", "write a .forge archive of data files holding generated level data")(
-      "datafiles", po::value(&datafiles)->default_value(5),
-      "--forge: data files, stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A block set "
-      "then chunks, LZO1X chunks")("block-size", po::value(&block_size)->default_value(0x8000),
-                                   "--forge: decompressed bytes per block or chunk (16..65535)")(
-      "output,o", po::value(&out)->required(), "the file to write (atomically; - for standard output)");
-  po::positional_options_description positional;
+      "datafiles", po::value(&datafiles),
+      "--forge: data files (default 5), stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A "
+      "block set then chunks, LZO1X chunks")("block-size", po::value(&block_size),
+                                             "--forge: decompressed bytes per block or chunk (16..65535; default "
+                                             "32768)")("output,o", po::value(&out)->required(),
+                                                       "the file to write (atomically; - for standard output)");
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K]\n"
-             "       anvilrt gen --forge --game ac2|sws --datafiles N --visuals N --seed S -o OUT.forge "
+             "usage: anvilrt gen --game ac2|sws --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
+             "[-q] [-v]\n"
+             "       anvilrt gen --forge --game ac2|sws --datafiles N --visuals N [--seed S] -o OUT.forge "
              "[--block-size B]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
              "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
@@ -70,27 +71,38 @@ int run_gen(int argc, char** argv) {
              "1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set forms) or plain,\n"
              "in two table sections, with padding between data files; checksums Adler-32 from 0 over the\n"
              "stored bytes.",
-             options, positional, vm, code))
+             options, {{"game", "--game ac2|sws", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common,
+             vm, code))
     return code;
   auto game = parse_game(game_option);
   if (!game) {
     error("--game must be ac2 or sws, not '" + game_option + "'");
     return kBadInput;
   }
-  if (vm.count("forge")) return run_gen_forge(*game, datafiles, visuals, seed, block_size, out);
+  if (vm.count("forge")) {
+    u64 forge_visuals = 0, forge_seed = 1, forge_datafiles = 5, forge_block_size = 0x8000;
+    if (!parse_count("--visuals", visuals, 0, forge_visuals)) return kBadInput;
+    if (vm.count("seed") && !parse_count("--seed", seed, 0, forge_seed)) return kBadInput;
+    if (vm.count("datafiles") && !parse_count("--datafiles", datafiles, 0, forge_datafiles)) return kBadInput;
+    if (vm.count("block-size") && !parse_count("--block-size", block_size, 0, forge_block_size)) return kBadInput;
+    return run_gen_forge(*game, forge_datafiles, forge_visuals, forge_seed, forge_block_size, out);
+  }
   gen::Options opt;
   opt.game = *game;
-  opt.visuals = visuals;
-  if (vm.count("selectors")) opt.selectors = selectors;
-  opt.seed = seed;
-  opt.near_misses = near_misses;
+  if (!parse_count("--visuals", visuals, 0, opt.visuals)) return kBadInput;
+  if (vm.count("selectors") && !parse_count("--selectors", selectors, 0, opt.selectors.emplace())) return kBadInput;
+  if (vm.count("seed") && !parse_count("--seed", seed, 0, opt.seed)) return kBadInput;
+  if (vm.count("near-misses") && !parse_count("--near-misses", near_misses, 0, opt.near_misses)) return kBadInput;
   if (auto s = gen::validate(opt); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }
   // The summary must not mix into the bytes when they go to standard output.
   std::ostream& summary = writes_standard_output(out) ? std::cerr : std::cout;
+  ProgressBar bar("gen", common.quiet);
+  opt.progress = bar.callback();
   auto record = gen::generate_file(opt, out);
+  bar.erase();
   if (!record.ok()) {
     error(std::string(record.status().message()));
     return kBadInput;

@@ -19,17 +19,16 @@ int run_ls(int argc, char** argv) {
       "objects", "also carve each data file's entry bodies and count the objects of each class")(
       "game", po::value(&game_option)->default_value("ac2"), "the dialect objects are carved in: ac2 or sws")(
       "archive", po::value(&path)->required(), "the .forge archive");
-  po::positional_options_description positional;
-  positional.add("archive", 1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE [--json] [--objects] [--game ac2|sws]\n\n"
+             "usage: anvilrt ls FORGE [--json] [--objects] [--game ac2|sws] [-q] [-v]\n\n"
              "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule its blocks match\n"
              "(adler32-0|1 over the stored or the decompressed bytes; none; n/a without checksums). Then the\n"
              "rule of the whole archive. Exit 0; 2 when the archive or a data file does not read.",
-             options, positional, vm, code))
+             options, {{"archive", "FORGE"}}, common, vm, code))
     return code;
   auto game = parse_game(game_option);
   if (!game) {

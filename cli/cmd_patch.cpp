@@ -1,16 +1,16 @@
-// anvilrt patch FILE PATCH.json (-o OUT | --in-place [--force]) [--dry-run] [--game ac2|sws|auto]
+// anvilrt patch FILE PATCH.json (-o OUT | --in-place [--force]) [--dry-run] [--game ac2|sws|auto] [-q] [-v]
 #include <absl/strings/str_format.h>
 
 #include <iostream>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress_bar.hpp"
 #include "patch/archive_patch.hpp"
 #include "patch/output.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
-#include "reader/input_file.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -68,16 +68,14 @@ int run_patch(int argc, char** argv) {
       "in-place", "replace FILE itself (atomically, keeping its mode)")(
       "force", "with --in-place: replace FILE even when it is read-only")(
       "dry-run", "print what each operation changes and write nothing")(
-      "quiet,q", "do not say on stderr what FILE was found to be")(
       "file", po::value(&file)->required(),
       "a level file, a decompressed data file or a .forge archive (- for standard input)")(
       "patch", po::value(&patch_path)->required(), "the patch: a JSON array of operations (- for standard input)");
-  po::positional_options_description positional;
-  positional.add("file", 1).add("patch", 1);
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt patch FILE PATCH.json (-o OUT | --in-place) [--dry-run] [--game ac2|sws|auto]\n\n"
+             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [-q] [-v]\n\n"
              "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
              "nothing is written. The output is read back and checked before it replaces the target.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
@@ -85,16 +83,18 @@ int run_patch(int argc, char** argv) {
              "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed.\n"
              "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
-             options, positional, vm, code))
+             options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code))
     return code;
+  if (!check_game_option(game_option)) return kBadInput;
   bool dry_run = vm.count("dry-run") > 0;
   bool in_place = vm.count("in-place") > 0;
+  const char* usage = " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run))";
   if (in_place && !out.empty()) {
-    error("give either -o OUT or --in-place, not both (see --help)");
+    error(std::string("give either -o OUT or --in-place, not both") + usage);
     return kBadInput;
   }
   if (!dry_run && !in_place && out.empty()) {
-    error("give -o OUT, --in-place or --dry-run (see --help)");
+    error(std::string("missing -o OUT, --in-place or --dry-run") + usage);
     return kBadInput;
   }
   if (file == "-" && patch_path == "-") {
@@ -111,28 +111,32 @@ int run_patch(int argc, char** argv) {
   }
   if (in_place) out = file;
 
-  auto input = InputFile::open(file);
-  if (!input.ok()) {
-    error(std::string(input.status().message()));
-    return kBadInput;
-  }
-  auto patch_file = InputFile::open(patch_path);
-  if (!patch_file.ok()) {
-    error(std::string(patch_file.status().message()));
-    return kBadInput;
-  }
-  const bool quiet = vm.count("quiet") > 0;
+  PathErrors path_errors;
+  auto input = open_input(file, path_errors);
+  if (!input) return kBadInput;
+  auto patch_file = open_input(patch_path, path_errors);
+  if (!patch_file) return kBadInput;
   auto text = patch_file->bytes();
-  Source source = find_source(input->bytes(), file, quiet);
+  Source source = find_source(input->bytes(), file, common);
   if (source.kind == SourceKind::archive)
     return patch_archive(*input, file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
-                         game_option, out, dry_run, quiet);
-  auto game = resolve_game(game_option, input->bytes(), source, file, true);
-  if (!game) return kBadInput;
+                         game_option, out, dry_run, common.quiet);
+  Game game = resolve_game(game_option, input->bytes(), source, file, common);
+  // Progress over three passes of the file: the carve, the write and the check of what was written.
+  ProgressBar bar("patch", common.quiet);
+  const std::size_t size = input->bytes().size();
+  auto from_pass = [&](std::size_t pass) -> ProgressFn {
+    if (!bar.enabled()) return {};
+    return [&bar, pass, size](std::size_t done, std::size_t) { bar.update(pass * size + done, 3 * size); };
+  };
   // The input's pages leave memory as the carve passes them; the patch reads again only the objects it
   // looks at.
-  Level level =
-      source.kind == SourceKind::level_file ? carve_mapped(*input, *game) : carve_source(input->bytes(), source, *game);
+  Level level = source.kind == SourceKind::level_file ? carve_mapped(*input, game, from_pass(0))
+                                                      : carve_source(input->bytes(), source, game);
+  if (level.object_count() == 0) {
+    bar.erase();
+    warn_no_objects(file, game_option);
+  }
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
   patch_options.release_input = [&](std::size_t offset, std::size_t length) { input->release(offset, length); };
@@ -145,6 +149,7 @@ int run_patch(int argc, char** argv) {
   const patch::PatchResult& result = outcome.result;
 
   if (dry_run) {
+    bar.erase();
     for (const patch::Change& c : result.changes) print_change(c, "");
     std::cout << absl::StrFormat("dry run: %d objects would change; nothing written\n", result.edited.size());
     return kOk;
@@ -154,7 +159,7 @@ int run_patch(int argc, char** argv) {
   // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
   // it was, and the new one replaces it only at the end.
   OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
-  if (auto s = patch::write_patched(level, result, out, &*input, output_options); !s.ok()) {
+  if (auto s = patch::write_patched(level, result, out, &*input, output_options, from_pass(1)); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }

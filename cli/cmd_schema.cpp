@@ -14,14 +14,14 @@ int run_schema(int argc, char** argv) {
       "ksy", "a Kaitai Struct description; each top-level type reads one object of the length dump gives")(
       "hexpat", "the same for ImHex's pattern language")("output,o", po::value(&out),
                                                          "write to OUT (atomically) instead of standard output");
-  po::positional_options_description positional;
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt schema --markdown | --ksy | --hexpat [-o OUT]\n\n"
+             "usage: anvilrt schema --markdown | --ksy | --hexpat [-o OUT] [-q] [-v]\n\n"
              "Prints a description of every structure anvilrt reads, generated from the same layout\n"
              "declarations that drive the reader, the writer and JSON.",
-             options, positional, vm, code))
+             options, {}, common, vm, code))
     return code;
   int chosen = static_cast<int>(vm.count("markdown") + vm.count("ksy") + vm.count("hexpat"));
   if (chosen != 1) {

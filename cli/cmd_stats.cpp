@@ -1,4 +1,4 @@
-// anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--quiet]
+// anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v]
 // Level files, decompressed data files and the data files of .forge archives are carved in parallel on
 // all cores (cli/parallel.hpp) and their censuses merged in order; each archive is summed up too.
 #include <absl/strings/str_format.h>
@@ -10,9 +10,9 @@
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
+#include "cli/progress_bar.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
-#include "reader/input_file.hpp"
 #include "stats/census.hpp"
 #include "stats/report.hpp"
 
@@ -22,20 +22,24 @@ namespace {
 // One path given, opened: a level file or data file is one job, an archive one job per data file.
 struct Opened {
   std::string path;
+  bool sure = true;  // cli/common.hpp WalkedFile
   std::optional<InputFile> input;
+  absl::Status open;  // the file could not be read
   Source source;
   std::optional<ArchiveInput> archive;
-  std::string error;
+  std::string error;  // the archive's tables do not read
 };
 
 struct Job {
   std::size_t opened = 0;
   std::size_t datafile = 0;  // archives: index in the archive
+  std::string label;         // the census' file list: the path, or "ARCHIVE:NAME" for a data file
 };
 
 struct JobResult {
-  std::string error;  // the file does not read
+  GameChoice game;
   stats::Census census;
+  bool carved = false;  // at least one object
   // archives: what the data file adds to the archive's summary
   std::string compression;
   u64 stored = 0, decompressed = 0, checked_blocks = 0;
@@ -43,56 +47,66 @@ struct JobResult {
   std::string failure;  // the container check that failed
 };
 
+// `--game` for a level file or a data file, the note (if any) returned to be printed in order.
+GameChoice choose_source_game(const std::string& option, const Opened& o, const Common& common) {
+  if (option != "auto" || o.source.kind != SourceKind::data_file)
+    return choose_game(option, o.input->bytes(), o.path, common);
+  GameChoice choice{detect_game(o.input->bytes(), o.source), ""};
+  if (common.verbose)
+    choice.note = absl::StrFormat("anvilrt: %s: game auto: picked %s (carved in the data file's bodies)\n", o.path,
+                                  game_name(choice.game));
+  return choice;
+}
+
 }  // namespace
 
 int run_stats(int argc, char** argv) {
   std::vector<std::string> paths;
-  std::string game_option;
-  unsigned jobs = std::thread::hardware_concurrency();
+  std::string game_option, jobs_text;
   po::options_description options("options");
   add_game_option(options, game_option);
-  options.add_options()("json", "print the same numbers as JSON")("jobs,j", po::value(&jobs)->default_value(jobs),
-                                                                  "files (and data files) carved at once")(
-      "quiet,q", "no progress line")("paths", po::value(&paths)->required()->multitoken(),
-                                     "level files, data files, .forge archives or folders (walked recursively)");
-  po::positional_options_description positional;
-  positional.add("paths", -1);
+  options.add_options()("json", "print the same numbers as JSON")(
+      "jobs,j", po::value(&jobs_text), "files (and data files) carved at once (default: one per core)")(
+      "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
+      "paths", po::value(&paths)->required()->multitoken(),
+      "level files, data files, .forge archives or folders (walked recursively)");
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--quiet]\n\n"
+             "usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v]\n\n"
              "Census per dialect: objects by class, bytes carved vs opaque, the value counts of the fields\n"
              "the research notes count, and the near misses (candidates that failed a check, by check). A\n"
              ".forge archive counts every data file, and is summed up: data files by compression, bytes stored\n"
              "and decompressed, the checksum rule its blocks match, and the data files that fail a container\n"
-             "check.",
-             options, positional, vm, code))
+             "check. Folders are walked for level files (README); a file that carves no object is a warning.",
+             options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
-  const bool quiet = vm.count("quiet") > 0;
+  u64 jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (vm.count("jobs") && !parse_count("--jobs", jobs_text, 1, jobs)) return kBadInput;
 
-  bool paths_ok = true;
-  std::vector<std::string> files = collect_files(paths, paths_ok);
+  PathErrors path_errors;
+  std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
   std::vector<Opened> opened(files.size());
   std::vector<Job> work;
-  std::vector<std::string> labels;  // the census' file list: paths, and "ARCHIVE:NAME" for data files
   std::size_t total = 0;
+  const Common silent{.quiet = true};
   for (std::size_t i = 0; i < files.size(); ++i) {
     Opened& o = opened[i];
-    o.path = files[i];
-    auto input = InputFile::open(files[i]);
+    o.path = files[i].path;
+    o.sure = files[i].sure;
+    auto input = InputFile::open(o.path);
     if (!input.ok()) {
-      o.error = std::string(input.status().message());
-      work.push_back({i, 0});
-      labels.push_back(o.path);
+      o.open = input.status();
+      work.push_back({i, 0, o.path});
       continue;
     }
     o.input.emplace(std::move(*input));
     total += o.input->bytes().size();
-    o.source = find_source(o.input->bytes(), o.path, true);
+    o.source = find_source(o.input->bytes(), o.path, silent);
     if (o.source.kind != SourceKind::archive) {
-      work.push_back({i, 0});
-      labels.push_back(o.path);
+      work.push_back({i, 0, o.path});
       continue;
     }
     o.archive = open_archive(o.input->bytes(), o.path, game_option, {}, true);
@@ -101,62 +115,75 @@ int run_stats(int argc, char** argv) {
       continue;
     }
     auto names = forge::document_names(o.archive->archive);
-    for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) {
-      work.push_back({i, d});
-      labels.push_back(o.path + ":" + names[d]);
-    }
+    for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d, o.path + ":" + names[d]});
   }
 
   std::vector<stats::Census> censuses(opened.size());
   std::vector<forge::ChecksumRules> rules(opened.size(), forge::kAllRules);  // per archive, over its data files
-  bool unreadable = false;
-  Progress progress("stats", work.size(), total, quiet);
+  std::vector<std::string> labels, skipped;
+  ProgressBar bar("stats", common.quiet);
   run_in_order<JobResult>(
-      work.size(), jobs,
+      work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
         JobResult r;
         const Opened& o = opened[work[j].opened];
-        if (!o.input) {
-          r.error = o.error;
-        } else if (!o.archive) {
+        if (!o.input) return r;
+        if (!o.archive) {
           auto bytes = o.input->bytes();
-          Game game = *resolve_game(game_option, bytes, o.source, o.path, true);
-          r.census.add_file(bytes, game, j, o.source.regions);
-          progress.file_done(bytes.size());
-        } else {
-          const forge::Archive& archive = o.archive->archive;
-          std::size_t d = work[j].datafile;
-          r.stored = archive.files[d].index.size;
-          auto read = forge::read_data_file(o.input->bytes(), archive, d);
-          if (!read.ok()) {
-            r.failure = std::string(read.status().message());
-          } else {
-            r.compression = std::string(forge::compression_name(read->decoded.compression));
-            r.decompressed = read->decoded.bytes.size();
-            r.checked_blocks = read->decoded.checked_blocks;
-            r.rules = read->decoded.rules;
-            auto file = forge::parse_data_file(read->decoded.bytes);
-            if (!file.ok()) {
-              r.failure = forge::data_file_label(archive, d) + ": " + std::string(file.status().message());
-            } else {
-              std::vector<Extent> regions;
-              for (const forge::BodyAt& b : forge::body_layout(*file))
-                if (b.size > 0) regions.push_back({b.offset, b.size});
-              r.census.add_file(read->decoded.bytes, o.archive->game, j, regions);
-            }
-          }
-          progress.file_done(r.stored);
+          r.game = choose_source_game(game_option, o, common);
+          std::size_t reported = 0;  // this file's share of the bar
+          r.census.add_file(bytes, r.game.game, 0, o.source.regions, [&](std::size_t done, std::size_t) {
+            bar.add(done - reported, total);
+            reported = done;
+          });
+          for (const auto& [game, d] : r.census.dialects) r.carved = r.carved || !d.objects.empty();
+          return r;
         }
+        const forge::Archive& archive = o.archive->archive;
+        std::size_t d = work[j].datafile;
+        r.carved = true;  // a data file of an archive is always counted
+        r.stored = archive.files[d].index.size;
+        auto read = forge::read_data_file(o.input->bytes(), archive, d);
+        if (!read.ok()) {
+          r.failure = std::string(read.status().message());
+        } else {
+          r.compression = std::string(forge::compression_name(read->decoded.compression));
+          r.decompressed = read->decoded.bytes.size();
+          r.checked_blocks = read->decoded.checked_blocks;
+          r.rules = read->decoded.rules;
+          auto file = forge::parse_data_file(read->decoded.bytes);
+          if (!file.ok()) {
+            r.failure = forge::data_file_label(archive, d) + ": " + std::string(file.status().message());
+          } else {
+            std::vector<Extent> regions;
+            for (const forge::BodyAt& b : forge::body_layout(*file))
+              if (b.size > 0) regions.push_back({b.offset, b.size});
+            r.census.add_file(read->decoded.bytes, o.archive->game, 0, regions);
+          }
+        }
+        bar.add(r.stored, total);
         return r;
       },
       [&](std::size_t j, JobResult& r) {
         const Opened& o = opened[work[j].opened];
-        if (!r.error.empty()) {
-          error(r.error);
-          unreadable = true;
+        if (!o.input) {
+          path_errors.failed(o.path, o.open);
           return;
         }
+        if (!r.carved) {
+          if (!o.sure) {
+            skipped.push_back(o.path);
+            return;
+          }
+          warn_no_objects(o.path, game_option);
+        }
+        if (!r.game.note.empty()) {
+          bar.erase();
+          std::cerr << r.game.note;
+        }
         stats::Census& c = censuses[work[j].opened];
+        r.census.set_file(labels.size());
+        labels.push_back(work[j].label);
         c.merge(r.census);
         if (!o.archive) return;
         if (c.archives.empty()) {
@@ -184,8 +211,10 @@ int run_stats(int argc, char** argv) {
         if (r.checked_blocks > 0) rules[work[j].opened] &= r.rules;
         a.checksum_rule = forge::describe_rules(rules[work[j].opened], a.checked_blocks);
       });
+  bar.erase();
 
   stats::Census census;
+  bool unreadable = false;
   for (std::size_t i = 0; i < opened.size(); ++i) {
     if (opened[i].input && !opened[i].error.empty() && opened[i].source.kind == SourceKind::archive) {
       stats::Archive a;
@@ -196,8 +225,9 @@ int run_stats(int argc, char** argv) {
     }
     census.merge(censuses[i]);
   }
+  report_skipped(skipped, common);
   std::cout << (vm.count("json") ? stats::json_report(census, labels) : stats::text_report(census, labels));
-  return paths_ok && !unreadable ? kOk : kBadInput;
+  return path_errors.any() || unreadable ? kBadInput : kOk;
 }
 
 }  // namespace anvil::cli

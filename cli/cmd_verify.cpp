@@ -1,4 +1,4 @@
-// anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--quiet]
+// anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all] [-q] [-v]
 // Level files, decompressed data files, and each .forge archive's tables and data files are verified in
 // parallel on all cores (cli/parallel.hpp) and reported in order.
 #include <absl/strings/str_format.h>
@@ -10,9 +10,9 @@
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
+#include "cli/progress_bar.hpp"
 #include "pipeline/archive_verify.hpp"
 #include "reader/forge/archive_levels.hpp"
-#include "reader/input_file.hpp"
 #include "writer/verify.hpp"
 
 namespace anvil::cli {
@@ -20,7 +20,9 @@ namespace {
 
 struct Opened {
   std::string path;
+  bool sure = true;  // cli/common.hpp WalkedFile
   std::optional<InputFile> input;
+  absl::Status open;  // the file could not be read
   Source source;
   std::optional<ArchiveInput> archive;
   std::vector<std::string> names;  // archives: the data files' names
@@ -35,8 +37,8 @@ struct Job {
 };
 
 struct JobResult {
-  std::string error;  // the file could not be read
-  std::string game;
+  std::string error;  // the archive's tables do not read
+  GameChoice game;
   VerifyReport report;             // a level file
   forge::DataFileVerify datafile;  // a data file
   forge::TablesVerify tables;      // an archive's tables
@@ -72,21 +74,21 @@ std::string data_file_line(const forge::DataFileVerify& d) {
 
 int run_verify(int argc, char** argv) {
   std::vector<std::string> paths;
-  std::string game_option;
-  unsigned jobs = std::thread::hardware_concurrency();
+  std::string game_option, jobs_text;
   po::options_description options("options");
   add_game_option(options, game_option);
   options.add_options()("no-json", "only bytes -> model -> bytes (skip bytes -> JSON -> bytes)")(
       "recompress", "archives: also re-compress every compressed block and count those identical to the stored ones")(
-      "jobs,j", po::value(&jobs)->default_value(jobs), "files (and data files) verified at once")(
-      "quiet,q", "no progress line")("paths", po::value(&paths)->required()->multitoken(),
-                                     "level files, data files, .forge archives or folders (walked recursively)");
-  po::positional_options_description positional;
-  positional.add("paths", -1);
+      "jobs,j", po::value(&jobs_text), "files (and data files) verified at once (default: one per core)")(
+      "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
+      "paths", po::value(&paths)->required()->multitoken(),
+      "level files, data files, .forge archives or folders (walked recursively)");
   po::variables_map vm;
+  Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--quiet]\n\n"
+             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all]\n"
+             "       [-q] [-v]\n\n"
              "For each file: bytes -> model -> bytes and (unless --no-json) bytes -> JSON -> bytes must both\n"
              "give the file back identically, every object re-encoded from its fields. One line per file:\n"
              "the dialect, objects carved, bytes left opaque, candidates that failed a check, the result.\n"
@@ -94,21 +96,25 @@ int run_verify(int argc, char** argv) {
              "re-encoded, every block decompressed and its checksum matched, entry table and objects round-\n"
              "tripped), then the checksum rule all blocks match; --recompress counts, per algorithm, the\n"
              "blocks that re-compress to their stored bytes.\n"
+             "Folders are walked for level files (README); a file that carves no object is a warning.\n"
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
-             options, positional, vm, code))
+             options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
-  const bool json = vm.count("no-json") == 0, recompress = vm.count("recompress") > 0, quiet = vm.count("quiet") > 0;
+  const bool json = vm.count("no-json") == 0, recompress = vm.count("recompress") > 0;
+  u64 jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (vm.count("jobs") && !parse_count("--jobs", jobs_text, 1, jobs)) return kBadInput;
 
-  bool paths_ok = true;
-  std::vector<std::string> files = collect_files(paths, paths_ok);
+  PathErrors path_errors;
+  std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
   std::vector<Opened> opened(files.size());
   std::vector<Job> work;
   std::size_t total = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
     Opened& o = opened[i];
-    o.path = files[i];
-    auto input = InputFile::open(files[i]);
+    o.path = files[i].path;
+    o.sure = files[i].sure;
+    auto input = InputFile::open(o.path);
     if (input.ok()) {
       o.input.emplace(std::move(*input));
       total += o.input->bytes().size();
@@ -118,7 +124,7 @@ int run_verify(int argc, char** argv) {
         if (!o.archive) o.error = "-";  // said by open_archive
       }
     } else {
-      o.error = std::string(input.status().message());
+      o.open = input.status();
     }
     work.push_back({i, Job::kTables});
     if (o.archive) {
@@ -128,11 +134,13 @@ int run_verify(int argc, char** argv) {
   }
 
   std::size_t identical = 0, different = 0, unreadable = 0;
+  std::vector<std::string> skipped;
   std::vector<ArchiveTally> tallies(opened.size());
-  Progress progress("verify", work.size(), total, quiet);
+  ProgressBar bar("verify", common.quiet);
   auto finish_archive = [&](std::size_t i) {
     const Opened& o = opened[i];
     const ArchiveTally& t = tallies[i];
+    bar.erase();
     std::cout << absl::StrFormat("%s: checksum rule %s", o.path, forge::describe_rules(t.rules, t.checked_blocks));
     if (t.checked_blocks > 0 && t.rules == 0) std::cout << " (no rule of FORGE.md matches every block)";
     for (const auto& [c, r] : t.recompressed)
@@ -147,11 +155,12 @@ int run_verify(int argc, char** argv) {
       ok ? ++identical : ++different;
   };
   run_in_order<JobResult>(
-      work.size(), jobs,
+      work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
         JobResult r;
         const Opened& o = opened[work[j].opened];
-        if (!o.input || !o.error.empty()) {
+        if (!o.input) return r;
+        if (!o.error.empty()) {
           r.error = o.error;
           return r;
         }
@@ -161,27 +170,49 @@ int run_verify(int argc, char** argv) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
           r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v);
-          progress.file_done(o.archive->archive.files[work[j].datafile].index.size);
+          bar.add(o.archive->archive.files[work[j].datafile].index.size, total);
+        } else if (o.source.kind == SourceKind::data_file) {
+          r.game = {game_option == "auto" ? detect_game(bytes, o.source) : *parse_game(game_option), ""};
+          if (common.verbose)
+            r.game.note = absl::StrFormat("anvilrt: %s: game auto: picked %s (carved in the data file's bodies)\n",
+                                          o.path, game_name(r.game.game));
+          v.game = r.game.game;
+          r.datafile = forge::verify_decompressed(bytes, v);
+          bar.add(bytes.size(), total);
         } else {
-          Game game = *resolve_game(game_option, bytes, o.source, o.path, true);
-          r.game = game_name(game);
-          if (o.source.kind == SourceKind::data_file) {
-            v.game = game;
-            r.datafile = forge::verify_decompressed(bytes, v);
-          } else {
-            r.report = verify_bytes(bytes, game, json);
-          }
-          progress.file_done(bytes.size());
+          r.game = choose_game(game_option, bytes, o.path, common);
+          std::size_t reported = 0;  // this file's share of the bar
+          r.report = verify_bytes(bytes, r.game.game, json, [&](std::size_t done, std::size_t) {
+            bar.add(done - reported, total);
+            reported = done;
+          });
         }
         return r;
       },
       [&](std::size_t j, JobResult& r) {
         std::size_t i = work[j].opened;
         const Opened& o = opened[i];
+        bar.erase();
+        if (!o.input) {
+          path_errors.failed(o.path, o.open);
+          return;
+        }
         if (!r.error.empty()) {
           if (r.error != "-") error(r.error);
           ++unreadable;
           return;
+        }
+        if (!o.archive) {
+          bool none = o.source.kind == SourceKind::data_file ? r.datafile.objects.objects == 0 && r.datafile.identical()
+                                                             : r.report.objects == 0 && r.report.identical();
+          if (none) {
+            if (!o.sure) {
+              skipped.push_back(o.path);
+              return;
+            }
+            warn_no_objects(o.path, game_option);
+          }
+          std::cerr << r.game.note;
         }
         if (o.archive && work[j].datafile == Job::kTables) {
           std::cout << absl::StrFormat("%s: forge archive, %d bytes, %d data files, %s: ", o.path,
@@ -210,7 +241,8 @@ int run_verify(int argc, char** argv) {
           }
           if (d + 1 == o.archive->archive.files.size()) finish_archive(i);
         } else if (o.source.kind == SourceKind::data_file) {
-          std::cout << absl::StrFormat("%s: %s data file: %s\n", o.path, r.game, data_file_line(r.datafile));
+          std::cout << absl::StrFormat("%s: %s data file: %s\n", o.path, game_name(r.game.game),
+                                       data_file_line(r.datafile));
           if (!r.datafile.error.empty())
             ++unreadable;
           else
@@ -218,7 +250,8 @@ int run_verify(int argc, char** argv) {
         } else {
           const VerifyReport& rep = r.report;
           std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque, %d near misses: ", o.path,
-                                       r.game, rep.size, rep.objects, rep.opaque_bytes, rep.near_misses);
+                                       game_name(r.game.game), rep.size, rep.objects, rep.opaque_bytes,
+                                       rep.near_misses);
           if (rep.identical()) {
             std::cout << "identical\n";
             ++identical;
@@ -229,9 +262,12 @@ int run_verify(int argc, char** argv) {
         }
         std::cout.flush();
       });
-  std::cout << absl::StrFormat("verified %d files: %d identical, %d differ, %d unreadable\n", files.size(), identical,
-                               different, unreadable);
-  if (!paths_ok || unreadable > 0) return kBadInput;
+  bar.erase();
+  report_skipped(skipped, common);
+  std::cout << absl::StrFormat("verified %d files: %d identical, %d differ, %d missing, %d unreadable\n",
+                               identical + different + unreadable, identical, different, path_errors.missing_count(),
+                               path_errors.unreadable_count() + unreadable);
+  if (path_errors.any() || unreadable > 0) return kBadInput;
   return different > 0 ? kDiffers : kOk;
 }
 

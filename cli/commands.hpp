@@ -5,6 +5,7 @@
 #include <span>
 
 #include "cli/common.hpp"
+#include "cli/version.hpp"
 
 namespace anvil::cli {
 
@@ -26,8 +27,9 @@ int run_schema(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
-      {"verify", run_verify}, {"dump", run_dump},   {"build", run_build}, {"patch", run_patch},     {"diff", run_diff},
-      {"gen", run_gen},       {"stats", run_stats}, {"ls", run_ls},       {"extract", run_extract}, {"schema", run_schema},
+      {"verify", run_verify},   {"dump", run_dump},     {"build", run_build},     {"patch", run_patch},
+      {"diff", run_diff},       {"gen", run_gen},       {"stats", run_stats},     {"ls", run_ls},
+      {"extract", run_extract}, {"schema", run_schema}, {"version", run_version},
   };
   return list;
 }

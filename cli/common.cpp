@@ -1,19 +1,151 @@
 #include "cli/common.hpp"
 
+#include <absl/strings/str_format.h>
+
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 
+#include "cli/progress_bar.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::cli {
+namespace {
 
-void error(const std::string& what) { std::cerr << "anvilrt: " << what << "\n"; }
+bool is_negative_number(const std::string& token) {
+  return token.size() > 1 && token[0] == '-' && (std::isdigit(static_cast<unsigned char>(token[1])) || token[1] == '.');
+}
+
+// "--visuals -3" would read as an option "-3"; joined into "--visuals=-3" ("-j -3" into "-j-3") the value
+// reaches the command, which says what is wrong with it.
+std::vector<std::string> join_negative_values(int argc, char** argv, const po::options_description& all) {
+  std::vector<std::string> tokens(argv + 1, argv + argc);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& t = tokens[i];
+    bool takes_value = false;
+    bool is_long = t.starts_with("--") && t.find('=') == std::string::npos && t.size() > 2;
+    bool is_short = !is_long && t.size() == 2 && t[0] == '-' && t[1] != '-';
+    if (is_long || is_short) {
+      const po::option_description* d = all.find_nothrow(is_long ? t.substr(2) : t.substr(1), false, false, is_short);
+      takes_value = d != nullptr && d->semantic()->max_tokens() > 0;
+    }
+    if (takes_value && i + 1 < tokens.size() && is_negative_number(tokens[i + 1])) {
+      out.push_back(t + (is_long ? "=" : "") + tokens[i + 1]);
+      ++i;
+    } else {
+      out.push_back(t);
+    }
+  }
+  return out;
+}
+
+std::string strip_dashes(std::string name) {
+  name.erase(0, name.find_first_not_of('-'));
+  return name;
+}
+
+}  // namespace
+
+void error(const std::string& what) {
+  erase_progress();
+  std::cerr << "anvilrt: " << what << "\n";
+}
+
+void warning(const std::string& path, const std::string& what) {
+  erase_progress();
+  std::cerr << "anvilrt: " << path << ": warning: " << what << "\n";
+}
+
+bool parse(int argc, char** argv, const char* usage, po::options_description& options, const std::vector<Arg>& args,
+           Common& common, po::variables_map& vm, int& exit_code) {
+  std::string_view usage_text(usage);
+  std::string usage_line(usage_text.substr(0, usage_text.find('\n')));
+  if (usage_line.starts_with("usage: ")) usage_line.erase(0, 7);
+  auto fail = [&](const std::string& what) {
+    error(what + " (usage: " + usage_line + ")");
+    exit_code = kBadInput;
+    return false;
+  };
+
+  options.add_options()("quiet,q", po::bool_switch(&common.quiet), "no progress bar and no notes")(
+      "verbose,v", po::bool_switch(&common.verbose), "notes on how each file is read")("help,h", "show this help");
+  // --help lists the options, not the positionals (the usage line names those).
+  po::options_description visible("options");
+  for (const auto& option : options.options())
+    if (std::none_of(args.begin(), args.end(),
+                     [&](const Arg& a) { return a.positions != 0 && option->long_name() == a.name; }))
+      visible.add(option);
+  po::options_description all = options;
+  po::positional_options_description positional;
+  bool rest_taken = false;
+  for (const Arg& a : args)
+    if (a.positions != 0) {
+      positional.add(a.name, a.positions);
+      rest_taken = rest_taken || a.positions < 0;
+    }
+  std::vector<std::string> unexpected;
+  if (!rest_taken) {
+    all.add_options()("unexpected-arguments", po::value(&unexpected));
+    positional.add("unexpected-arguments", -1);
+  }
+
+  try {
+    po::store(po::command_line_parser(join_negative_values(argc, argv, all)).options(all).positional(positional).run(),
+              vm);
+    if (vm.count("help")) {
+      std::cout << usage << "\n\n" << visible << "\n";
+      exit_code = kOk;
+      return false;
+    }
+    if (vm.count("unexpected-arguments"))
+      return fail("unexpected argument '" + vm["unexpected-arguments"].as<std::vector<std::string>>()[0] + "'");
+    po::notify(vm);
+  } catch (const po::required_option& e) {
+    std::string name = strip_dashes(e.get_option_name());
+    for (const Arg& a : args)
+      if (name == a.name) return fail(std::string("missing ") + a.word);
+    return fail("missing --" + name);
+  } catch (const po::unknown_option& e) {
+    return fail("unknown option '" + e.get_option_name() + "'");
+  } catch (const po::ambiguous_option& e) {
+    return fail("ambiguous option '" + e.get_option_name() + "'");
+  } catch (const po::multiple_occurrences& e) {
+    return fail(e.get_option_name() + " given more than once");
+  } catch (const po::invalid_command_line_syntax& e) {
+    if (e.kind() == po::invalid_syntax::missing_parameter) return fail(e.get_option_name() + " needs a value");
+    if (e.kind() == po::invalid_syntax::extra_parameter) return fail(e.get_option_name() + " takes no value");
+    return fail(e.what());
+  } catch (const po::error& e) {
+    return fail(e.what());
+  }
+  return true;
+}
+
+bool parse_count(const std::string& option, const std::string& text, u64 min, u64& out) {
+  u64 value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
+    error(absl::StrFormat("%s %s: must be a whole number, %d or more", option, text, min));
+    return false;
+  }
+  if (ec == std::errc::result_out_of_range) {
+    error(absl::StrFormat("%s %s: too large (at most %d)", option, text, UINT64_MAX));
+    return false;
+  }
+  if (value < min) {
+    error(absl::StrFormat("%s %s: must be %d or more", option, text, min));
+    return false;
+  }
+  out = value;
+  return true;
+}
 
 void add_game_option(po::options_description& options, std::string& game) {
   options.add_options()("game", po::value(&game)->default_value("auto"),
                         "dialect: ac2 (Assassin's Creed II), sws (Shaun White Skateboarding), or auto "
-                        "(the one that carves more bytes)");
+                        "(the one that carves more bytes, judged on a sample of a large file)");
 }
 
 bool check_game_option(const std::string& option) {
@@ -22,86 +154,128 @@ bool check_game_option(const std::string& option) {
   return false;
 }
 
-std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
-                                 bool quiet) {
-  if (option != "auto") {
-    if (!check_game_option(option)) return std::nullopt;
-    return parse_game(option);
-  }
-  Game game = detect_game(bytes);
-  if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";
-  return game;
+GameChoice choose_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
+                       const Common& common, bool announce) {
+  if (option != "auto") return {*parse_game(option), ""};
+  Detection d = detect(bytes);
+  GameChoice choice{d.game, ""};
+  if (common.verbose)
+    choice.note = absl::StrFormat(
+        "anvilrt: %s: game auto: picked %s (%s: ac2 carves %d bytes, sws %d)\n", path, game_name(d.game),
+        d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d KiB", kDetectWindows, kDetectWindow >> 10),
+        d.ac2_bytes, d.sws_bytes);
+  else if (announce && !common.quiet)
+    choice.note = "anvilrt: " + path + ": game auto: picked " + std::string(game_name(d.game)) + "\n";
+  return choice;
 }
 
-Source find_source(std::span<const u8> bytes, const std::string& path, bool quiet) {
+Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common,
+                  bool announce) {
+  GameChoice choice = choose_game(option, bytes, path, common, announce);
+  std::cerr << choice.note;
+  return choice.game;
+}
+
+void warn_no_objects(const std::string& path, const std::string& game_option) {
+  warning(path, "no object carved (as " + (game_option == "auto" ? std::string("ac2 or sws") : game_option) +
+                    "): not level data?");
+}
+
+void PathErrors::missing(const std::string& path) {
+  error(path + ": no such file or folder");
+  ++missing_;
+}
+
+void PathErrors::unusable(const std::string& what) {
+  error(what);
+  ++unreadable_;
+}
+
+void PathErrors::failed(const std::string& path, const absl::Status& status) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec) && !ec) {
+    missing(path);
+    return;
+  }
+  error(std::string(status.message()));
+  ++unreadable_;
+}
+
+std::optional<InputFile> open_input(const std::string& path, PathErrors& errors) {
+  auto input = InputFile::open(path);
+  if (!input.ok()) {
+    errors.failed(path, input.status());
+    return std::nullopt;
+  }
+  return std::move(*input);
+}
+
+Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common) {
   Source source = detect_source(bytes);
-  if (!quiet && source.kind == SourceKind::data_file)
+  if (!common.quiet && source.kind == SourceKind::data_file)
     std::cerr << "anvilrt: " << path << ": a decompressed data file (" << source.entries << " entries)\n";
-  else if (!quiet && source.kind == SourceKind::archive)
+  else if (!common.quiet && source.kind == SourceKind::archive)
     std::cerr << "anvilrt: " << path << ": a forge archive\n";
   return source;
 }
 
-std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source,
-                                 const std::string& path, bool quiet) {
-  if (option != "auto" || source.kind != SourceKind::data_file) return resolve_game(option, bytes, path, quiet);
+Game resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source, const std::string& path,
+                  const Common& common, bool announce) {
+  if (option != "auto" || source.kind != SourceKind::data_file)
+    return resolve_game(option, bytes, path, common, announce);
   Game game = detect_game(bytes, source);
-  if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";
+  if (common.verbose || (announce && !common.quiet))
+    std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game)
+              << " (carved in the data file's bodies)\n";
   return game;
 }
 
-std::vector<std::string> collect_files(const std::vector<std::string>& paths, bool& ok) {
+std::span<const char* const> level_extensions() {
+  static constexpr const char* kExtensions[] = {".bin", ".data", ".forge"};
+  return kExtensions;
+}
+
+std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, bool all, PathErrors& errors) {
   namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  ok = true;
+  std::vector<WalkedFile> files;
   for (const std::string& path : paths) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
-      std::vector<std::string> found;
+      std::vector<WalkedFile> found;
       for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec))
-        if (it->is_regular_file(ec)) found.push_back(it->path().string());
-      if (ec) {
-        error(path + ": " + ec.message());
-        ok = false;
+           it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        std::string ext = it->path().extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+        auto known = level_extensions();
+        found.push_back({it->path().string(), all || std::find(known.begin(), known.end(), ext) != known.end()});
       }
-      std::sort(found.begin(), found.end());
+      if (ec) errors.failed(path, absl::UnknownError(path + ": " + ec.message()));
+      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
       files.insert(files.end(), found.begin(), found.end());
     } else if (path == "-" || fs::exists(path, ec)) {
       // Named on the command line, any readable file counts, not only a regular one: "-" (standard
       // input), /dev/stdin, a FIFO, a process substitution <(…) are read whole (reader/input_file.hpp).
-      if (path == "-" && std::count(files.begin(), files.end(), "-") > 0) {
-        error("standard input (-) is given twice");
-        ok = false;
+      if (path == "-" && std::any_of(files.begin(), files.end(), [](const WalkedFile& f) { return f.path == "-"; })) {
+        errors.unusable("standard input (-) is given twice");
         continue;
       }
-      files.push_back(path);
+      files.push_back({path, true});  // named: read (and reported as unreadable) whatever it is
     } else {
-      error(path + ": no such file or folder");
-      ok = false;
+      errors.missing(path);
     }
   }
   return files;
 }
 
-bool parse(int argc, char** argv, const char* usage, const po::options_description& options,
-           const po::positional_options_description& positional, po::variables_map& vm, int& exit_code) {
-  po::options_description all = options;
-  all.add_options()("help,h", "show this help");
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    if (vm.count("help")) {
-      std::cout << usage << "\n" << all << "\n";
-      exit_code = kOk;
-      return false;
-    }
-    po::notify(vm);
-  } catch (const po::error& e) {
-    error(std::string(e.what()) + " (see --help)");
-    exit_code = kBadInput;
-    return false;
-  }
-  return true;
+void report_skipped(const std::vector<std::string>& skipped, const Common& common) {
+  if (skipped.empty() || common.quiet) return;
+  if (common.verbose)
+    for (const std::string& path : skipped) std::cerr << "anvilrt: " << path << ": skipped: no object carved\n";
+  std::cerr << absl::StrFormat(
+      "anvilrt: skipped %d files of the folders that carve no object and have no level-file extension (--all takes "
+      "them)\n",
+      skipped.size());
 }
 
 }  // namespace anvil::cli

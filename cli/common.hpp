@@ -1,5 +1,9 @@
-// What every command shares: the one-line error format, `--game`, and walking the paths it is given.
+// What every command shares: the one-line messages, the options every command takes (-q, -v, --help),
+// parsing a command line into errors that name the user's words, counts, `--game`, opening inputs and
+// walking folders (README: conventions).
 #pragma once
+
+#include <absl/status/status.h>
 
 #include <boost/program_options.hpp>
 #include <optional>
@@ -8,6 +12,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
 
 namespace anvil::cli {
@@ -21,28 +26,93 @@ inline constexpr int kBadInput = 2;
 
 // Prints "anvilrt: <what>" on stderr.
 void error(const std::string& what);
+// Prints "anvilrt: <path>: warning: <what>" on stderr.
+void warning(const std::string& path, const std::string& what);
 
-// The `--game` option, and its meaning for one file: `auto` carves with both dialects and picks the
-// one that carves more bytes, saying so on stderr.
+// -q/--quiet: no progress bar, no notes (warnings and errors stay); -v/--verbose: notes on how each file
+// was read (the dialect `auto` picked and why, files a folder walk skipped).
+struct Common {
+  bool quiet = false;
+  bool verbose = false;
+};
+
+// An argument as the usage names it: a positional (`positions` 1, or -1 for all the rest) or a
+// required option (`positions` 0), e.g. {"patch", "PATCH", 1}, {"output", "-o OUT", 0}.
+struct Arg {
+  const char* name;  // the option's name in `options`
+  const char* word;  // what the usage calls it
+  int positions = 1;
+};
+
+// Parses the command line of one command (argv[0] is the command's name). `usage` is the --help text,
+// whose first line is "usage: anvilrt CMD ...". Adds -q, -v and -h to `options`. On an error prints one
+// line that names what the user typed ("missing PATCH (usage: …)", "unknown option '--frob' (usage: …)",
+// "unexpected argument 'x' (usage: …)") and returns false with exit_code 2; on --help prints the help
+// and returns false with exit_code 0.
+bool parse(int argc, char** argv, const char* usage, po::options_description& options, const std::vector<Arg>& args,
+           Common& common, po::variables_map& vm, int& exit_code);
+
+// A count given as `option` (as the user spelled it): a whole number of at least `min`. Prints
+// "--jobs 0: must be 1 or more" or "--visuals -3: must be a whole number" when not.
+bool parse_count(const std::string& option, const std::string& text, u64 min, u64& out);
+
+// The `--game` option, and its meaning for one file: `auto` picks the dialect (reader/level.hpp
+// detect()), and says which on stderr when `announce` (and not --quiet) or with --verbose.
 void add_game_option(po::options_description& options, std::string& game);
 // Whether `--game` names ac2, sws or auto; prints the one-line error when not.
 bool check_game_option(const std::string& option);
-std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
-                                 bool quiet = false);
+Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common,
+                  bool announce = false);
+// The same, with the note (a line for stderr, or empty) returned for a caller that prints in order.
+struct GameChoice {
+  Game game = Game::ac2;
+  std::string note;
+};
+GameChoice choose_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
+                       const Common& common, bool announce = false);
+
+// Warns that a file read as level data carves no object (random bytes are never a silent success).
+void warn_no_objects(const std::string& path, const std::string& game_option);
+
+// Missing and unreadable paths, reported one line each and counted, the same way by every command.
+class PathErrors {
+ public:
+  void missing(const std::string& path);
+  // A failure to open `path` (InputFile::open): missing when it does not exist, else unreadable.
+  void failed(const std::string& path, const absl::Status& status);
+  // A path that cannot be used as given (standard input named twice), counted as unreadable.
+  void unusable(const std::string& what);
+  std::size_t missing_count() const { return missing_; }
+  std::size_t unreadable_count() const { return unreadable_; }
+  bool any() const { return missing_ + unreadable_ > 0; }
+
+ private:
+  std::size_t missing_ = 0, unreadable_ = 0;
+};
+
+// Opens an input file, reporting a failure through `errors`.
+std::optional<InputFile> open_input(const std::string& path, PathErrors& errors);
 
 // What `path` holds (a level file, a decompressed data file or a `.forge` archive, by content), said on
-// stderr unless `quiet` or a level file, which reads as it always has.
-Source find_source(std::span<const u8> bytes, const std::string& path, bool quiet);
+// stderr unless --quiet or a level file, which reads as it always has.
+Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common);
 // `--game` for a level file or a data file (`auto` carves inside a data file's bodies).
-std::optional<Game> resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source,
-                                 const std::string& path, bool quiet);
+Game resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source, const std::string& path,
+                  const Common& common, bool announce = false);
 
-// The paths that are not folders as given ("-" for standard input once), and every regular file under
-// the folders (recursively, in sorted order); errors for paths that do not exist.
-std::vector<std::string> collect_files(const std::vector<std::string>& paths, bool& ok);
+// The extensions of level files that a folder walk takes without looking inside (README).
+std::span<const char* const> level_extensions();
 
-// Parses the command line of one command; prints usage and returns false on error or --help.
-bool parse(int argc, char** argv, const char* usage, const po::options_description& options,
-           const po::positional_options_description& positional, po::variables_map& vm, int& exit_code);
+// A file a walk found: `sure` when it was named on the command line, has a level-file extension or
+// --all was given; otherwise it is taken only if it carves at least one object.
+struct WalkedFile {
+  std::string path;
+  bool sure = true;
+};
+// Every regular file under the given paths (folders recursively, in sorted order); missing paths are
+// reported through `errors`.
+std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, bool all, PathErrors& errors);
+// Tells how many files a walk skipped because they carve no object (and, with --verbose, which).
+void report_skipped(const std::vector<std::string>& skipped, const Common& common);
 
 }  // namespace anvil::cli

@@ -1,12 +1,15 @@
 // anvilrt: read, check, edit and write back Anvil/Scimitar level data. Dispatches to one command.
 #include <iostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: anvilrt COMMAND [ARGS] (anvilrt COMMAND --help for each)
+constexpr const char* kUsage =
+    R"(usage: anvilrt COMMAND [ARGS] (anvilrt help COMMAND, or anvilrt COMMAND --help, for each)
 
 commands:
   verify PATH...       prove that each file reads and writes back byte for byte
@@ -19,9 +22,23 @@ commands:
   ls FORGE             list the data files of a .forge archive (--json, --objects)
   extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...])
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
+  version              the version, the git commit it was built from, the formats it reads
+  help COMMAND         the help of a command
 
+every command takes -q/--quiet (no progress bar, no notes) and -v/--verbose (notes on each file).
 The bytes anvilrt reads are described in docs/format.md (anvilrt schema --markdown).
 )";
+
+const anvil::cli::Command* find(std::string_view name) {
+  for (const anvil::cli::Command& c : anvil::cli::commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+int unknown(std::string_view name) {
+  anvil::cli::error("unknown command '" + std::string(name) + "' (see anvilrt --help)");
+  return anvil::cli::kBadInput;
+}
 
 }  // namespace
 
@@ -32,12 +49,26 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
   std::string_view command = argv[1];
-  if (command == "--help" || command == "-h" || command == "help") {
+  if (command == "--help" || command == "-h" || (command == "help" && argc == 2)) {
     std::cout << kUsage;
     return kOk;
   }
-  for (const Command& c : commands())
-    if (command == c.name) return c.run(argc - 1, argv + 1);
-  error("unknown command '" + std::string(command) + "' (see anvilrt --help)");
-  return kBadInput;
+  if (command == "--version" || command == "-V") {
+    std::cout << version_text();
+    return kOk;
+  }
+  if (command == "help") {
+    // `anvilrt help CMD` is `anvilrt CMD --help`.
+    if (argc > 3) {
+      error("unexpected argument '" + std::string(argv[3]) + "' (usage: anvilrt help COMMAND)");
+      return kBadInput;
+    }
+    const Command* c = find(argv[2]);
+    if (c == nullptr) return unknown(argv[2]);
+    std::string help = "--help";
+    char* args[] = {argv[2], help.data(), nullptr};
+    return c->run(2, args);
+  }
+  if (const Command* c = find(command)) return c->run(argc - 1, argv + 1);
+  return unknown(command);
 }

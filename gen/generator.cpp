@@ -178,6 +178,7 @@ class Generator {
       run_sws();
     flush();
     record_.size = flushed_;
+    if (options_.progress) options_.progress(flushed_, flushed_);
     return std::move(record_);
   }
 
@@ -191,6 +192,10 @@ class Generator {
     sink_(buffer_);
     flushed_ += buffer_.size();
     buffer_.clear();
+    if (options_.progress && record_.visuals > 0)
+      options_.progress(flushed_,
+                        std::max<std::size_t>(flushed_, static_cast<std::size_t>(static_cast<double>(flushed_) *
+                                                                                 options_.visuals / record_.visuals)));
   }
 
   void safe_bytes(u8* out, std::size_t n) {

@@ -23,6 +23,7 @@
 
 #include "model/check_locator.hpp"
 #include "model/object.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil::gen {
 
@@ -60,6 +61,8 @@ struct Options {
   u64 seed = 1;
   u64 near_misses = 0;        // planted candidates, cycling through planted_kinds(game)
   bool keep_objects = false;  // keep every object and its extent in the record (for tests)
+  // Hears the bytes written so far and the file size estimated from the Visuals written (exact at the end).
+  ProgressFn progress;
 };
 
 // What the generator wrote: enough for a test to compute every census number independently.

@@ -61,10 +61,20 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 }
 
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input, const OutputOptions& options) {
+                           const InputFile* input, const OutputOptions& options, const ProgressFn& progress) {
   ReleaseFn release_input;
   if (input != nullptr && input->bytes().data() == level.bytes.data() && input->bytes().size() == level.bytes.size())
     release_input = [input](std::size_t offset, std::size_t length) { input->release(offset, length); };
+  // Progress: the write is the first pass over the file, the check (which re-reads and compares) the
+  // second; the check's releases restart at 0 for its compare, so the furthest point counts.
+  const std::size_t size = level.bytes.size();
+  std::size_t checked = 0;
+  ReleaseFn release_streamed = release_input;
+  if (progress)
+    release_streamed = [&](std::size_t offset, std::size_t length) {
+      if (release_input) release_input(offset, length);
+      progress(offset + length, 2 * size);
+    };
   AtomicFile output;
   if (auto s = output.open(target, options); !s.ok()) return s;
   // Where the output is streamed and read back from: the temporary that replaces the target, or, for a
@@ -84,7 +94,7 @@ absl::Status write_patched(const Level& level, const PatchResult& result, const 
     }
     staging = memory.get();
   }
-  if (auto s = stream_patched(level, result, staging, target, release_input); !s.ok()) return s;
+  if (auto s = stream_patched(level, result, staging, target, release_streamed); !s.ok()) return s;
   {
     // Read the output back from the file system (through the descriptor) and prove it is the patched
     // model before it replaces the target or goes out.
@@ -92,7 +102,11 @@ absl::Status write_patched(const Level& level, const PatchResult& result, const 
     if (!written.ok())
       return absl::InternalError(absl::StrCat(target, ": cannot read the output back: ", written.status().message()));
     const InputFile& file = *written;
-    ReleaseFn release_written = [&file](std::size_t offset, std::size_t length) { file.release(offset, length); };
+    ReleaseFn release_written = [&](std::size_t offset, std::size_t length) {
+      file.release(offset, length);
+      checked = std::max(checked, offset + length);
+      if (progress) progress(size + checked, 2 * size);
+    };
     if (auto mismatch = check_written(level, result, file.bytes(), release_input, release_written))
       return absl::DataLossError(
           absl::StrCat(target, ": the written output does not read back as the patched model: ", *mismatch));
@@ -105,6 +119,7 @@ absl::Status write_patched(const Level& level, const PatchResult& result, const 
       }
     }
   }
+  if (progress) progress(2 * size, 2 * size);
   return output.commit();
 }
 

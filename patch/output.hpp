@@ -13,6 +13,7 @@
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
+#include "reader/progress.hpp"
 #include "writer/atomic_file.hpp"
 
 namespace anvil::patch {
@@ -32,8 +33,10 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 // to it: a failed check writes nothing.
 // `input`, when given, is the mapped file that level.bytes views: its pages, and those of the output,
 // are dropped from memory as the write and the check pass them, so the peak RSS stays near one file
-// size (InputFile::release).
+// size (InputFile::release). `progress` hears how far the write and then the check are (two passes of
+// the file's size).
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input = nullptr, const OutputOptions& options = {});
+                           const InputFile* input = nullptr, const OutputOptions& options = {},
+                           const ProgressFn& progress = {});
 
 }  // namespace anvil::patch

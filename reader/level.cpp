@@ -26,7 +26,7 @@ namespace {
 // Carves each region on its own, as a file; `whole` when the one region is all of `bytes` (a level file).
 Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> regions, bool whole,
                const std::function<void(const Piece&, const Object&)>& on_object,
-               const std::function<void(const NearMiss&)>& near_miss) {
+               const std::function<void(const NearMiss&)>& near_miss, const ProgressFn& progress) {
   Level level;
   level.game = game;
   level.bytes = bytes;
@@ -37,6 +37,7 @@ Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> reg
   absl::flat_hash_set<u64> seen;
   Object object;
   std::size_t end = 0, region_end = 0;
+  ProgressSteps steps(progress, bytes.size());
   for (const Extent& region : regions) {
     if (region.offset < region_end || region.offset > bytes.size() || region.length > bytes.size() - region.offset)
       throw std::invalid_argument("carve regions must ascend inside the bytes");
@@ -52,10 +53,12 @@ Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> reg
       level.pieces.push_back({offset, extent->length, static_cast<int>(object.index()), id, repeated});
       if (on_object) on_object(level.pieces.back(), object);
       end = offset + extent->length;
+      steps.at(end);
     }
   }
   if (end < bytes.size()) level.pieces.push_back({end, bytes.size() - end});
   if (!whole) level.regions.assign(regions.begin(), regions.end());
+  steps.finish();
   return level;
 }
 
@@ -63,15 +66,15 @@ Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> reg
 
 Level carve_level(std::span<const u8> bytes, Game game,
                   const std::function<void(const Piece&, const Object&)>& on_object,
-                  std::function<void(const NearMiss&)> near_miss) {
+                  std::function<void(const NearMiss&)> near_miss, const ProgressFn& progress) {
   Extent all{0, bytes.size()};
-  return carve_in(bytes, game, {&all, 1}, true, on_object, near_miss);
+  return carve_in(bytes, game, {&all, 1}, true, on_object, near_miss, progress);
 }
 
 Level carve_regions(std::span<const u8> bytes, Game game, std::vector<Extent> regions,
                     const std::function<void(const Piece&, const Object&)>& on_object,
                     std::function<void(const NearMiss&)> near_miss) {
-  return carve_in(bytes, game, regions, false, on_object, near_miss);
+  return carve_in(bytes, game, regions, false, on_object, near_miss, {});
 }
 
 Level carve_as(const Level& like, std::span<const u8> bytes,
@@ -80,17 +83,20 @@ Level carve_as(const Level& like, std::span<const u8> bytes,
   return carve_regions(bytes, like.game, like.regions, on_object);
 }
 
-Level carve_mapped(const InputFile& input, Game game) {
+Level carve_mapped(const InputFile& input, Game game, const ProgressFn& progress) {
   // Released in steps, a little behind the carve (which hardly looks back; a page read again is only
   // faulted in again).
   constexpr std::size_t kStep = std::size_t{8} << 20;
   std::size_t released = 0;
-  Level level = carve_level(input.bytes(), game, [&](const Piece& piece, const Object&) {
-    if (piece.offset - released >= 2 * kStep) {
-      input.release(released, piece.offset - kStep - released);
-      released = piece.offset - kStep;
-    }
-  });
+  Level level = carve_level(
+      input.bytes(), game,
+      [&](const Piece& piece, const Object&) {
+        if (piece.offset - released >= 2 * kStep) {
+          input.release(released, piece.offset - kStep - released);
+          released = piece.offset - kStep;
+        }
+      },
+      {}, progress);
   input.release(0, input.bytes().size());
   return level;
 }
@@ -103,9 +109,32 @@ std::size_t carved_bytes(std::span<const u8> bytes, Game game) {
   return n;
 }
 
-Game detect_game(std::span<const u8> bytes) {
-  return carved_bytes(bytes, Game::sws) > carved_bytes(bytes, Game::ac2) ? Game::sws : Game::ac2;
+Detection detect(std::span<const u8> bytes) {
+  Detection d;
+  if (bytes.size() > kDetectWindows * kDetectWindow) {
+    // Window i starts at i/(n-1) of the way to the last window's start: the first at 0, the last ending
+    // at the end of the file. An object across a window's edge is not carved in it.
+    const std::size_t last_start = bytes.size() - kDetectWindow;
+    for (std::size_t i = 0; i < kDetectWindows; ++i) {
+      auto window = bytes.subspan(last_start / (kDetectWindows - 1) * i, kDetectWindow);
+      if (i == kDetectWindows - 1) window = bytes.subspan(last_start);
+      d.ac2_bytes += carved_bytes(window, Game::ac2);
+      d.sws_bytes += carved_bytes(window, Game::sws);
+    }
+    if (d.ac2_bytes != d.sws_bytes) {
+      d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
+      d.whole_file = false;
+      return d;
+    }
+  }
+  d.ac2_bytes = carved_bytes(bytes, Game::ac2);
+  d.sws_bytes = carved_bytes(bytes, Game::sws);
+  d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
+  d.whole_file = true;
+  return d;
 }
+
+Game detect_game(std::span<const u8> bytes) { return detect(bytes).game; }
 
 std::string object_key(const Piece& piece, Game game) {
   std::string key;

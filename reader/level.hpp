@@ -12,6 +12,7 @@
 #include "reader/carver.hpp"
 #include "reader/file_tails.hpp"
 #include "reader/input_file.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil {
 
@@ -41,10 +42,10 @@ struct Level {
 };
 
 // Carves `bytes` (which must outlive the level) in the given dialect. `on_object` sees each object as
-// it is carved, parsed; `near_miss` each candidate that failed a check.
+// it is carved, parsed; `near_miss` each candidate that failed a check; `progress` how far the carve is.
 Level carve_level(std::span<const u8> bytes, Game game,
                   const std::function<void(const Piece&, const Object&)>& on_object = {},
-                  std::function<void(const NearMiss&)> near_miss = {});
+                  std::function<void(const NearMiss&)> near_miss = {}, const ProgressFn& progress = {});
 
 // Carves only inside `regions` (ascending, not overlapping, within `bytes`), each on its own as if it
 // were a file; the bytes between them are opaque pieces. Repeated ids are counted over all regions.
@@ -61,12 +62,26 @@ Level carve_as(const Level& like, std::span<const u8> bytes,
 // (InputFile::release), and the rest at the end: the level then costs little more than its piece list,
 // and the objects read again later fault their pages in from the page cache. For a caller that reads
 // back only some objects (`patch`).
-Level carve_mapped(const InputFile& input, Game game);
+Level carve_mapped(const InputFile& input, Game game, const ProgressFn& progress = {});
 
 // The number of bytes the dialect carves into objects: what `--game auto` compares.
 std::size_t carved_bytes(std::span<const u8> bytes, Game game);
 
-// `auto`: the dialect that carves more bytes (ac2 on a tie).
+// `auto` (FORMAT.md section 6, README): the dialect that carves more bytes, judged on a sample so that it
+// costs a small fixed amount whatever the file size. A file of at most kDetectWindows * kDetectWindow
+// bytes is carved whole with both dialects. A larger one is carved in kDetectWindows windows of
+// kDetectWindow bytes spread evenly over it (the first at its start, the last at its end); when both
+// dialects carve the same number of bytes in the windows (nothing at all, say, as in a file whose level
+// data lies between them), the whole file decides, as for a small one. A tie over the whole file is ac2.
+inline constexpr std::size_t kDetectWindow = std::size_t{256} << 10;
+inline constexpr std::size_t kDetectWindows = 8;
+
+struct Detection {
+  Game game = Game::ac2;
+  std::size_t ac2_bytes = 0, sws_bytes = 0;  // what each dialect carved of what was looked at
+  bool whole_file = true;                    // false: the windows decided
+};
+Detection detect(std::span<const u8> bytes);
 Game detect_game(std::span<const u8> bytes);
 
 // The object's key in the JSON document: "0x" + fixed-width hex id, "@<offset>" when repeated.

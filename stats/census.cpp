@@ -219,11 +219,13 @@ void add(Sws& a, const Sws& b) {
 
 }  // namespace
 
-void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file, std::span<const Extent> regions) {
+void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file, std::span<const Extent> regions,
+                      const ProgressFn& progress) {
   Dialect& d = dialects[game];
   ++d.files;
   d.bytes += bytes.size();
   Extent whole{0, bytes.size()};
+  ProgressSteps steps(progress, bytes.size());
   for (const Extent& region : regions.empty() ? std::span<const Extent>(&whole, 1) : regions) {
     Carver carver(bytes.subspan(region.offset, region.length), game);
     carver.on_near_miss([&](const NearMiss& miss) {
@@ -234,6 +236,7 @@ void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file, st
     });
     Object object;
     while (auto extent = carver.next(object)) {
+      steps.at(region.offset + extent->offset + extent->length);
       d.carved_bytes += extent->length;
       ++d.objects[std::string(class_name(object))];
       if (const auto* v = std::get_if<ac2::Visual>(&object))
@@ -244,6 +247,13 @@ void Census::add_file(std::span<const u8> bytes, Game game, std::size_t file, st
         count_sws(d.sws, std::get<sws::Visual>(object));
     }
   }
+  steps.finish();
+}
+
+void Census::set_file(std::size_t file) {
+  for (auto& [game, d] : dialects)
+    for (auto& [check, misses] : d.near_misses)
+      for (auto& example : misses.first) example.file = file;
 }
 
 void Census::merge(const Census& other) {

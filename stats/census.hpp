@@ -11,6 +11,7 @@
 
 #include "model/object.hpp"
 #include "reader/carver.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil::stats {
 
@@ -125,8 +126,13 @@ struct Census {
   std::vector<Archive> archives;  // in file order
 
   // Carves one file and counts it; near-miss examples name `file` (an index into the caller's list).
-  // With `regions` (a decompressed data file's bodies, FORGE.md 3) only those are carved.
-  void add_file(std::span<const u8> bytes, Game game, std::size_t file = 0, std::span<const Extent> regions = {});
+  // With `regions` (a decompressed data file's bodies, FORGE.md 3) only those are carved. `progress`
+  // hears how far the carve is.
+  void add_file(std::span<const u8> bytes, Game game, std::size_t file = 0, std::span<const Extent> regions = {},
+                const ProgressFn& progress = {});
+  // Makes every near-miss example name `file`: for a census of one file whose place in the list is
+  // known only once the files before it are counted (a folder walk skips files that carve nothing).
+  void set_file(std::size_t file);
   // Adds `other` (a later file) to this census.
   void merge(const Census& other);
 };

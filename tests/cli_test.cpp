@@ -14,8 +14,9 @@ using test::run_cli;
 TEST(Cli, VerifyCorpusFolderExitsZero) {
   auto r = run_cli({"verify", test::corpus("")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("0 differ, 0 unreadable"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("lod_selector_slots.bin: ac2, 807 bytes, 1 objects carved, 25 bytes opaque, 0 near misses"), std::string::npos)
+  EXPECT_NE(r.out.find("0 differ, 0 missing, 0 unreadable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("lod_selector_slots.bin: ac2, 807 bytes, 1 objects carved, 25 bytes opaque, 0 near misses"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("lod_selector.bin: sws"), std::string::npos) << r.out;
 }
@@ -34,7 +35,10 @@ TEST(Cli, VerifyEmptyAndRandomFilesCarveNothing) {
                          ", 0 bytes, 0 objects carved, 0 bytes opaque, 0 near misses: identical"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find(" 0 objects carved, 65536 bytes opaque, 0 near misses: identical"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" 0 objects carved, 65536 bytes opaque, 0 near misses: identical"), std::string::npos)
+        << r.out;
+    for (const char* file : {"empty", "random"})
+      EXPECT_NE(r.err.find(dir.path(file) + ": warning: no object carved"), std::string::npos) << r.err;
   }
 }
 

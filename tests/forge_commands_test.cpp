@@ -252,7 +252,7 @@ TEST_F(ForgeCommands, VerifyReportsTablesDataFilesAndRecompression) {
     EXPECT_EQ(words[2], words[4]) << last;  // "recompressed lzo1x: N of N blocks identical"
   }
   EXPECT_THAT(last, testing::EndsWith(": 5 of 5 data files identical"));
-  EXPECT_EQ(lines.back(), "verified 1 files: 1 identical, 0 differ, 0 unreadable");
+  EXPECT_EQ(lines.back(), "verified 1 files: 1 identical, 0 differ, 0 missing, 0 unreadable");
 
   // A data file whose block does not decompress: that data file does not read, the others do.
   std::vector<u8> bytes = test::read_file(archive_);

@@ -223,7 +223,9 @@ TEST_F(PatchCli, CommandLineErrors) {
   std::string patch = patch_file("[]");
   auto r = test::run_cli({"patch", kSlots, patch, "--game", "ac2"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "anvilrt: give -o OUT, --in-place or --dry-run (see --help)\n");
+  EXPECT_EQ(r.err,
+            "anvilrt: missing -o OUT, --in-place or --dry-run (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | "
+            "--dry-run))\n");
   r = test::run_cli({"patch", kSlots, dir_.path("missing.json"), "-o", dir_.path("o.bin")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(fs::exists(dir_.path("o.bin")));

@@ -102,7 +102,7 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
   r.object([&] {
     std::string_view s;
     u64 size = 0;
-    if (!r.member("format") || !r.string(s) || s != "anvilrt/1" || !r.member("game") || !r.string(s)) return;
+    if (!r.member("format") || !r.string(s) || s != kDocumentFormat || !r.member("game") || !r.string(s)) return;
     auto game = parse_game(s);
     // A size that the text could not describe is left to the general path (before any allocation).
     if (!game || !r.member("size") || !r.number(size) || size / 4 > text.size()) return r.stop();
@@ -159,7 +159,7 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
 absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
   if (!doc.IsObject()) return error("/", found_kind("the dump must be a JSON object", doc));
   const Value* format = member(doc, "format");
-  if (format == nullptr || !format->IsString() || text(*format) != "anvilrt/1")
+  if (format == nullptr || !format->IsString() || text(*format) != kDocumentFormat)
     return error("/format", found("must be \"anvilrt/1\"", format));
   const Value* game_value = member(doc, "game");
   std::optional<Game> game;

@@ -18,7 +18,7 @@ Level carve(std::span<const u8> bytes, Game game, const std::vector<Extent>& reg
 // "size" and "objects" of one level, the objects written as they are carved.
 template <class Writer>
 Level write_objects(Writer& w, std::span<const u8> bytes, Game game, const std::vector<Extent>& regions,
-                    std::string& key) {
+                    std::string& key, ProgressSteps& steps) {
   w.key("size");
   w.number(bytes.size());
   w.key("objects");
@@ -26,6 +26,7 @@ Level write_objects(Writer& w, std::span<const u8> bytes, Game game, const std::
   Level level = carve(bytes, game, regions, [&](const Piece& piece, const Object& object) {
     object_key(piece, game, key);
     write_object_json(w, key, {piece.offset, piece.length}, object);
+    steps.at(piece.offset + piece.length);
   });
   w.end_object();
   return level;
@@ -34,23 +35,28 @@ Level write_objects(Writer& w, std::span<const u8> bytes, Game game, const std::
 template <class Writer>
 void write_envelope(Writer& w, Game game) {
   w.key("format");
-  w.string("anvilrt/1");
+  w.string(kDocumentFormat);
   w.key("game");
   w.string(game_name(game));
 }
 
 template <class Stream>
-void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream) {
+void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream,
+                    const ProgressFn& progress = {}, std::size_t* objects = nullptr) {
   JsonTextHandler<Stream> handler(stream);
   JsonWriter<JsonTextHandler<Stream>> w(handler);
   w.start_object();
   write_envelope(w, options.game);
   std::string key;
-  Level level = write_objects(w, bytes, options.game, options.regions, key);
+  // Two passes over the file with `full` (objects, then spans): progress counts both.
+  const std::size_t passes = options.full ? 2 : 1;
+  ProgressSteps steps(progress, passes * bytes.size());
+  Level level = write_objects(w, bytes, options.game, options.regions, key, steps);
   if (options.full) {
     w.key("spans");
     w.start_array();
     for (const Piece& piece : level.pieces) {
+      steps.at(bytes.size() + piece.offset);
       w.start_object();
       w.key("offset");
       w.number(piece.offset);
@@ -69,6 +75,8 @@ void write_document(std::span<const u8> bytes, const DumpOptions& options, Strea
   }
   w.end_object();
   stream.Flush();
+  steps.finish();
+  if (objects) *objects = level.object_count();
 }
 
 template <class Stream>
@@ -80,6 +88,7 @@ absl::Status write_datafiles(Game game, const NextLevel& next, Stream& stream) {
   w.key("datafiles");
   w.start_object();
   std::string key;
+  const ProgressFn no_progress;
   while (true) {
     auto level = next();
     if (!level.ok()) {
@@ -89,7 +98,8 @@ absl::Status write_datafiles(Game game, const NextLevel& next, Stream& stream) {
     if (!*level) break;
     w.key((*level)->name);
     w.start_object();
-    write_objects(w, (*level)->bytes, game, (*level)->regions, key);
+    ProgressSteps steps(no_progress, (*level)->bytes.size());
+    write_objects(w, (*level)->bytes, game, (*level)->regions, key, steps);
     w.end_object();
   }
   w.end_object();
@@ -100,10 +110,11 @@ absl::Status write_datafiles(Game game, const NextLevel& next, Stream& stream) {
 
 }  // namespace
 
-bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out) {
+bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out, const ProgressFn& progress,
+               std::size_t* objects) {
   {
     JsonFileStream stream(out);  // all written to `out` when it goes
-    write_document(bytes, options, stream);
+    write_document(bytes, options, stream, progress, objects);
   }
   std::fputc('\n', out);
   return std::fflush(out) == 0 && !std::ferror(out);

@@ -15,6 +15,7 @@
 
 #include "model/object.hpp"
 #include "reader/carver.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil {
 
@@ -26,7 +27,10 @@ struct DumpOptions {
 };
 
 // Writes the document to `out`; false if writing failed.
-bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out);
+// `progress` hears how far the objects (and with `full`, the spans) are written; `objects`, when given,
+// receives the number of objects written.
+bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out, const ProgressFn& progress = {},
+               std::size_t* objects = nullptr);
 
 // The document as a string.
 std::string dump_json(std::span<const u8> bytes, const DumpOptions& options);

@@ -26,7 +26,8 @@ std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<
 
 class Verifier {
  public:
-  Verifier(std::span<const u8> bytes, Game game, bool json) : bytes_(bytes), game_(game), json_(json) {
+  Verifier(std::span<const u8> bytes, Game game, bool json, const ProgressFn& progress)
+      : bytes_(bytes), game_(game), json_(json), progress_(progress, bytes.size()) {
     report_.size = bytes.size();
   }
 
@@ -44,7 +45,9 @@ class Verifier {
       compare(*extent, encode_object_over(object, encoded_), "bytes -> model -> bytes");
       if (json_ && report_.identical()) through_json(*extent, object);
       end = extent->offset + extent->length;
+      progress_.at(end);
     }
+    progress_.finish();
     return report_;
   }
 
@@ -115,6 +118,7 @@ class Verifier {
   std::span<const u8> bytes_;
   Game game_;
   bool json_;
+  ProgressSteps progress_;
   VerifyReport report_;
   std::vector<u8> encoded_;
   std::string base64_, decoded_;  // an opaque span's JSON spelling and what it reads back to
@@ -126,8 +130,8 @@ class Verifier {
 
 }  // namespace
 
-VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip) {
-  return Verifier(bytes, game, json_round_trip).run();
+VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip, const ProgressFn& progress) {
+  return Verifier(bytes, game, json_round_trip, progress).run();
 }
 
 }  // namespace anvil

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/object.hpp"
+#include "reader/progress.hpp"
 
 namespace anvil {
 
@@ -21,6 +22,7 @@ struct VerifyReport {
   bool identical() const { return !first_difference.has_value(); }
 };
 
-VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip);
+// `progress` hears how far the carve has got.
+VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip, const ProgressFn& progress = {});
 
 }  // namespace anvil

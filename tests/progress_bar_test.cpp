@@ -1,0 +1,140 @@
+// The progress bar (cli/progress_bar.hpp): its line, when it draws (a fake clock), and that it draws
+// nothing where stderr is not a terminal -- as a unit and through the real binary under a pseudo-terminal.
+#include "cli/progress_bar.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "tests/test_support.hpp"
+
+namespace anvil::cli {
+namespace {
+
+std::string contents(std::FILE* f) {
+  std::fflush(f);
+  std::rewind(f);
+  std::string s;
+  for (int c; (c = std::fgetc(f)) != EOF;) s += static_cast<char>(c);
+  return s;
+}
+
+TEST(ProgressBar, LineShowsBytesDoneRateAndTimeLeft) {
+  // 123.4 MB of 270 MB in 2 s: 61.7 MB/s, 146.6 MB left: 2.4 s, shown rounded up. The bar takes the
+  // columns left but one (21 of 80 here), 9 of them filled (45.7 %).
+  EXPECT_EQ(format_progress("verify", 123'400'000, 270'000'000, 2.0, 80),
+            "verify [#########............]  45%  123.4 MB of 270.0 MB  61.7 MB/s  0:03 left");
+  EXPECT_EQ(format_progress("verify", 123'400'000, 270'000'000, 2.0, 80).size(), 79u);
+  EXPECT_EQ(format_progress("gen", 0, 1000, 0.0, 80).find("gen ["), 0u);
+  EXPECT_NE(format_progress("gen", 0, 1000, 0.0, 80).find("0 B of 1.0 kB  0 B/s  --:-- left"), std::string::npos);
+  EXPECT_NE(format_progress("x", 5'000'000'000, 5'000'000'000, 4000, 120).find(" 100%  5.00 GB of 5.00 GB"),
+            std::string::npos);
+  EXPECT_NE(format_progress("x", 1'000'000, 4'000'000'000, 1, 120).find("1:06:39 left"), std::string::npos);
+  // A narrow terminal: no bar, and never longer than the width.
+  std::string narrow = format_progress("verify", 1, 2, 1, 40);
+  EXPECT_EQ(narrow.size(), 40u);
+  EXPECT_EQ(narrow.find('['), std::string::npos);
+}
+
+TEST(ProgressBar, DrawsAfterOneSecondAtMostTenTimesASecondAndErases) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  double now = 100;
+  {
+    ProgressBar bar(
+        "stats", true, out, [&] { return now; }, 81);
+    for (int i = 0; i < 10; ++i, now += 0.09) bar.update(i, 100);  // the first 0.9 s: nothing
+    EXPECT_EQ(contents(out), "");
+    now = 101.0;
+    bar.update(10, 100);  // drawn
+    now = 101.05;
+    bar.update(11, 100);  // too soon
+    now = 101.15;
+    bar.update(12, 100);  // drawn
+    std::string s = contents(out);
+    EXPECT_EQ(s, "\r" + format_progress("stats", 10, 100, 1.0, 80) + "\033[K\r" +
+                     format_progress("stats", 12, 100, 1.15, 80) + "\033[K");
+  }
+  std::string s = contents(out);
+  EXPECT_TRUE(s.ends_with("\r\033[K")) << "erased at the end";
+  std::fclose(out);
+}
+
+TEST(ProgressBar, NotDrawnWhenNotATerminalOrQuiet) {
+  std::FILE* file = std::tmpfile();
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  int master = -1, slave = -1;
+  ASSERT_EQ(::openpty(&master, &slave, nullptr, nullptr, nullptr), 0);
+  EXPECT_FALSE(progress_wanted(false, ::fileno(file)));
+  EXPECT_FALSE(progress_wanted(false, pipe_fds[1]));
+  EXPECT_TRUE(progress_wanted(false, slave));
+  EXPECT_FALSE(progress_wanted(true, slave));
+  // A bar that is not wanted draws nothing, however long the job.
+  double now = 0;
+  {
+    ProgressBar bar(
+        "verify", false, file, [&] { return now; }, 80);
+    for (int i = 0; i < 50; ++i, now += 0.5) bar.update(i, 50);
+  }
+  EXPECT_EQ(contents(file), "");
+  std::fclose(file);
+  for (int fd : {pipe_fds[0], pipe_fds[1], master, slave}) ::close(fd);
+}
+
+// Runs the binary with stdout and stderr on a pseudo-terminal; all it printed there.
+std::string run_on_terminal(const std::vector<std::string>& args, int& exit_code) {
+  std::vector<std::string> storage = {ANVILRT_BINARY};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int master = -1;
+  pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid == 0) {
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  std::string out;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(master, buffer, sizeof buffer)) > 0;) out.append(buffer, static_cast<std::size_t>(n));
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(master);
+  exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// A generated file large enough that gen and verify take well over a second (200 MB; longer still
+// under the sanitizers): on a terminal they draw the bar and erase it; with --quiet, or with stderr
+// in a file, nothing but their results.
+TEST(ProgressBar, TheBinaryDrawsOnATerminalOnly) {
+  test::TempDir dir;
+  std::string file = dir.path("big.bin");
+  int code = -1;
+  std::string shown = run_on_terminal({"gen", "--game", "ac2", "--visuals", "300000", "-o", file}, code);
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_NE(shown.find("\rgen ["), std::string::npos) << shown;
+  EXPECT_NE(shown.find(" MB/s "), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\r\033[K" + file + ": ac2,"), std::string::npos) << "erased before the result: " << shown;
+
+  shown = run_on_terminal({"verify", "--game", "ac2", "--jobs", "1", file, file}, code);
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_NE(shown.find("\rverify ["), std::string::npos) << shown;
+
+  shown = run_on_terminal({"verify", "-q", "--game", "ac2", "--jobs", "1", file, file}, code);
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_EQ(shown.find("verify ["), std::string::npos) << shown;
+
+  auto r = test::run_cli({"verify", "--game", "ac2", "--jobs", "1", file, file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
+}  // namespace
+}  // namespace anvil::cli
