@@ -9,10 +9,13 @@
 // runs --runs times (default 3), in rounds over all of them so that a slow spell of a shared machine
 // lands on every row alike; a row shows its fastest run and the highest peak RSS of its runs.
 //
-//   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N] [--only TEXT]
+// With --anvilrt, the `.forge` rows too (bench/forge_rows.hpp): the level as an archive of data files,
+// and, in the full bench (the census size) or with --forge-big N, a large archive (about 1 GB in full).
+//
+//   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N] [--only TEXT] [--forge-big VISUALS]
 //
 // --only TEXT measures only the rows whose name holds TEXT (and memcpy, the reference), e.g.
-// --only "verify --no-json" for the --game auto row against the ac2 one.
+// --only "verify --no-json" for the --game auto row against the ac2 one; it leaves out the .forge rows.
 #include <absl/strings/str_format.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -27,9 +30,11 @@
 #include <ctime>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/forge_rows.hpp"
 #include "gen/generator.hpp"
 #include "patch/output.hpp"
 #include "patch/patch.hpp"
@@ -108,22 +113,7 @@ std::FILE* counting_sink(std::size_t* count) {
   return fopencookie(count, "w", io);
 }
 
-double run_cli_wall(const std::vector<std::string>& args) {
-  double w0 = wall_now();
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    int devnull = ::open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? wall_now() - w0 : -1;
-}
+double run_cli_wall(const std::vector<std::string>& args) { return bench::run_cli(args).wall; }
 
 }  // namespace
 
@@ -132,6 +122,7 @@ int main(int argc, char** argv) {
   int runs = 3;
   std::string dir = std::filesystem::temp_directory_path() / "anvilrt-bench";
   std::string anvilrt_binary, only;
+  std::optional<u64> forge_big;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--visuals")
@@ -144,6 +135,8 @@ int main(int argc, char** argv) {
       anvilrt_binary = argv[i + 1];
     else if (a == "--only")
       only = argv[i + 1];
+    else if (a == "--forge-big")
+      forge_big = std::stoull(argv[i + 1]);
   }
   std::filesystem::create_directories(dir);
   const std::string census = dir + "/census.bin";
@@ -333,6 +326,10 @@ int main(int argc, char** argv) {
     }
     std::printf("verify of a folder of 8 files (fastest of %d runs each): --jobs 1 %.2f s, --jobs 2 %.2f s: %.2f x\n",
                 runs, one, two, one / two);
+    // The 1 GB archive: 2.3 x the census-size level's Visuals (its data compresses), in the full bench.
+    bench::ForgeRowOptions forge{
+        anvilrt_binary, dir, visuals, 64, forge_big.value_or(visuals == 630686 ? 1450000 : 0), runs};
+    bench::forge_rows(forge);
   }
   return 0;
 }

@@ -31,12 +31,7 @@ std::optional<ArchiveInput> open_archive(std::span<const u8> bytes, const std::s
     input.game = *parse_game(game_option);
     return input;
   }
-  auto game = forge::detect_archive_game(bytes, input.archive);
-  if (!game.ok()) {
-    error(path + ": " + std::string(game.status().message()));
-    return std::nullopt;
-  }
-  input.game = *game;
+  input.game = forge::detect_archive_game(bytes, input.archive);
   if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
   return input;
 }

@@ -13,12 +13,14 @@ constexpr const char* kUsage =
 
 commands:
   verify PATH...       prove that each file reads and writes back byte for byte
-  dump FILE            print the JSON document of a level file (--full: enough to rebuild it)
+                       (level files, decompressed data files, .forge archives)
+  dump FILE            print the JSON document of a level file, data file or archive (--full: enough
+                       to rebuild a level or data file)
   build DUMP.json      rebuild a level file from a --full dump
   patch FILE PATCH     apply a JSON patch, all or nothing (-o OUT | --in-place, --dry-run)
   diff A B             print the patch that turns level file A into B
   gen -o FILE          write synthetic level data following the research notes' distributions
-  stats PATH...        census of level files: objects, field values, near misses (--json)
+  stats PATH...        census of level files, data files, archives: objects, field values, near misses
   ls FORGE             list the data files of a .forge archive (--json, --objects)
   extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...])
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description

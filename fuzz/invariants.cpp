@@ -237,7 +237,10 @@ std::string PatchCheck::check(std::span<const u8> text) const {
   // Field by field: every JSON field that differs lies under a location some operation reported changing.
   // A difference is reported when a change in the same object lies at or under it, or over it (pointers
   // compared below the key).
-  for (const auto& [piece, difference] : differences) {
+  for (const auto& found : differences) {
+    // Named copies, not a structured binding: clang 14 (the fuzz builds) cannot capture one in a lambda.
+    const std::size_t piece = found.first;
+    const std::string& difference = found.second;
     bool reported = std::any_of(result.changes.begin(), result.changes.end(), [&](const patch::Change& c) {
       if (c.op == "test" || c.piece != piece) return false;
       std::string_view inner = c.pointer;  // "/objects/<key>/..." without "/objects/<key>"

@@ -33,11 +33,11 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
   return rewrite_file(bytes, *changes, target);
 }
 
-absl::StatusOr<Game> detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
+Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
   ArchiveLevels set(bytes, archive, Game::ac2);
   for (std::size_t i = 0; i < set.size(); ++i) {
     auto data = set.decompressed(i);
-    if (!data.ok()) return data.status();
+    if (!data.ok()) continue;  // the command that reads it says why
     Source source{SourceKind::data_file, (*data)->entries, (*data)->regions};
     std::size_t ac2 = carved_bytes((*data)->bytes, source, Game::ac2);
     std::size_t sws = carved_bytes((*data)->bytes, source, Game::sws);

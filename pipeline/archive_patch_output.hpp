@@ -26,8 +26,8 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
                                                                 const patch::ArchivePatchOutcome& outcome,
                                                                 const std::string& target);
 
-// `--game auto` for an archive: the dialect that carves more bytes in the first data file whose bodies
-// carve anything in either; ac2 when none does.
-absl::StatusOr<Game> detect_archive_game(std::span<const u8> bytes, const Archive& archive);
+// `--game auto` for an archive: the dialect that carves more bytes in the first data file that reads and
+// whose bodies carve anything in either; ac2 when none does.
+Game detect_archive_game(std::span<const u8> bytes, const Archive& archive);
 
 }  // namespace anvil::forge

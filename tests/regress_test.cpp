@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/forge_invariants.hpp"
 #include "fuzz/invariants.hpp"
 #include "patch/patch.hpp"
 #include "reader/json_numbers.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTargets = {"carve", "json", "dump", "patch"};
+const std::vector<std::string> kTargets = {"carve", "json", "dump", "patch", "forge"};
 
 fs::path regress_dir() { return fs::path(ANVILRT_CORPUS).parent_path() / "tests" / "regress"; }
 
@@ -48,6 +49,7 @@ std::string check(const std::string& target, std::span<const u8> bytes) {
   if (target == "json") return fuzz::check_json(bytes);
   if (target == "dump") return fuzz::check_dump(bytes);
   if (target == "patch") return fuzz::check_patch_on_corpus(bytes, ANVILRT_CORPUS);
+  if (target == "forge") return fuzz::check_forge(bytes);
   return "no invariant for target " + target;
 }
 

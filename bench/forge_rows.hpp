@@ -1,0 +1,31 @@
+// The `.forge` rows of the performance table (issue 13), measured through the `anvilrt` binary on
+// archives it generates (`gen --forge`), plus the LZO decoder against liblzo2 alone in process.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/primitives.hpp"
+
+namespace anvil::bench {
+
+struct CliRun {
+  double wall = -1;  // seconds; -1 when the command failed
+  long peak_rss_kib = 0;
+};
+// Runs the binary with `args` (stdout to /dev/null), its wall time and peak RSS.
+CliRun run_cli(const std::vector<std::string>& args);
+
+struct ForgeRowOptions {
+  std::string anvilrt;  // the binary
+  std::string dir;      // where the archives go
+  u64 visuals = 0;      // the census-size level: Visuals in all, split over `datafiles` data files
+  u64 datafiles = 64;
+  u64 big_visuals = 0;  // the large archive's Visuals (the 1 GB rows); 0: those rows are skipped
+  int runs = 3;
+};
+
+// Prints the rows and their targets.
+void forge_rows(const ForgeRowOptions& options);
+
+}  // namespace anvil::bench

@@ -1,0 +1,21 @@
+// The invariant of the fifth harness, over `.forge` archives (FORGE.md), shared with
+// tests/regress_test.cpp like the others (fuzz/invariants.hpp).
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "model/primitives.hpp"
+
+namespace anvil::fuzz {
+
+// 5. forge: any bytes either fail to read as an archive with a message, or write back byte for byte
+// (write(read(x)) == x, every table and stored data file re-encoded from its fields; a data file that does
+// not read is a refusal with a message). Then an edit: the first object of the first data file that reads
+// gets its `managed` byte flipped, through the archive patch layer (patch/archive_patch.hpp) and the
+// edit path (FORGE.md 4); the patched data file must carve into the patched object, the written archive
+// must read back with every other data file byte-identical and that one decompressing to the patched
+// bytes (a refusal to re-compress, e.g. without a checksum rule, must say why).
+std::string check_forge(std::span<const u8> bytes);
+
+}  // namespace anvil::fuzz
