@@ -301,11 +301,12 @@ int main(int argc, char** argv) {
       if (r.name == name && r.t.ok) return &r;
     return nullptr;
   };
-  if (const Row *patch = row("patch: 10,000 replace ops"), *verify = row("verify"); patch && verify)
+  if (const Row* patch = row("patch: 10,000 replace ops"), *verify = row("verify"); patch && verify)
     std::printf("\npatch of 10,000 replace ops: %.2f s CPU = %.2f x verify (%.2f s)\n", patch->t.cpu,
                 patch->t.cpu / verify->t.cpu, verify->t.cpu);
-  if (const Row *ac2 = row("verify --no-json"), *detected = row("verify --no-json --game auto"); ac2 && detected)
-    std::printf("verify --no-json: --game auto takes %.3f x the CPU time of --game ac2\n", detected->t.cpu / ac2->t.cpu);
+  if (const Row* ac2 = row("verify --no-json"), *detected = row("verify --no-json --game auto"); ac2 && detected)
+    std::printf("verify --no-json: --game auto takes %.3f x the CPU time of --game ac2\n",
+                detected->t.cpu / ac2->t.cpu);
   std::printf("file size %.0f MiB: verify RSS limit %.0f MiB, patch RSS limit %.0f MiB\n", size / 1048576,
               size / 1048576 + 64, 2 * size / 1048576);
 

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return kOk;
   }
-  if (command == "--version" || command == "-V") {
+  if (command == "--version") {
     std::cout << version_text();
     return kOk;
   }

@@ -98,6 +98,7 @@ TEST(CliConventions, ArgumentErrorsNameTheUsersWords) {
       {{"verify", "--jobs", "0", f}, "anvilrt: --jobs 0: must be 1 or more\n"},
       {{"verify", "--jobs", "-2", f}, "anvilrt: --jobs -2: must be a whole number, 1 or more\n"},
       {{"verify", "-j", "x", f}, "anvilrt: --jobs x: must be a whole number, 1 or more\n"},
+      {{"verify", "-j", "-3", f}, "anvilrt: --jobs -3: must be a whole number, 1 or more\n"},
       {{"gen", "--game", "ac2", "--visuals", "-3", "-o", out},
        "anvilrt: --visuals -3: must be a whole number, 0 or more\n"},
       {{"gen", "--game", "ac2", "--visuals", "1e3", "-o", out},

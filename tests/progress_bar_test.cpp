@@ -110,28 +110,33 @@ std::string run_on_terminal(const std::vector<std::string>& args, int& exit_code
   return out;
 }
 
-// A generated file large enough that gen and verify take well over a second (200 MB; longer still
-// under the sanitizers): on a terminal they draw the bar and erase it; with --quiet, or with stderr
-// in a file, nothing but their results.
+// A generated file of 209 MB: verify with its JSON round trip takes over a second on any machine we
+// know (the fastest measured is 160 MB/s; far longer under the sanitizers): on a terminal it draws the
+// bar and erases it before the result; with --quiet, or with stderr in a file, nothing but the result.
+// gen draws one too when it runs for over a second (not assured on a fast machine): erased likewise.
 TEST(ProgressBar, TheBinaryDrawsOnATerminalOnly) {
   test::TempDir dir;
   std::string file = dir.path("big.bin");
   int code = -1;
   std::string shown = run_on_terminal({"gen", "--game", "ac2", "--visuals", "300000", "-o", file}, code);
   ASSERT_EQ(code, 0) << shown;
-  EXPECT_NE(shown.find("\rgen ["), std::string::npos) << shown;
+  if (shown.find("\rgen [") != std::string::npos)
+    EXPECT_NE(shown.find("\r\033[K" + file + ": ac2,"), std::string::npos) << "erased before the result: " << shown;
+  else
+    EXPECT_TRUE(shown.starts_with(file + ": ac2,")) << shown;
+
+  shown = run_on_terminal({"verify", "--game", "ac2", file}, code);
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_TRUE(shown.starts_with("\rverify [")) << shown;
   EXPECT_NE(shown.find(" MB/s "), std::string::npos) << shown;
   EXPECT_NE(shown.find("\r\033[K" + file + ": ac2,"), std::string::npos) << "erased before the result: " << shown;
 
-  shown = run_on_terminal({"verify", "--game", "ac2", "--jobs", "1", file, file}, code);
+  shown = run_on_terminal({"verify", "-q", "--game", "ac2", file}, code);
   ASSERT_EQ(code, 0) << shown;
-  EXPECT_NE(shown.find("\rverify ["), std::string::npos) << shown;
-
-  shown = run_on_terminal({"verify", "-q", "--game", "ac2", "--jobs", "1", file, file}, code);
-  ASSERT_EQ(code, 0) << shown;
+  EXPECT_TRUE(shown.starts_with(file + ": ac2,")) << shown;
   EXPECT_EQ(shown.find("verify ["), std::string::npos) << shown;
 
-  auto r = test::run_cli({"verify", "--game", "ac2", "--jobs", "1", file, file});
+  auto r = test::run_cli({"verify", "--game", "ac2", file});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
