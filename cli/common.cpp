@@ -1,6 +1,11 @@
 #include "cli/common.hpp"
 
+#include <absl/strings/ascii.h>
+#include <absl/strings/match.h>
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
+#include <absl/strings/str_split.h>
+#include <absl/strings/strip.h>
 
 #include <algorithm>
 #include <charconv>
@@ -60,9 +65,16 @@ void warning(const std::string& path, const std::string& what) {
 
 bool parse(int argc, char** argv, const char* usage, po::options_description& options, const std::vector<Arg>& args,
            Common& common, po::variables_map& vm, int& exit_code) {
-  std::string_view usage_text(usage);
-  std::string usage_line(usage_text.substr(0, usage_text.find('\n')));
-  if (usage_line.starts_with("usage: ")) usage_line.erase(0, 7);
+  // The synopsis for one-line errors: the first form, with its indented continuation lines joined (a line
+  // that starts "anvilrt " again is a second form and is left to --help).
+  std::vector<absl::string_view> lines = absl::StrSplit(absl::string_view(usage), '\n');
+  std::string usage_line(absl::StripPrefix(lines.front(), "usage: "));
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    absl::string_view line = absl::StripLeadingAsciiWhitespace(lines[i]);
+    if (line.empty() || line == lines[i] || absl::StartsWith(line, "anvilrt ")) break;
+    absl::StripTrailingAsciiWhitespace(&usage_line);
+    absl::StrAppend(&usage_line, " ", line);
+  }
   auto fail = [&](const std::string& what) {
     error(what + " (usage: " + usage_line + ")");
     exit_code = kBadInput;

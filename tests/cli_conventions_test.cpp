@@ -58,12 +58,13 @@ TEST(CliConventions, ArgumentErrorsNameTheUsersWords) {
   const std::string f = test::corpus("ac2/direct_mesh.bin");
   const std::string patch_usage =
       " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [-q] [-v])\n";
-  const std::string dump_usage = " (usage: anvilrt dump FILE [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v])\n";
+  const std::string dump_usage = " (usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v])\n";
   const std::string verify_usage =
-      " (usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--jobs N] [--all] [-q] [-v])\n";
+      " (usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all] [-q] "
+      "[-v])\n";
   const std::string build_usage = " (usage: anvilrt build DUMP.json -o FILE [-q] [-v])\n";
   const std::string diff_usage = " (usage: anvilrt diff A B [--game ac2|sws|auto] [-q] [-v])\n";
-  const std::string stats_usage = " (usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--all] [-q] [-v])\n";
+  const std::string stats_usage = " (usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v])\n";
   const std::string gen_usage =
       " (usage: anvilrt gen --game ac2|sws --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] [-q] "
       "[-v])\n";
@@ -82,7 +83,8 @@ TEST(CliConventions, ArgumentErrorsNameTheUsersWords) {
       {{"gen", "--game", "ac2", "-o", out}, "anvilrt: missing --visuals N" + gen_usage},
       {{"gen", "--visuals", "3", "-o", out}, "anvilrt: missing --game ac2|sws" + gen_usage},
       // too many arguments, unknown options, options given badly
-      {{"dump", f, "extra"}, "anvilrt: unexpected argument 'extra'" + dump_usage},
+      {{"dump", f, "extra"},
+       "anvilrt: " + f + ": NAME and 0xID select data files of a .forge archive, and this is a level file\n"},
       {{"patch", f, "p.json", "third", "--dry-run"}, "anvilrt: unexpected argument 'third'" + patch_usage},
       {{"diff", f, f, f}, "anvilrt: unexpected argument '" + f + "'" + diff_usage},
       {{"build", "d.json", "e.json", "-o", out}, "anvilrt: unexpected argument 'e.json'" + build_usage},

@@ -57,7 +57,7 @@ TEST(Progress, EveryJobReportsRisingFiguresToItsWhole) {
   carve_level(bytes, Game::ac2, {}, {}, carving.fn());
   carving.expect_ends_at(bytes.size(), "carve");
   stats::Census census;
-  census.add_file(bytes, Game::ac2, 0, counting.fn());
+  census.add_file(bytes, Game::ac2, 0, {}, counting.fn());
   counting.expect_ends_at(bytes.size(), "stats");
   std::FILE* sink = std::fopen("/dev/null", "w");
   ASSERT_NE(sink, nullptr);
@@ -75,7 +75,7 @@ TEST(Progress, EveryJobReportsRisingFiguresToItsWhole) {
   ASSERT_FALSE(outcome.error);
   test::TempDir dir;
   Recorder writing;
-  ASSERT_TRUE(patch::write_patched(level, outcome.result, dir.path("out.bin"), nullptr, writing.fn()).ok());
+  ASSERT_TRUE(patch::write_patched(level, outcome.result, dir.path("out.bin"), nullptr, {}, writing.fn()).ok());
   writing.expect_ends_at(2 * bytes.size(), "patch", false);
   EXPECT_EQ(test::read_file(dir.path("out.bin")), bytes);
 }
