@@ -148,8 +148,8 @@ void forge_rows(const ForgeRowOptions& o) {
   if (!generate(o, o.visuals, o.datafiles, archive)) return;
   fs::remove_all(data);
   if (run_cli({o.anvilrt, "extract", archive, "-o", data}).wall < 0) return;
-  std::printf("\n.forge: the census-size level as %llu data files, %.1f MB archive\n", static_cast<unsigned long long>(o.datafiles),
-              fs::file_size(archive) / 1e6);
+  std::printf("\n.forge: the census-size level as %llu data files, %.1f MB archive\n",
+              static_cast<unsigned long long>(o.datafiles), fs::file_size(archive) / 1e6);
   auto verify = [&](const std::string& path, const char* jobs) {
     return fastest({o.anvilrt, "verify", "--quiet", "--game", "ac2", "--jobs", jobs, path}, o.runs).wall;
   };

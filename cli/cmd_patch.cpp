@@ -27,7 +27,8 @@ void print_change(const patch::Change& c, const char* indent) {
 // `patch` of a .forge archive: the operations routed to its data files (patch/archive_patch.hpp), the
 // edited data files written back through the archive's edit path (FORGE.md 4).
 int patch_archive(const InputFile& input, const std::string& file, std::string_view text, const std::string& patch_path,
-                  const std::string& game_option, const std::string& out, bool dry_run, bool quiet) {
+                  const std::string& game_option, const std::string& out, const OutputOptions& output_options,
+                  bool dry_run, bool quiet) {
   auto archive = open_archive(input.bytes(), file, game_option, {}, quiet);
   if (!archive) return kBadInput;
   forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
@@ -49,7 +50,7 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
                                  outcome.edited_objects(), outcome.edited_datafiles(), levels.size());
     return kOk;
   }
-  auto written = forge::write_patched_archive(input.bytes(), levels, outcome, out);
+  auto written = forge::write_patched_archive(input.bytes(), levels, outcome, out, output_options);
   if (!written.ok()) {
     error(std::string(written.status().message()));
     return kBadInput;
@@ -117,10 +118,12 @@ int run_patch(int argc, char** argv) {
   auto patch_file = open_input(patch_path, path_errors);
   if (!patch_file) return kBadInput;
   auto text = patch_file->bytes();
+  // --in-place of a read-only FILE is refused unless --force, for a level file and an archive alike.
+  const OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
   Source source = find_source(input->bytes(), file, common);
   if (source.kind == SourceKind::archive)
     return patch_archive(*input, file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
-                         game_option, out, dry_run, common.quiet);
+                         game_option, out, output_options, dry_run, common.quiet);
   Game game = resolve_game(game_option, input->bytes(), source, file, common);
   // Progress over three passes of the file: the carve, the write and the check of what was written.
   ProgressBar bar("patch", common.quiet);
@@ -158,7 +161,6 @@ int run_patch(int argc, char** argv) {
   // Streamed into a temporary, read back and checked, then renamed (patch/output.hpp); the input's pages
   // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
   // it was, and the new one replaces it only at the end.
-  OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
   if (auto s = patch::write_patched(level, result, out, &*input, output_options, from_pass(1)); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;

@@ -205,7 +205,7 @@ void PathErrors::unusable(const std::string& what) {
 
 void PathErrors::failed(const std::string& path, const absl::Status& status) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec) && !ec) {
+  if (absl::IsNotFound(status) && !std::filesystem::exists(path, ec) && !ec) {
     missing(path);
     return;
   }

@@ -1,6 +1,8 @@
 #include "fuzz/forge_invariants.hpp"
 
 #include <absl/strings/str_cat.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <algorithm>
 
@@ -39,7 +41,20 @@ std::string check_forge(std::span<const u8> bytes) {
     const auto& visual = std::get<ac2::Visual>(object);
     std::string path =
         absl::StrCat(patch::datafile_pointer(set.name(i)), "/objects/", object_key(*piece, Game::ac2), "/managed");
-    std::string text = absl::StrCat(R"([{"op":"replace","path":")", path, R"(","value":)", visual.managed ^ 1, "}]");
+    // Written by a JSON writer: document names hold `"` and `\xNN` escapes, which a JSON string must escape.
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
+    json.StartArray();
+    json.StartObject();
+    json.Key("op");
+    json.String("replace");
+    json.Key("path");
+    json.String(path.data(), static_cast<rapidjson::SizeType>(path.size()));
+    json.Key("value");
+    json.Uint(static_cast<unsigned>(visual.managed ^ 1));
+    json.EndObject();
+    json.EndArray();
+    std::string text(buffer.GetString(), buffer.GetSize());
     auto outcome = patch::apply_archive_patch_text(set, text);
     if (outcome.error) return "forge: the edit " + text + " was refused: " + outcome.error->message();
     auto changes = forge::patched_data_files(set, outcome);

@@ -268,8 +268,9 @@ void Router::route(std::size_t index, const Value& op) {
   if (is_bulk(name)) return route_bulk(index, op);
   bool rfc =
       name == "test" || name == "replace" || name == "add" || name == "remove" || name == "move" || name == "copy";
-  auto path_member = rfc ? op.FindMember("path") : op.MemberEnd();
-  if (!rfc || path_member == op.MemberEnd() || !path_member->value.IsString()) return add_unchanged(index, op);
+  if (!rfc) return add_unchanged(index, op);  // rfc: op is an object (its "op" named one)
+  auto path_member = op.FindMember("path");
+  if (path_member == op.MemberEnd() || !path_member->value.IsString()) return add_unchanged(index, op);
   std::string path(path_member->value.GetString(), path_member->value.GetStringLength());
   pointers_[index] = path;
   Target target = locate(path);

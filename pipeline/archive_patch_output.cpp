@@ -27,10 +27,11 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
 
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
-                                                                const std::string& target) {
+                                                                const std::string& target,
+                                                                const OutputOptions& options) {
   auto changes = patched_data_files(set, outcome);
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target);
+  return rewrite_file(bytes, *changes, target, options);
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {

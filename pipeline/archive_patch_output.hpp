@@ -24,7 +24,8 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
 // patched_data_files, then rewrite_file to `target`.
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
-                                                                const std::string& target);
+                                                                const std::string& target,
+                                                                const OutputOptions& options = {});
 
 // `--game auto` for an archive: the dialect that carves more bytes in the first data file that reads and
 // whose bodies carve anything in either; ac2 when none does.

@@ -98,9 +98,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target) {
+                                                       const std::string& target, const OutputOptions& options) {
   AtomicFile file;
-  if (auto s = file.open(target); !s.ok()) return s;
+  if (auto s = file.open(target, options); !s.ok()) return s;
   if (!file.to_temporary()) {
     // A device, FIFO or standard output: nothing to read back, so the archive is made and checked in
     // memory first, then written as it is.

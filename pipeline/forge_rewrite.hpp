@@ -12,6 +12,7 @@
 
 #include "model/forge/archive.hpp"
 #include "reader/forge/data_files.hpp"
+#include "writer/atomic_file.hpp"
 #include "writer/forge/archive_writer.hpp"
 #include "writer/forge/repack.hpp"
 
@@ -45,9 +46,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
                            std::span<const DataFileChange> changes);
 
 // rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
-// any step leaves `target` as it was.
+// any step leaves `target` as it was. `options`: as AtomicFile::open takes them (--in-place, --force).
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target);
+                                                       const std::string& target, const OutputOptions& options = {});
 
 }  // namespace anvil::forge

@@ -1,5 +1,6 @@
 #include "reader/input_file.hpp"
 
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -8,7 +9,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 namespace anvil {
@@ -22,13 +25,22 @@ absl::Status read_error(const std::string& path, int error) {
   return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read: ", std::strerror(error)));
 }
 
-// Reads `fd` to its end. Memory grows with the bytes that actually arrive, never with a size the
-// input claims.
+// Reads `fd` to its end, or refuses it past InputFile::stream_limit(). Memory grows with the bytes that
+// actually arrive, never with a size the input claims.
 absl::Status read_all(int fd, const std::string& path, std::vector<u8>& out) {
+  const std::size_t limit = InputFile::stream_limit();
   std::size_t size = 0;
-  out.resize(kFirstRead);
+  out.resize(std::min(kFirstRead, limit + 1));
   for (;;) {
-    if (size == out.size()) out.resize(out.size() * 2);
+    if (size > limit) {
+      out = {};
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": not a regular file, so read into memory, and longer than the limit of ", limit,
+          " bytes (ANVILRT_STREAM_LIMIT; by default half of this machine's memory): give a regular file, which "
+          "is mapped"));
+    }
+    // One byte past the limit is enough to know the stream is too long.
+    if (size == out.size()) out.resize(std::min(out.size() * 2, limit + 1));
     ssize_t n = ::read(fd, out.data() + size, out.size() - size);
     if (n == 0) break;
     if (n < 0) {
@@ -43,6 +55,17 @@ absl::Status read_all(int fd, const std::string& path, std::vector<u8>& out) {
 }
 
 }  // namespace
+
+std::size_t InputFile::stream_limit() {
+  if (const char* text = std::getenv("ANVILRT_STREAM_LIMIT")) {
+    std::size_t limit = 0;
+    // At most half the address space, so that one byte past the limit is always a size.
+    if (absl::SimpleAtoi(text, &limit)) return std::min(limit, std::numeric_limits<std::size_t>::max() / 2);
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return std::size_t{1} << 31;
+  return static_cast<std::size_t>(pages) / 2 * static_cast<std::size_t>(page);
+}
 
 absl::StatusOr<InputFile> InputFile::open(const std::string& path) {
   InputFile file;

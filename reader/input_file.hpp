@@ -2,7 +2,8 @@
 //  * a regular file is mapped read-only into memory (no copy, no per-byte calls);
 //  * "-" (standard input), and any other readable path that is not a regular file -- /dev/stdin, a FIFO,
 //    a process substitution `<(…)`, a character device -- is read whole into memory (a pipe cannot be
-//    mapped, and has no size to map).
+//    mapped, and has no size to map). Such a stream may be endless (/dev/zero, `yes |`), so it is read
+//    up to a limit, stream_limit(), and refused past it in one line that names the limit.
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -18,6 +19,9 @@ namespace anvil {
 class InputFile {
  public:
   static absl::StatusOr<InputFile> open(const std::string& path);
+  // The most bytes read from a stream: $ANVILRT_STREAM_LIMIT (bytes) when set to a number, otherwise
+  // half of this machine's memory.
+  static std::size_t stream_limit();
   InputFile(InputFile&& other) noexcept;
   InputFile& operator=(InputFile&& other) noexcept;
   ~InputFile();

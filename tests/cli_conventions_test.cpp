@@ -1,11 +1,11 @@
 // The conventions every command follows (README: conventions), through the real binary: --version and
 // help CMD, -q/-v, argument errors in the user's words, folder walks of level files, warnings for files
 // that carve nothing, and missing or unreadable paths reported alike.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <random>
-#include <regex>
 
 #include "tests/test_support.hpp"
 
@@ -23,12 +23,11 @@ TEST(CliConventions, VersionNamesTheVersionTheCommitAndTheFormats) {
   ASSERT_EQ(a.exit_code, 0);
   ASSERT_EQ(b.exit_code, 0);
   EXPECT_EQ(a.out, b.out);
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(a.out, m, std::regex(R"(^anvilrt (\d+\.\d+(\.\d+)?)( \(git ([0-9a-f]{4,}.*)\))?\n)")))
-      << a.out;
+  const std::string first = a.out.substr(0, a.out.find('\n'));
+  EXPECT_THAT(first, testing::MatchesRegex(R"(anvilrt [0-9]+\.[0-9]+(\.[0-9]+)?( \(git [0-9a-f]{4,}.*\))?)"));
   // Built from a git checkout (this one is, when the test runs from one): the commit is named.
   bool checkout = fs::exists(fs::path(ANVILRT_CORPUS).parent_path() / ".git");
-  EXPECT_EQ(m[3].matched, checkout) << a.out;
+  EXPECT_EQ(first.find(" (git ") != std::string::npos, checkout) << a.out;
   EXPECT_NE(a.out.find("ac2, sws"), std::string::npos) << a.out;
   EXPECT_NE(a.out.find("anvilrt/1"), std::string::npos) << a.out;
 }
@@ -58,13 +57,15 @@ TEST(CliConventions, ArgumentErrorsNameTheUsersWords) {
   const std::string f = test::corpus("ac2/direct_mesh.bin");
   const std::string patch_usage =
       " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [-q] [-v])\n";
-  const std::string dump_usage = " (usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v])\n";
+  const std::string dump_usage =
+      " (usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v])\n";
   const std::string verify_usage =
       " (usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all] [-q] "
       "[-v])\n";
   const std::string build_usage = " (usage: anvilrt build DUMP.json -o FILE [-q] [-v])\n";
   const std::string diff_usage = " (usage: anvilrt diff A B [--game ac2|sws|auto] [-q] [-v])\n";
-  const std::string stats_usage = " (usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v])\n";
+  const std::string stats_usage =
+      " (usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v])\n";
   const std::string gen_usage =
       " (usage: anvilrt gen --game ac2|sws --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] [-q] "
       "[-v])\n";

@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <map>
@@ -161,6 +162,36 @@ TEST_F(ForgeCommands, PatchOfTheArchiveEqualsPatchOfTheExtractedDataFile) {
   EXPECT_EQ(test::read_file(out2), test::read_file(out));
   auto verify = test::run_cli({"verify", out2, "-q"});
   EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+}
+
+// --in-place of an archive: a read-only one is refused and left as it was unless --force, which replaces
+// it keeping its mode; either way the result equals -o's.
+TEST_F(ForgeCommands, InPlaceOfAReadOnlyArchiveNeedsForce) {
+  auto [index, field] = unique_field();
+  (void)index;
+  std::string patch = write("p.json", absl::StrCat(R"([{"op":"replace","path":"/objects/)", field.key, field.pointer,
+                                                   R"(","value":"0x0123456789abcdef"}])"));
+  std::string expected = dir_.path("expected.forge");
+  ASSERT_EQ(test::run_cli({"patch", archive_, patch, "-o", expected, "-q"}).exit_code, 0);
+  std::string target = dir_.path("target.forge");
+  const std::vector<u8> original = test::read_file(archive_);
+  test::write_file(target, original);
+  ASSERT_EQ(::chmod(target.c_str(), 0444), 0);
+  auto refused = test::run_cli({"patch", target, patch, "--in-place", "-q"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, "anvilrt: " + target + ": the file is read-only (--force replaces it all the same)\n");
+  EXPECT_EQ(test::read_file(target), original);
+  auto forced = test::run_cli({"patch", target, patch, "--in-place", "--force", "-q"});
+  ASSERT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_EQ(test::read_file(target), test::read_file(expected));
+  struct stat st {};
+  ASSERT_EQ(::stat(target.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0444u);
+  // A writable archive is replaced without --force.
+  ASSERT_EQ(::chmod(target.c_str(), 0644), 0);
+  test::write_file(target, original);
+  ASSERT_EQ(test::run_cli({"patch", target, patch, "--in-place", "-q"}).exit_code, 0);
+  EXPECT_EQ(test::read_file(target), test::read_file(expected));
 }
 
 TEST_F(ForgeCommands, DryRunReportsPerDataFile) {

@@ -338,6 +338,30 @@ TEST_F(OutputSafety, DashWritesStandardOutput) {
   EXPECT_EQ(status, 0);
 }
 
+// An endless stream (a /dev/zero made here with mknod, `yes |` on standard input) is read up to the
+// limit and refused in one line naming it; nothing is written.
+TEST_F(OutputSafety, AnEndlessStreamIsRefusedAtTheLimit) {
+  const std::string limit = "ANVILRT_STREAM_LIMIT=1048576 ";
+  const std::string refusal =
+      ": not a regular file, so read into memory, and longer than the limit of 1048576 bytes "
+      "(ANVILRT_STREAM_LIMIT; by default half of this machine's memory): give a regular file, which is mapped";
+  int status = -1;
+  std::string out =
+      shell("yes | " + limit + binary() + " dump - --game ac2 -o " + shell_quote(path("out.json")) + " 2>&1", status);
+  EXPECT_EQ(out, "anvilrt: -" + refusal + "\n");
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_EQ(entries(), std::set<std::string>{});
+
+  std::string zero = path("zero");
+  if (::mknod(zero.c_str(), S_IFCHR | 0666, ::makedev(1, 5)) != 0) GTEST_SKIP() << "mknod: " << std::strerror(errno);
+  out = shell(limit + binary() + " verify " + shell_quote(zero) + " --game ac2 2>&1", status);
+  EXPECT_TRUE(out.starts_with("anvilrt: " + zero + refusal + "\n")) << out;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << out;
+  // Within the limit a stream reads as usual: 1 MiB of zeros carves nothing, a warning.
+  out = shell("head -c 1048576 " + shell_quote(zero) + " | " + limit + binary() + " stats - --game ac2 2>&1", status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << out;
+}
+
 TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
   std::string patch = write("active.json", kActive);
   auto dumped = test::run_cli({"dump", kSlots, "--game", "ac2"});

@@ -16,6 +16,10 @@ struct StoredDataFile {
   // caller, which looks at those bytes (reader/forge/stored.hpp); saving: whether `first` is there.
   bool compressed = false;
 
+  // A stored size of 0: no bytes at all, not even the prefix's count. Loading: set by the caller, which
+  // reads no bytes then; saving: writes nothing.
+  bool empty = false;
+
   std::vector<Opaque<8>> prefix;
   std::optional<BlockSet> first;
   std::optional<BlockSet> second;  // when first->max_size != 0
@@ -23,6 +27,7 @@ struct StoredDataFile {
 
   template <class Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
+    if (empty) return;
     if constexpr (Archive::is_saving::value) compressed = first.has_value();
     ar& counted<u32>("prefix", prefix);
     ar& present_if("first", first, compressed, "when the compression magic follows the prefix");

@@ -48,7 +48,10 @@ std::string data_file_label(const Archive& archive, std::size_t index) {
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
   const DataFileAt& file = archive.files[index];
   StoredDataFile stored;
-  if (file.index.size == 0) return stored;  // an empty data file (pyUbiForge2 meets some)
+  if (file.index.size == 0) {  // an empty data file (pyUbiForge2 meets some)
+    stored.empty = true;
+    return stored;
+  }
   std::span<const u8> span = bytes.subspan(file.stored_offset(), file.index.size);
   stored.compressed = starts_compressed(span);
   ByteReader reader(span);
