@@ -50,7 +50,7 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
                                  outcome.edited_objects(), outcome.edited_datafiles(), levels.size());
     return kOk;
   }
-  auto written = forge::write_patched_archive(input.bytes(), levels, outcome, out, output_options);
+  auto written = forge::write_patched_archive(input.bytes(), levels, outcome, out, output_options, &input);
   if (!written.ok()) {
     error(std::string(written.status().message()));
     return kBadInput;

@@ -27,11 +27,11 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
 
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
-                                                                const std::string& target,
-                                                                const OutputOptions& options) {
+                                                                const std::string& target, const OutputOptions& options,
+                                                                const InputFile* input) {
   auto changes = patched_data_files(set, outcome);
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target, options);
+  return rewrite_file(bytes, *changes, target, options, input);
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {

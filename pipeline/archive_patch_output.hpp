@@ -21,11 +21,12 @@ namespace anvil::forge {
 absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& set,
                                                                const patch::ArchivePatchOutcome& outcome);
 
-// patched_data_files, then rewrite_file to `target`.
+// patched_data_files, then rewrite_file to `target` (`input`: the mapped file `bytes` views, if any).
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
                                                                 const std::string& target,
-                                                                const OutputOptions& options = {});
+                                                                const OutputOptions& options = {},
+                                                                const InputFile* input = nullptr);
 
 // `--game auto` for an archive: the dialect that carves more bytes in the first data file that reads and
 // whose bodies carve anything in either; ac2 when none does.

@@ -38,7 +38,7 @@ absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes) {
 }
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
-                                                  ByteSink& out) {
+                                                  ByteSink& out, const InputFile* input) {
   auto archive = read_archive(bytes);
   if (!archive.ok()) return archive.status();
   std::optional<ArchiveRules> rules;  // found when a compressed data file changes
@@ -51,7 +51,9 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
     auto read = read_data_file(bytes, *archive, change.index);
     if (!read.ok()) return read.status();
     if (read->stored.compressed && !rules) {
-      auto found = archive_rules(bytes, *archive);
+      auto found = archive_rules(bytes, *archive, [&](u64 offset, u64 size) {
+        if (input && input->bytes().data() == bytes.data()) input->release(offset, size);
+      });
       if (!found.ok()) return found.status();
       rules = *found;
     }
@@ -72,7 +74,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
 }
 
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
-                           std::span<const DataFileChange> changes) {
+                           std::span<const DataFileChange> changes, bool untouched_copied) {
   auto before = read_archive(original);
   if (!before.ok()) return before.status();
   auto after = read_archive(written);
@@ -84,8 +86,11 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
     const DataFileAt& b = after->files[i];
     auto change = std::find_if(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == i; });
     if (change == changes.end()) {
-      if (a.index.offset != b.index.offset || !same(stored_bytes(original, a), stored_bytes(written, b)))
-        return absl::InternalError(data_file_label(*after, i) + ": changed although no edit touched it");
+      bool kept = a.index.offset == b.index.offset && a.index.size == b.index.size &&
+                  (untouched_copied ? same(original.subspan(a.index.offset, DataFileHeader::wire_size),
+                                           written.subspan(b.index.offset, DataFileHeader::wire_size))
+                                    : same(stored_bytes(original, a), stored_bytes(written, b)));
+      if (!kept) return absl::InternalError(data_file_label(*after, i) + ": changed although no edit touched it");
       continue;
     }
     auto read = read_data_file(written, *after, i);
@@ -98,7 +103,8 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const OutputOptions& options) {
+                                                       const std::string& target, const OutputOptions& options,
+                                                       const InputFile* input) {
   AtomicFile file;
   if (auto s = file.open(target, options); !s.ok()) return s;
   if (!file.to_temporary()) {
@@ -114,13 +120,14 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
     if (auto s = file.commit(); !s.ok()) return s;
     return reports;
   }
-  FileSink sink(file.stream());
-  auto reports = rewrite(bytes, changes, sink);
+  const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
+  FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
+  auto reports = rewrite(bytes, changes, sink, input);
   if (!reports.ok()) return reports.status();
   if (std::fflush(file.stream()) != 0) return absl::InternalError("cannot write " + target);
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();
-  if (auto s = check_rewrite(bytes, written->bytes(), changes); !s.ok()) return s;
+  if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel()); !s.ok()) return s;
   if (auto s = file.commit(); !s.ok()) return s;
   return reports;
 }

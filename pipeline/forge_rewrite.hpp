@@ -12,6 +12,7 @@
 
 #include "model/forge/archive.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/input_file.hpp"
 #include "writer/atomic_file.hpp"
 #include "writer/forge/archive_writer.hpp"
 #include "writer/forge/repack.hpp"
@@ -36,19 +37,26 @@ struct ChangeReport {
 };
 
 // Writes the archive `bytes` with `changes` applied into `out` (FORGE.md 4) and returns what became of
-// each changed data file. Nothing is checked after writing: rewrite_file() does that.
+// each changed data file. Nothing is checked after writing: rewrite_file() does that. `input`, when given,
+// is the mapped file `bytes` views: the pages the archive's checksum rule pass reads are dropped as it goes.
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
-                                                  ByteSink& out);
+                                                  ByteSink& out, const InputFile* input = nullptr);
 
 // Reads `written` back and checks it against the archive it was written from: every data file not in
 // `changes` byte-identical (stored bytes and header), every changed one decompressing to its new bytes.
+// `untouched_copied`: the original was copied into `written` by the kernel (FileSink), so an untouched
+// data file is checked by its tables' entries and its header only, and its stored bytes are not read
+// again (a patch of one data file of a large archive then reads back only what it wrote).
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
-                           std::span<const DataFileChange> changes);
+                           std::span<const DataFileChange> changes, bool untouched_copied = false);
 
 // rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
 // any step leaves `target` as it was. `options`: as AtomicFile::open takes them (--in-place, --force).
+// `input`, when given, is the mapped file `bytes` views: the kernel copies it into the temporary, and
+// only the tables and changed data files are written and read back here.
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const OutputOptions& options = {});
+                                                       const std::string& target, const OutputOptions& options = {},
+                                                       const InputFile* input = nullptr);
 
 }  // namespace anvil::forge

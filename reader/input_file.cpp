@@ -104,7 +104,7 @@ absl::StatusOr<InputFile> InputFile::open(const std::string& path) {
     file.data_ = static_cast<const u8*>(p);
     file.mapped_ = true;
   }
-  ::close(fd);
+  file.fd_ = fd;
   return file;
 }
 
@@ -124,6 +124,8 @@ void InputFile::release(std::size_t offset, std::size_t length) const {
 void InputFile::unmap() {
   if (mapped_) ::munmap(const_cast<u8*>(data_), size_);
   mapped_ = false;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
 }
 
 // Moving the vector keeps its buffer, so data_ stays valid for read-in bytes too.
@@ -132,6 +134,7 @@ InputFile::InputFile(InputFile&& other) noexcept
       data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       mapped_(std::exchange(other.mapped_, false)),
+      fd_(std::exchange(other.fd_, -1)),
       read_(std::move(other.read_)) {}
 
 InputFile& InputFile::operator=(InputFile&& other) noexcept {
@@ -141,6 +144,7 @@ InputFile& InputFile::operator=(InputFile&& other) noexcept {
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     mapped_ = std::exchange(other.mapped_, false);
+    fd_ = std::exchange(other.fd_, -1);
     read_ = std::move(other.read_);
   }
   return *this;

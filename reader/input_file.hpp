@@ -33,6 +33,9 @@ class InputFile {
   // bytes read into memory it does nothing (they have nowhere to come back from).
   void release(std::size_t offset, std::size_t length) const;
   const std::string& path() const { return path_; }
+  // The open file of a mapped input (kept open with the mapping), for a copy the kernel makes without
+  // mapping the bytes (copy_file_range); -1 for bytes read into memory.
+  int fd() const { return fd_; }
 
  private:
   InputFile() = default;
@@ -41,6 +44,7 @@ class InputFile {
   const u8* data_ = nullptr;
   std::size_t size_ = 0;
   bool mapped_ = false;
+  int fd_ = -1;
   std::vector<u8> read_;  // the bytes of an input that is read, not mapped
 };
 

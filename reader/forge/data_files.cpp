@@ -254,12 +254,23 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
   return out;
 }
 
-absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive) {
+absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive,
+                                           const std::function<void(u64 offset, u64 size)>& done) {
   ArchiveRules result;
+  auto release = [&](std::size_t i) {
+    if (done) done(archive.files[i].stored_offset(), archive.files[i].index.size);
+  };
   // The stored rules first: no decompression.
   std::vector<std::size_t> compressed;
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    const DataFileAt& f = archive.files[i];
+    // A plain data file has no checksum: not read (its bytes are not copied into a model).
+    if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size))) {
+      release(i);
+      continue;
+    }
     auto stored = read_stored(bytes, archive, i);
+    release(i);
     if (!stored.ok()) return stored.status();
     if (!stored->compressed) continue;
     compressed.push_back(i);
@@ -269,6 +280,7 @@ absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Arch
   result.rules = kAllRules;
   for (std::size_t i : compressed) {
     auto read = read_data_file(bytes, archive, i);
+    release(i);
     if (!read.ok()) return read.status();
     result.rules &= read->decoded.rules;
   }

@@ -6,6 +6,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <functional>
 #include <span>
 #include <string>
 
@@ -85,12 +86,14 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
 
 // The checksum rules every block of the archive matches (FORGE.md 2), and how many blocks carry one.
 // Rules over the stored bytes are tried first, without decompressing; the data files are decompressed
-// only when none of those holds.
+// only when none of those holds. `done`, when given, hears each data file's stored span once it has been
+// read (a mapped archive drops those pages, so that the pass keeps a small RSS).
 struct ArchiveRules {
   ChecksumRules rules = kAllRules;
   std::size_t blocks = 0;
   std::string describe() const { return describe_rules(rules, blocks); }
 };
-absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive);
+absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive,
+                                           const std::function<void(u64 offset, u64 size)>& done = {});
 
 }  // namespace anvil::forge

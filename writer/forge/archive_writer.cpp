@@ -1,6 +1,7 @@
 #include "writer/forge/archive_writer.hpp"
 
 #include <absl/strings/str_format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -53,6 +54,24 @@ absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
   return absl::OkStatus();
 }
 
+absl::Status FileSink::write_original(std::span<const u8> original) {
+  if (source_ >= 0 && std::fflush(file_) == 0) {
+    const int out = fileno(file_);
+    loff_t from = 0, to = 0;
+    while (static_cast<u64>(from) < original.size()) {
+      ssize_t n = ::copy_file_range(source_, &from, out, &to, original.size() - static_cast<u64>(from), 0);
+      if (n > 0) continue;
+      if (n < 0 && errno == EINTR) continue;
+      break;  // EXDEV, ENOSYS, a short source: the bytes in memory are written instead
+    }
+    if (static_cast<u64>(from) == original.size()) {
+      copied_by_kernel_ = true;
+      return absl::OkStatus();
+    }
+  }
+  return write_at(0, original);
+}
+
 u64 data_file_alignment(const Archive& archive) {
   u64 alignment = u64{1} << 16;
   for (const DataFileAt& f : archive.files)
@@ -64,7 +83,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
                                                      std::span<const Replacement> replacements, ByteSink& out) {
   Archive updated = archive;
   std::vector<Placement> placements;
-  if (auto s = out.write_at(0, original); !s.ok()) return s;
+  if (auto s = out.write_original(original); !s.ok()) return s;
   const std::vector<u64> starts = structure_starts(archive);
   const u64 alignment = data_file_alignment(archive);
   u64 end = original.size();

@@ -22,6 +22,9 @@ class ByteSink {
  public:
   virtual ~ByteSink() = default;
   virtual absl::Status write_at(u64 offset, std::span<const u8> bytes) = 0;
+  // The original archive, as the base the changes are written over: write_at(0, original) unless the
+  // sink has a cheaper way.
+  virtual absl::Status write_original(std::span<const u8> original) { return write_at(0, original); }
 };
 
 class VectorSink : public ByteSink {
@@ -33,13 +36,21 @@ class VectorSink : public ByteSink {
   std::vector<u8> bytes_;
 };
 
+// `source`, when not -1, is the open file the original bytes were mapped from: write_original() then has
+// the kernel copy it (copy_file_range), so that the original's pages are never mapped into this process
+// (a patch of one data file of a large archive keeps a small RSS).
 class FileSink : public ByteSink {
  public:
-  explicit FileSink(std::FILE* file) : file_(file) {}
+  explicit FileSink(std::FILE* file, int source = -1) : file_(file), source_(source) {}
   absl::Status write_at(u64 offset, std::span<const u8> bytes) override;
+  absl::Status write_original(std::span<const u8> original) override;
+  // Whether write_original() was a kernel copy (and so read no page of the original here).
+  bool copied_by_kernel() const { return copied_by_kernel_; }
 
  private:
   std::FILE* file_;
+  int source_;
+  bool copied_by_kernel_ = false;
 };
 
 // A data file's new stored form.
