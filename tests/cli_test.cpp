@@ -90,6 +90,13 @@ TEST(Cli, FailedBuildNamesThePointerAndLeavesNoFile) {
   auto refused = run_cli({"build", dir.path("partial.json"), "-o", dir.path("out.bin")});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("needs a dump made with --full"), std::string::npos);
+  // A document that ends early is refused with its reason, not built as an empty file.
+  const std::string short_text = R"({"format":"x"})";
+  test::write_file(dir.path("short.json"), std::vector<u8>(short_text.begin(), short_text.end()));
+  auto short_doc = run_cli({"build", dir.path("short.json"), "-o", dir.path("out.bin")});
+  EXPECT_EQ(short_doc.exit_code, 2);
+  EXPECT_EQ(short_doc.err, "anvilrt: " + dir.path("short.json") + ": /format: must be \"anvilrt/1\" (found \"x\")\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.path("out.bin")));
 }
 
 }  // namespace

@@ -99,23 +99,26 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
   // Keys copied (short: no allocation), not viewed: looking one up must not touch the text behind.
   absl::flat_hash_map<std::string, Entry> objects;
   std::size_t placed = 0;
+  // Every way out before the end is r.stop(): a document this path does not take whole goes to the
+  // document path, which names what is wrong (a plain `return` would accept what was read so far).
   r.object([&] {
     std::string_view s;
     u64 size = 0;
-    if (!r.member("format") || !r.string(s) || s != kDocumentFormat || !r.member("game") || !r.string(s)) return;
+    if (!r.member("format") || !r.string(s) || s != kDocumentFormat || !r.member("game") || !r.string(s))
+      return r.stop();
     auto game = parse_game(s);
     // A size that the text could not describe is left to the general path (before any allocation).
     if (!game || !r.member("size") || !r.number(size) || size / 4 > text.size()) return r.stop();
     built.game = *game;
     built.bytes.resize(size);
-    if (!r.member("objects")) return;
+    if (!r.member("objects")) return r.stop();
     std::vector<u8> scratch;
     Object object;
     r.object([&] {
       std::string_view key;
       while (r.next_member(key)) {
         u64 offset = 0, length = 0;
-        if (!read_object_json(r, *game, object, offset, length)) return;
+        if (!read_object_json(r, *game, object, offset, length)) return r.stop();
         auto encoded = encode_object_over(object, scratch);
         if (encoded.size() != length || offset > size || length > size - offset ||
             !objects.emplace(std::string(key), Entry{offset, length, object.index()}).second)
@@ -124,7 +127,7 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
         if (passed && r.pos() - reported >= kPassedStep) passed(reported = r.pos());
       }
     });
-    if (!r.member("spans")) return;
+    if (!r.member("spans")) return r.stop();
     std::size_t end = 0;  // where the spans so far end
     std::string decoded;
     r.array([&] {
