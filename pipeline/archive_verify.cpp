@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/data_files.hpp"
@@ -41,17 +42,6 @@ class ComparingSink final : public ByteSink {
   std::optional<u64> first_;
 };
 
-codec::Algorithm algorithm_of(Compression c) {
-  switch (c) {
-    case Compression::lzo2a:
-      return codec::Algorithm::lzo2a;
-    case Compression::lzo1c:
-      return codec::Algorithm::lzo1c;
-    default:
-      return codec::Algorithm::lzo1x;
-  }
-}
-
 // Every compressed block of `stored` re-compressed from its decompressed bytes.
 void recompress(const StoredDataFile& stored, std::span<const u8> decoded, DataFileVerify& out) {
   const BlockSet* sets[] = {stored.first ? &*stored.first : nullptr, stored.second ? &*stored.second : nullptr};
@@ -66,7 +56,7 @@ void recompress(const StoredDataFile& stored, std::span<const u8> decoded, DataF
       bytes = set.chunks[b.block].stored.bytes;
     }
     Compression c = compression_of(set.compression).value_or(Compression::lzo1x);
-    std::vector<u8> again = codec::compress(algorithm_of(c), decoded.subspan(b.decoded_offset, b.decoded_size));
+    std::vector<u8> again = codec::compress(codec::algorithm_of(c), decoded.subspan(b.decoded_offset, b.decoded_size));
     Recompressed& r = out.recompressed[c];
     ++r.blocks;
     r.identical += std::equal(again.begin(), again.end(), bytes.begin(), bytes.end());

@@ -4,23 +4,13 @@
 
 #include <cstring>
 
+#include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/archive_reader.hpp"
 
 namespace anvil::forge {
 namespace {
-
-codec::Algorithm algorithm_of(Compression c) {
-  switch (c) {
-    case Compression::lzo2a:
-      return codec::Algorithm::lzo2a;
-    case Compression::lzo1c:
-      return codec::Algorithm::lzo1c;
-    default:
-      return codec::Algorithm::lzo1x;
-  }
-}
 
 // Whether block sets follow the prefix `[u32 n][8n bytes]` of `stored`.
 bool starts_compressed(std::span<const u8> stored) {
@@ -161,7 +151,7 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset) 
     }
     if (plain) {
       if (!src.empty()) std::memcpy(dest.data(), src.data(), src.size());
-    } else if (auto s = codec::decompress_into(algorithm_of(*compression), src, dest); !s.ok()) {
+    } else if (auto s = codec::decompress_into(codec::algorithm_of(*compression), src, dest); !s.ok()) {
       return error_at(b.stored_offset, absl::StrFormat("set %d block %d: %s", b.set, b.block, s.message()));
     }
     if (checksum) {

@@ -5,22 +5,12 @@
 #include <algorithm>
 #include <limits>
 
+#include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
 #include "writer/byte_writer.hpp"
 
 namespace anvil::forge {
 namespace {
-
-codec::Algorithm algorithm_of(u8 compression) {
-  switch (compression_of(compression).value_or(Compression::lzo1x)) {
-    case Compression::lzo2a:
-      return codec::Algorithm::lzo2a;
-    case Compression::lzo1c:
-      return codec::Algorithm::lzo1c;
-    default:
-      return codec::Algorithm::lzo1x;
-  }
-}
 
 bool same(std::span<const u8> a, std::span<const u8> b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
 
@@ -67,7 +57,7 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
   for (std::optional<BlockSet>* set : {&out.first, &out.second}) {
     if (!set->has_value()) continue;
     BlockSet& s = **set;
-    const codec::Algorithm algorithm = algorithm_of(s.compression);
+    const codec::Algorithm algorithm = codec::algorithm_of(compression_of(s.compression).value_or(Compression::lzo1x));
     auto refuse = [&]() {
       return absl::FailedPreconditionError(
           "no checksum rule matched every block of the archive, so a compressed block cannot be given one");
