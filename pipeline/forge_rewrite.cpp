@@ -105,6 +105,10 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options,
                                                        const InputFile* input) {
+  // What the archive's content refuses names the archive (a failed write names its own file).
+  auto in_archive = [&](const absl::Status& s) {
+    return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
+  };
   AtomicFile file;
   if (auto s = file.open(target, options); !s.ok()) return s;
   if (!file.to_temporary()) {
@@ -112,7 +116,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
     // memory first, then written as it is.
     VectorSink memory;
     auto reports = rewrite(bytes, changes, memory);
-    if (!reports.ok()) return reports.status();
+    if (!reports.ok()) return in_archive(reports.status());
     if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return s;
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
@@ -123,7 +127,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
   FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
   auto reports = rewrite(bytes, changes, sink, input);
-  if (!reports.ok()) return reports.status();
+  if (!reports.ok()) return in_archive(reports.status());
   if (std::fflush(file.stream()) != 0) return absl::InternalError("cannot write " + target);
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();

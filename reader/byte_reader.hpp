@@ -258,10 +258,11 @@ class ByteReader {
     const u8* at = cur_;
     if (!read_scalar(name, n)) return false;
     if (n > remaining() / element_size) {
+      const std::size_t left = remaining();  // after the count, which the failure's offset points at
       cur_ = at;
       push(name);
       fail(absl::StrFormat("count must fit in the bytes left (%d each)", element_size),
-           absl::StrFormat("%d with %d left", u64{n}, remaining()));
+           absl::StrFormat("%d with %d left", u64{n}, left));
       --depth_;
       return false;
     }

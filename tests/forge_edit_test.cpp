@@ -202,6 +202,29 @@ TEST(ForgeEdit, RefusesToChecksumWhenNoRuleMatchedEveryBlock) {
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("no checksum rule matched every block"));
 }
 
+// A hostile archive whose name table lies over a data file's bytes reads exactly (the same bytes serve
+// both), but a change to that data file would be undone by the name entries written after it: refused.
+TEST(ForgeEdit, RefusesWhenATableLiesOverTheDataFile) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 11, 512});
+  Archive a = *read_archive(bytes);
+  const i64 name_table = static_cast<i64>(a.files[0].stored_offset() + 16);
+  std::memcpy(bytes.data() + a.sections[0].offset + TableSection::kNameTableAt, &name_table, sizeof name_table);
+  ASSERT_TRUE(read_archive(bytes).ok());
+  auto back = round_trip(bytes);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, bytes);
+
+  std::vector<u8> decoded = decoded_of(bytes, 0);
+  decoded.back() ^= 1;
+  VectorSink sink;
+  auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr(absl::StrFormat("its stored bytes (0x%x..0x%x) and data file 0's name entry",
+                                        a.files[0].stored_offset(), a.files[0].end())));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("anvilrt does not rewrite such an archive"));
+}
+
 TEST(ForgeEdit, RewriteFileIsAtomicAndChecked) {
   test::TempDir dir;
   std::vector<u8> bytes = gen::generate_forge({Game::ac2, 3, 3, 10, 512});

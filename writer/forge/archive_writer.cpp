@@ -39,6 +39,62 @@ std::vector<u64> structure_starts(const Archive& archive) {
   return starts;
 }
 
+// A structure the writer re-encodes over the original bytes, by its archive range.
+struct Written {
+  u64 begin = 0;
+  u64 end = 0;
+  std::string what;
+};
+
+bool overlaps(u64 begin, u64 end, const Written& w) { return begin < w.end && w.begin < end; }
+
+// Every table and data file header of the archive, by its range: the writer re-encodes each one.
+std::vector<Written> table_ranges(const Archive& archive) {
+  std::vector<Written> out{
+      {0, archive.header.first_header, "the archive header"},
+      {archive.header.first_header, archive.header.first_header + DataHeader::wire_size, "the file-data header"}};
+  for (const SectionAt& s : archive.sections)
+    out.push_back({s.offset, s.offset + TableSection::wire_size, absl::StrFormat("table section 0x%x", s.offset)});
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    const DataFileAt& f = archive.files[i];
+    out.push_back({f.index_entry_offset, f.index_entry_offset + IndexEntry::wire_size,
+                   absl::StrFormat("data file %d's index entry", i)});
+    out.push_back({f.name_entry_offset, f.name_entry_offset + NameEntry::wire_size,
+                   absl::StrFormat("data file %d's name entry", i)});
+    out.push_back({f.index.offset, f.stored_offset(), absl::StrFormat("data file %d's header", i)});
+  }
+  return out;
+}
+
+// A hostile archive may lay a table over a data file's bytes, or two entries over each other: reading
+// is then still exact (the same bytes serve both), but a change to one would be undone by the writing
+// of the other. Such a change is refused: the bytes a replaced data file occupies, and its index and
+// name entries (which change with its size), must not overlap any other structure the writer writes.
+// A replacement whose stored bytes are the original's (a round trip) changes nothing and is not checked.
+absl::Status check_no_overlap(std::span<const u8> original, const Archive& archive,
+                              std::span<const Replacement> replacements, std::span<const std::vector<u8>> stored) {
+  const std::vector<Written> tables = table_ranges(archive);
+  for (std::size_t k = 0; k < replacements.size(); ++k) {
+    const Replacement& r = replacements[k];
+    const DataFileAt& f = archive.files[r.index];
+    if (std::ranges::equal(stored[k], original.subspan(f.stored_offset(), f.index.size))) continue;
+    const Written changing[] = {{f.stored_offset(), f.end(), "its stored bytes"},
+                                {f.index_entry_offset, f.index_entry_offset + IndexEntry::wire_size, "its index entry"},
+                                {f.name_entry_offset, f.name_entry_offset + NameEntry::wire_size, "its name entry"}};
+    for (const Written& c : changing)
+      for (const Written& t : tables) {
+        if (t.begin == c.begin && t.end == c.end) continue;  // the entry itself
+        if (overlaps(c.begin, c.end, t))
+          return absl::FailedPreconditionError(absl::StrFormat(
+              "offset 0x%x: data file %d '%s' (0x%08x): %s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change "
+              "to one would undo the other; anvilrt does not rewrite such an archive",
+              std::max(c.begin, t.begin), r.index, std::string(data_file_name(f)), f.index.file_id.value, c.what,
+              c.begin, c.end, t.what, t.begin, t.end));
+      }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status VectorSink::write_at(u64 offset, std::span<const u8> bytes) {
@@ -81,6 +137,12 @@ u64 data_file_alignment(const Archive& archive) {
 
 absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
                                                      std::span<const Replacement> replacements, ByteSink& out) {
+  std::vector<std::vector<u8>> stored_forms;
+  for (const Replacement& r : replacements) {
+    if (r.index >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
+    stored_forms.push_back(encode_stored(r.stored));
+  }
+  if (auto s = check_no_overlap(original, archive, replacements, stored_forms); !s.ok()) return s;
   Archive updated = archive;
   std::vector<Placement> placements;
   if (auto s = out.write_original(original); !s.ok()) return s;
@@ -88,17 +150,17 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   const u64 alignment = data_file_alignment(archive);
   u64 end = original.size();
 
-  for (const Replacement& r : replacements) {
-    if (r.index >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
+  for (std::size_t k = 0; k < replacements.size(); ++k) {
+    const Replacement& r = replacements[k];
     const DataFileAt& old = archive.files[r.index];
     DataFileAt& now = updated.files[r.index];
-    std::vector<u8> stored = encode_stored(r.stored);
+    const std::vector<u8>& stored = stored_forms[k];
     if (stored.size() > std::numeric_limits<u32>::max())
       return absl::InvalidArgumentError(
           absl::StrFormat("data file %d: %d stored bytes do not fit a u32 size", r.index, stored.size()));
     // The old place: up to the next structure (or the end of the file), padded with the byte after it.
     auto next = std::upper_bound(starts.begin(), starts.end(), old.stored_offset());
-    while (next != starts.end() && *next < old.end()) ++next;  // an empty data file's own start
+    while (next != starts.end() && *next < old.end()) ++next;  // an empty data file's own start (no other: checked)
     const u64 room_end = next == starts.end() ? original.size() : *next;
     const u8 padding = old.end() < room_end ? original[old.end()] : 0;
     Placement placement{r.index, false, old.index.offset, stored.size()};
