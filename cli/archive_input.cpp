@@ -8,12 +8,12 @@
 
 namespace anvil::cli {
 
-std::optional<ArchiveInput> open_archive(std::span<const u8> bytes, const std::string& path,
-                                         const std::string& game_option, std::span<const std::string> selectors,
-                                         bool quiet) {
+std::optional<ArchiveInput> open_archive(const InputFile& file, const std::string& path, const std::string& game_option,
+                                         std::span<const std::string> selectors, bool quiet) {
   if (!check_game_option(game_option)) return std::nullopt;
+  const std::span<const u8> bytes = file.bytes();
   ArchiveInput input;
-  auto archive = forge::read_archive(bytes);
+  auto archive = forge::read_archive(bytes, &file);
   if (!archive.ok()) {
     error(path + ": " + std::string(archive.status().message()));
     return std::nullopt;

@@ -21,7 +21,7 @@ struct ArchiveInput {
 // Reads the archive's tables, selects the data files `selectors` name ("NAME" or "0xID"), and resolves
 // `--game` (`auto`: from the first data file that carves anything, said on stderr unless quiet). Prints
 // the one-line error and returns nothing on failure.
-std::optional<ArchiveInput> open_archive(std::span<const u8> bytes, const std::string& path,
+std::optional<ArchiveInput> open_archive(const InputFile& input, const std::string& path,
                                          const std::string& game_option, std::span<const std::string> selectors,
                                          bool quiet);
 

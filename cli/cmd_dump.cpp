@@ -47,7 +47,7 @@ int run_dump(int argc, char** argv) {
             "(anvilrt extract) and dump that");
       return kBadInput;
     }
-    archive = open_archive(input->bytes(), file, game_option, selectors, common.quiet);
+    archive = open_archive(*input, file, game_option, selectors, common.quiet);
     if (!archive) return kBadInput;
     levels.emplace(input->bytes(), archive->archive, archive->game, archive->selected);
   } else {

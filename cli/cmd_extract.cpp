@@ -2,11 +2,11 @@
 #include <absl/strings/str_format.h>
 
 #include <iostream>
+#include <numeric>
 
+#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "pipeline/forge_extract.hpp"
-#include "reader/forge/archive_reader.hpp"
-#include "reader/input_file.hpp"
 
 namespace anvil::cli {
 
@@ -27,22 +27,18 @@ int run_extract(int argc, char** argv) {
              "atomically. Exit 0; 2 when the archive or a data file does not read or a selector names none.",
              options, {{"archive", "FORGE"}, {"select", "NAME|0xID", -1}, {"output", "-o DIR", 0}}, common, vm, code))
     return code;
-  auto input = InputFile::open(path);
-  if (!input.ok()) {
-    error(std::string(input.status().message()));
-    return kBadInput;
+  PathErrors path_errors;
+  auto input = open_input(path, path_errors);
+  if (!input) return kBadInput;
+  // The dialect plays no part: data files are written as they decompress.
+  auto opened = open_archive(*input, path, "ac2", selectors, common.quiet);
+  if (!opened) return kBadInput;
+  std::vector<std::size_t> selected = opened->selected;
+  if (selectors.empty()) {
+    selected.resize(opened->archive.files.size());
+    std::iota(selected.begin(), selected.end(), 0);
   }
-  auto archive = forge::read_archive(input->bytes());
-  if (!archive.ok()) {
-    error(path + ": " + std::string(archive.status().message()));
-    return kBadInput;
-  }
-  auto selected = forge::select_data_files(*archive, selectors);
-  if (!selected.ok()) {
-    error(path + ": " + std::string(selected.status().message()));
-    return kBadInput;
-  }
-  auto written = forge::extract(input->bytes(), *archive, *selected, dir);
+  auto written = forge::extract(input->bytes(), opened->archive, selected, dir);
   if (!written.ok()) {
     error(path + ": " + std::string(written.status().message()));
     return kBadInput;

@@ -29,7 +29,7 @@ void print_change(const patch::Change& c, const char* indent) {
 int patch_archive(const InputFile& input, const std::string& file, std::string_view text, const std::string& patch_path,
                   const std::string& game_option, const std::string& out, const OutputOptions& output_options,
                   bool dry_run, bool quiet) {
-  auto archive = open_archive(input.bytes(), file, game_option, {}, quiet);
+  auto archive = open_archive(input, file, game_option, {}, quiet);
   if (!archive) return kBadInput;
   forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
   patch::PatchOptions patch_options;

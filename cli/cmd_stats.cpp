@@ -109,7 +109,7 @@ int run_stats(int argc, char** argv) {
       work.push_back({i, 0, o.path});
       continue;
     }
-    o.archive = open_archive(o.input->bytes(), o.path, game_option, {}, true);
+    o.archive = open_archive(*o.input, o.path, game_option, {}, true);
     if (!o.archive) {
       o.error = "its tables do not read";
       continue;

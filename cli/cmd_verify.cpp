@@ -120,7 +120,7 @@ int run_verify(int argc, char** argv) {
       total += o.input->bytes().size();
       o.source = detect_source(o.input->bytes());
       if (o.source.kind == SourceKind::archive) {
-        o.archive = open_archive(o.input->bytes(), o.path, game_option, {}, true);
+        o.archive = open_archive(*o.input, o.path, game_option, {}, true);
         if (!o.archive) o.error = "-";  // said by open_archive
       }
     } else {

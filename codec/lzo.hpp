@@ -36,4 +36,8 @@ std::vector<std::uint8_t> compress(Algorithm algorithm, std::span<const std::uin
 // Adler-32 of `bytes` continuing from `start` (1 is the standard start), liblzo2's lzo_adler32.
 std::uint32_t adler32(std::uint32_t start, std::span<const std::uint8_t> bytes);
 
+// The Adler-32 of `size` bytes started at 1, from theirs started at 0 (`from_zero`): the start adds 1 to
+// the low sum and `size` to the high one, so both candidate rules of FORGE.md 2 cost one pass.
+std::uint32_t adler32_started_at_1(std::uint32_t from_zero, std::size_t size);
+
 }  // namespace anvil::codec

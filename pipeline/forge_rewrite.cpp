@@ -39,8 +39,9 @@ absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes) {
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
                                                   ByteSink& out, const InputFile* input) {
-  auto archive = read_archive(bytes);
+  auto archive = read_archive(bytes, input);
   if (!archive.ok()) return archive.status();
+  const bool mapped = input && input->bytes().data() == bytes.data();
   std::optional<ArchiveRules> rules;  // found when a compressed data file changes
   std::vector<Replacement> replacements;
   std::vector<ChangeReport> reports;
@@ -52,7 +53,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
     if (!read.ok()) return read.status();
     if (read->stored.compressed && !rules) {
       auto found = archive_rules(bytes, *archive, [&](u64 offset, u64 size) {
-        if (input && input->bytes().data() == bytes.data()) input->release(offset, size);
+        if (mapped) input->release(offset, size);
       });
       if (!found.ok()) return found.status();
       rules = *found;
@@ -74,10 +75,11 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
 }
 
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
-                           std::span<const DataFileChange> changes, bool untouched_copied) {
-  auto before = read_archive(original);
+                           std::span<const DataFileChange> changes, bool untouched_copied,
+                           const InputFile* original_file, const InputFile* written_file) {
+  auto before = read_archive(original, original_file);
   if (!before.ok()) return before.status();
-  auto after = read_archive(written);
+  auto after = read_archive(written, written_file);
   if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
   if (after->files.size() != before->files.size())
     return absl::InternalError("the written archive lists another number of data files");
@@ -86,10 +88,10 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
     const DataFileAt& b = after->files[i];
     auto change = std::find_if(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == i; });
     if (change == changes.end()) {
+      // Its header as read with the tables (no page of the mappings is touched for it).
       bool kept = a.index.offset == b.index.offset && a.index.size == b.index.size &&
-                  (untouched_copied ? same(original.subspan(a.index.offset, DataFileHeader::wire_size),
-                                           written.subspan(b.index.offset, DataFileHeader::wire_size))
-                                    : same(stored_bytes(original, a), stored_bytes(written, b)));
+                  a.header.name.bytes == b.header.name.bytes && a.header.unknown.bytes == b.header.unknown.bytes &&
+                  (untouched_copied || same(stored_bytes(original, a), stored_bytes(written, b)));
       if (!kept) return absl::InternalError(data_file_label(*after, i) + ": changed although no edit touched it");
       continue;
     }
@@ -131,7 +133,10 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   if (std::fflush(file.stream()) != 0) return absl::InternalError("cannot write " + target);
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();
-  if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel()); !s.ok()) return s;
+  if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel(), mapped_input ? input : nullptr,
+                             &*written);
+      !s.ok())
+    return s;
   if (auto s = file.commit(); !s.ok()) return s;
   return reports;
 }

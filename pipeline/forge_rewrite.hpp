@@ -5,6 +5,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,8 +48,11 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
 // `untouched_copied`: the original was copied into `written` by the kernel (FileSink), so an untouched
 // data file is checked by its tables' entries and its header only, and its stored bytes are not read
 // again (a patch of one data file of a large archive then reads back only what it wrote).
+// `original_file` and `written_file`, when given, are the inputs the two spans map: their tables are then
+// read with pread (read_archive).
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
-                           std::span<const DataFileChange> changes, bool untouched_copied = false);
+                           std::span<const DataFileChange> changes, bool untouched_copied = false,
+                           const InputFile* original_file = nullptr, const InputFile* written_file = nullptr);
 
 // rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
 // any step leaves `target` as it was. `options`: as AtomicFile::open takes them (--in-place, --force).

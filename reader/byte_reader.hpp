@@ -43,6 +43,11 @@ class ByteReader {
   explicit ByteReader(std::span<const u8> file, std::size_t pos = 0, TailFinder* tails = nullptr)
       : file_(file), cur_(file.data() + pos), end_(file.data() + file.size()), tails_(tails) {}
 
+  // A skimming read: the layout's runs of bytes (counted, sized and to-the-end) are not copied into their
+  // fields, which stay empty, but appended to `runs` as views of the input, in the order the declaration
+  // reads them. For a summary of a large structure (`ls` of an archive) that needs a few of its runs.
+  void skim_into(std::vector<std::span<const u8>>* runs) { runs_ = runs; }
+
   bool ok() const { return !failure_.has_value(); }
   const std::optional<CheckFailure>& failure() const { return failure_; }
   std::size_t pos() const { return static_cast<std::size_t>(cur_ - file_.data()); }
@@ -102,8 +107,7 @@ class ByteReader {
   ByteReader& operator&(const CountedBytes<Count>& c) {
     Count n{};
     if (!read_counted_size<Count>(c.name.text, 1, n)) return *this;
-    c.data.bytes.assign(cur_, cur_ + n);
-    cur_ += n;
+    take_run(c.data, n);
     return *this;
   }
 
@@ -179,8 +183,7 @@ class ByteReader {
 
   ByteReader& operator&(const SizedBytes& s) {
     if (!need(s.name.text, s.length)) return *this;
-    s.data.bytes.assign(cur_, cur_ + s.length);
-    cur_ += s.length;
+    take_run(s.data, s.length);
     return *this;
   }
 
@@ -208,8 +211,7 @@ class ByteReader {
   }
 
   ByteReader& operator&(const RestBytes& r) {
-    r.data.bytes.assign(cur_, end_);  // nothing once a check has failed (end_ is cur_)
-    cur_ = end_;
+    take_run(r.data, remaining());  // nothing once a check has failed (end_ is cur_)
     return *this;
   }
 
@@ -229,6 +231,15 @@ class ByteReader {
   template <class T>
   static constexpr bool kCopyable = std::is_same_v<T, Matrix> || (kIsOpaque<T> && std::is_trivially_copyable_v<T> &&
                                                                   sizeof(T) == WireSize<T>::value);
+
+  // Copies the next `n` bytes (checked) into `data`, or views them when skimming.
+  void take_run(OpaqueBytes& data, std::size_t n) {
+    if (runs_)
+      runs_->emplace_back(cur_, n);
+    else
+      data.bytes.assign(cur_, cur_ + n);
+    cur_ += n;
+  }
 
   [[gnu::always_inline]] bool need(const char* name, std::size_t size) {
     if (size <= remaining()) [[likely]]
@@ -341,6 +352,7 @@ class ByteReader {
   std::array<const char*, 16> path_;
   std::size_t depth_ = 0;
   std::optional<CheckFailure> failure_;
+  std::vector<std::span<const u8>>* runs_ = nullptr;
 };
 
 }  // namespace anvil

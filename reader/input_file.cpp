@@ -108,6 +108,21 @@ absl::StatusOr<InputFile> InputFile::open(const std::string& path) {
   return file;
 }
 
+std::span<const u8> InputFile::read_at(std::size_t offset, std::size_t length, std::vector<u8>& buffer) const {
+  if (offset >= size_) return {};
+  length = std::min(length, size_ - offset);
+  if (!mapped_ || fd_ < 0) return bytes().subspan(offset, length);
+  buffer.resize(length);
+  std::size_t done = 0;
+  while (done < length) {
+    ssize_t n = ::pread(fd_, buffer.data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return bytes().subspan(offset, length);  // the mapping answers what pread could not
+    done += static_cast<std::size_t>(n);
+  }
+  return buffer;
+}
+
 void InputFile::release(std::size_t offset, std::size_t length) const {
   if (!mapped_ || offset >= size_) return;
   length = std::min(length, size_ - offset);

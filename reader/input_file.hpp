@@ -32,6 +32,11 @@ class InputFile {
   // read. For a caller that is done with a part of a large file. Clamped to the file; never fails. For
   // bytes read into memory it does nothing (they have nowhere to come back from).
   void release(std::size_t offset, std::size_t length) const;
+  // Bytes [offset, offset + length) (clamped to the file) without touching the mapping: read with pread
+  // into `buffer` for a mapped file, a view of the bytes in memory otherwise. For a few small pieces
+  // scattered over a large file (an archive's tables): a touch of the mapping there would map the large
+  // page-cache folio around each piece into this process (a megabyte or more each, on Linux 6.16+ ext4).
+  std::span<const u8> read_at(std::size_t offset, std::size_t length, std::vector<u8>& buffer) const;
   const std::string& path() const { return path_; }
   // The open file of a mapped input (kept open with the mapping), for a copy the kernel makes without
   // mapping the bytes (copy_file_range); -1 for bytes read into memory.

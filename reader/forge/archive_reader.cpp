@@ -11,15 +11,34 @@
 namespace anvil::forge {
 namespace {
 
-// Reads one structure at `offset` of the archive.
-template <class T>
-absl::Status read_at(std::span<const u8> bytes, u64 offset, T& value) {
-  if (offset > bytes.size()) return error_at(offset, "lies past the end of the file");
-  ByteReader reader(bytes, offset);
-  value.serialize(reader, 0);
-  if (!reader.ok()) return error_at(reader.failure()->offset, reader.failure()->message());
-  return absl::OkStatus();
-}
+// Where the tables are read from: views of the archive's bytes, or, given its file, copies read with
+// pread (InputFile::read_at), so that reading one header per data file maps nothing.
+class TableSource {
+ public:
+  TableSource(std::span<const u8> bytes, const InputFile* file)
+      : bytes_(bytes), file_(file && file->bytes().data() == bytes.data() ? file : nullptr) {}
+
+  // Reads one structure at `offset` of the archive, from a window of at most `window` bytes there.
+  template <class T>
+  absl::Status read_at(u64 offset, T& value, u64 window) {
+    if (offset > bytes_.size()) return error_at(offset, "lies past the end of the file");
+    std::span<const u8> piece = file_ ? file_->read_at(offset, window, buffer_)
+                                      : bytes_.subspan(offset, std::min<u64>(window, bytes_.size() - offset));
+    ByteReader reader(piece);
+    value.serialize(reader, 0);
+    if (!reader.ok()) return error_at(offset + reader.failure()->offset, reader.failure()->message());
+    return absl::OkStatus();
+  }
+  template <class T>
+  absl::Status read_at(u64 offset, T& value) {
+    return read_at(offset, value, T::wire_size);
+  }
+
+ private:
+  std::span<const u8> bytes_;
+  const InputFile* file_;
+  std::vector<u8> buffer_;
+};
 
 // Whether `count` records of `size` bytes at `offset` (an i64 from the file) lie inside the file.
 bool table_fits(std::span<const u8> bytes, i64 offset, u64 count, std::size_t size) {
@@ -33,12 +52,16 @@ absl::Status error_at(u64 offset, std::string_view what) {
   return absl::InvalidArgumentError(absl::StrFormat("offset 0x%x: %s", offset, what));
 }
 
-absl::StatusOr<Archive> read_archive(std::span<const u8> bytes) {
+absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file) {
   Archive archive;
   archive.size = bytes.size();
-  if (auto s = read_at(bytes, 0, archive.header); !s.ok()) return s;
+  TableSource tables(bytes, file);
+  // The header runs up to H, which its fixed part states (the declaration checks it against the bytes).
+  (void)tables.read_at(0, archive.header, ArchiveHeader::min_wire_size);  // fails on the kept bytes past it
+  const u64 stated_h = std::max<u64>(archive.header.first_header, ArchiveHeader::min_wire_size);
+  if (auto s = tables.read_at(0, archive.header, stated_h); !s.ok()) return s;
   const u64 h = archive.header.first_header;
-  if (auto s = read_at(bytes, h, archive.data_header); !s.ok()) return s;
+  if (auto s = tables.read_at(h, archive.data_header); !s.ok()) return s;
 
   // The chain of sections: each inside the file, none reached twice, and no more data files in all than
   // could lie in the file without overlapping (each takes its 440-byte header at least), checked before
@@ -55,7 +78,7 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes) {
     if (!seen.insert(at).second)
       return error_at(pointer_at, absl::StrFormat("table section 0x%x is reached twice (a cycle of sections)", at));
     SectionAt section{at, {}};
-    if (auto s = read_at(bytes, at, section.table); !s.ok()) return s;
+    if (auto s = tables.read_at(at, section.table); !s.ok()) return s;
     const TableSection& t = section.table;
     const u64 count = static_cast<u64>(t.count);
     if (archive.files.size() + count > max_files)
@@ -73,8 +96,8 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes) {
       file.section = archive.sections.size();
       file.index_entry_offset = static_cast<u64>(t.index_table) + i * IndexEntry::wire_size;
       file.name_entry_offset = static_cast<u64>(t.name_table) + i * NameEntry::wire_size;
-      if (auto s = read_at(bytes, file.index_entry_offset, file.index); !s.ok()) return s;
-      if (auto s = read_at(bytes, file.name_entry_offset, file.name); !s.ok()) return s;
+      if (auto s = tables.read_at(file.index_entry_offset, file.index); !s.ok()) return s;
+      if (auto s = tables.read_at(file.name_entry_offset, file.name); !s.ok()) return s;
       const IndexEntry& e = file.index;
       if (e.offset > bytes.size() || bytes.size() - e.offset < DataFileHeader::wire_size ||
           e.size > bytes.size() - e.offset - DataFileHeader::wire_size)
@@ -82,7 +105,7 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes) {
                         absl::StrFormat("data file 0x%08x at 0x%x (440-byte header + %d bytes) must lie inside the "
                                         "file (%d bytes)",
                                         e.file_id.value, e.offset, e.size, bytes.size()));
-      if (auto s = read_at(bytes, e.offset, file.header); !s.ok()) return s;
+      if (auto s = tables.read_at(e.offset, file.header); !s.ok()) return s;
       archive.files.push_back(std::move(file));
     }
     archive.sections.push_back(std::move(section));

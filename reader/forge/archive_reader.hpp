@@ -7,14 +7,16 @@
 #include <span>
 
 #include "model/forge/archive.hpp"
+#include "reader/input_file.hpp"
 
 namespace anvil::forge {
 
 // Reads the header, the file-data header at H, the chain of table sections and every data file's index
-// entry, name entry and 440-byte header from `bytes` (the mapped archive). Errors (InvalidArgument)
+// entry, name entry and 440-byte header from `bytes` (the mapped archive; with `file`, the input it maps,
+// those pieces are read with pread instead of through the mapping). Errors (InvalidArgument)
 // read "offset 0x…: what": a bad magic, a version other than 25 (named), a table or data file outside
 // the file, a count that cannot fit, a cycle of sections, two data files that overlap.
-absl::StatusOr<Archive> read_archive(std::span<const u8> bytes);
+absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file = nullptr);
 
 // An error at an archive offset: "offset 0x1a2b: what".
 absl::Status error_at(u64 offset, std::string_view what);

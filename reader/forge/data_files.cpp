@@ -3,6 +3,7 @@
 #include <absl/strings/str_format.h>
 
 #include <cstring>
+#include <functional>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
@@ -35,7 +36,8 @@ std::string data_file_label(const Archive& archive, std::size_t index) {
   return absl::StrFormat("data file %d '%s' (0x%08x)", index, std::string(data_file_name(f)), f.index.file_id.value);
 }
 
-absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                           std::vector<std::span<const u8>>* runs) {
   const DataFileAt& file = archive.files[index];
   StoredDataFile stored;
   if (file.index.size == 0) {  // an empty data file (pyUbiForge2 meets some)
@@ -45,6 +47,7 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
   std::span<const u8> span = bytes.subspan(file.stored_offset(), file.index.size);
   stored.compressed = starts_compressed(span);
   ByteReader reader(span);
+  reader.skim_into(runs);
   stored.serialize(reader, 0);
   if (!reader.ok())
     return error_at(file.stored_offset() + reader.failure()->offset,
@@ -53,10 +56,12 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
     return error_at(
         file.stored_offset() + reader.pos(),
         absl::StrFormat("%s: %d bytes after the last block set", data_file_label(archive, index), reader.remaining()));
-  if (!stored.compressed) {
-    const auto& p = stored.plain.bytes;
+  // The one check that reads every byte: left to the reads that copy them (a skim reads the tables).
+  if (!stored.compressed && !runs) {
+    const std::vector<u8>& p = stored.plain.bytes;
     const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
-    auto it = std::search(p.begin(), p.end(), magic, magic + sizeof BlockSet::kMagic);
+    auto it =
+        std::search(p.begin(), p.end(), std::boyer_moore_horspool_searcher(magic, magic + sizeof BlockSet::kMagic));
     if (it != p.end())
       return error_at(file.stored_offset() + (span.size() - p.size()) + static_cast<u64>(it - p.begin()),
                       data_file_label(archive, index) +
@@ -101,11 +106,35 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
 
 ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded) {
   ChecksumRules rules = 0;
-  if (codec::adler32(0, stored) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_0_stored);
-  if (codec::adler32(1, stored) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_1_stored);
-  if (codec::adler32(0, decoded) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_0_decoded);
-  if (codec::adler32(1, decoded) == checksum) rules |= static_cast<u8>(ChecksumRule::adler32_1_decoded);
+  auto match = [&](std::span<const u8> bytes, ChecksumRule from_0, ChecksumRule from_1) {
+    const u32 zero = codec::adler32(0, bytes);  // one pass for both starts
+    if (zero == checksum) rules |= static_cast<u8>(from_0);
+    if (codec::adler32_started_at_1(zero, bytes.size()) == checksum) rules |= static_cast<u8>(from_1);
+  };
+  match(stored, ChecksumRule::adler32_0_stored, ChecksumRule::adler32_1_stored);
+  match(decoded, ChecksumRule::adler32_0_decoded, ChecksumRule::adler32_1_decoded);
   return rules;
+}
+
+std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span<const std::span<const u8>> runs) {
+  std::vector<SkimmedBlock> out;
+  if (!stored.compressed) return out;
+  std::size_t k = 0;
+  for (const std::optional<BlockSet>* set : {&stored.first, &stored.second}) {
+    if (!set->has_value()) continue;
+    for (const Block& b : (*set)->blocks) {
+      const std::span<const u8> run = runs[k++];
+      out.push_back({b.checksum, run, b.uncompressed_size, run.size() == b.uncompressed_size});
+    }
+    for (const Chunk& c : (*set)->chunks) {
+      const std::span<const u8> run = runs[k++];
+      if (c.kind == Chunk::kPlain)
+        out.push_back({std::nullopt, run, run.size(), true});
+      else
+        out.push_back({c.checksum, run, c.uncompressed_size, false});
+    }
+  }
+  return out;
 }
 
 absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset) {
@@ -162,32 +191,12 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset) 
   return out;
 }
 
-u64 claimed_size(const StoredDataFile& stored) {
-  if (!stored.compressed) return stored.plain.bytes.size();
-  u64 total = 0;
-  for (const std::optional<BlockSet>* set : {&stored.first, &stored.second}) {
-    if (!set->has_value()) continue;
-    for (const Block& b : (*set)->blocks) total += b.uncompressed_size;
-    for (const Chunk& c : (*set)->chunks) total += c.decoded_size();
-  }
-  return total;
-}
-
-ChecksumRules stored_rules(const StoredDataFile& stored, std::size_t& blocks) {
-  constexpr ChecksumRules kStored =
-      static_cast<u8>(ChecksumRule::adler32_0_stored) | static_cast<u8>(ChecksumRule::adler32_1_stored);
-  ChecksumRules rules = kStored;
-  for (const std::optional<BlockSet>* set : {&stored.first, &stored.second}) {
-    if (!set->has_value()) continue;
-    for (const Block& b : (*set)->blocks) {
-      ++blocks;
-      rules &= rules_matching(b.checksum, b.stored.bytes, {});
-    }
-    for (const Chunk& c : (*set)->chunks) {
-      if (c.kind != Chunk::kCompressed) continue;
-      ++blocks;
-      rules &= rules_matching(c.checksum, c.stored.bytes, {});
-    }
+ChecksumRules stored_rules(std::span<const SkimmedBlock> blocks, std::size_t& checked) {
+  ChecksumRules rules = kStoredRules;
+  for (const SkimmedBlock& b : blocks) {
+    if (!b.checksum) continue;
+    ++checked;
+    if (rules != 0) rules &= rules_matching(*b.checksum, b.stored, {});  // none left: the count goes on
   }
   return rules;
 }
@@ -259,12 +268,13 @@ absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Arch
       release(i);
       continue;
     }
-    auto stored = read_stored(bytes, archive, i);
-    release(i);
+    std::vector<std::span<const u8>> runs;  // the blocks are viewed in the archive, not copied
+    auto stored = read_stored(bytes, archive, i, &runs);
     if (!stored.ok()) return stored.status();
     if (!stored->compressed) continue;
     compressed.push_back(i);
-    result.rules &= stored_rules(*stored, result.blocks);
+    result.rules &= stored_rules(skimmed_blocks(*stored, runs), result.blocks);
+    release(i);
   }
   if (result.blocks == 0 || result.rules != 0) return result;
   result.rules = kAllRules;

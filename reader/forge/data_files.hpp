@@ -7,6 +7,7 @@
 #include <absl/status/statusor.h>
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -21,8 +22,12 @@ namespace anvil::forge {
 std::string data_file_label(const Archive& archive, std::size_t index);
 
 // The stored form of data file `index` of `archive` (read from `bytes`, the mapped archive). A stored
-// size of 0 reads as an empty plain data file. Errors name the archive offset.
-absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+// size of 0 reads as an empty plain data file. Errors name the archive offset. With `runs`, a skimming
+// read (ByteReader::skim_into): the blocks' and chunks' bytes (or the plain data file's) are not copied
+// but viewed in `runs`, one per block or chunk in block_layout() order (one for a plain data file), and a
+// plain data file is not searched for the compression magic (the one check that reads all its bytes).
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                           std::vector<std::span<const u8>>* runs = nullptr);
 
 // The compression of a stored data file: its first block set's, or plain.
 Compression compression_of(const StoredDataFile& stored);
@@ -54,12 +59,23 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset);
 // The checksum rules a block's checksum matches (stored: its bytes as stored; decoded: decompressed).
 ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded);
 
-// The decompressed size a stored data file claims (the sum of its blocks' sizes), without decompressing.
-u64 claimed_size(const StoredDataFile& stored);
+// A block or chunk of a data file read by skimming (read_stored with runs): its checksum when it
+// carries one, its bytes as stored (a view of the archive) and its decompressed size.
+struct SkimmedBlock {
+  std::optional<u32> checksum;
+  std::span<const u8> stored;
+  u64 decoded_size = 0;
+  bool plain = false;  // stored as it decompresses
+};
+// Every block and chunk of a skimmed data file, in block_layout() order (none for a plain data file).
+std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span<const std::span<const u8>> runs);
 
-// The checksum rules over the stored bytes (FORGE.md 2) that every block of `stored` matches, without
-// decompressing; `blocks` counts the blocks and chunks that carry a checksum.
-ChecksumRules stored_rules(const StoredDataFile& stored, std::size_t& blocks);
+inline constexpr ChecksumRules kStoredRules =
+    static_cast<u8>(ChecksumRule::adler32_0_stored) | static_cast<u8>(ChecksumRule::adler32_1_stored);
+
+// The checksum rules over the stored bytes (FORGE.md 2) that every block matches, without decompressing;
+// `checked` counts the blocks and chunks that carry a checksum.
+ChecksumRules stored_rules(std::span<const SkimmedBlock> blocks, std::size_t& checked);
 
 // Parses a decompressed data file's entry table (FORGE.md 3); nothing may follow the last body. Errors
 // name the offset in the decompressed data file.
