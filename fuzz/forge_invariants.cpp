@@ -11,6 +11,8 @@
 #include "pipeline/forge_rewrite.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
+#include "reader/forge/summary.hpp"
 
 namespace anvil::fuzz {
 
@@ -22,6 +24,20 @@ std::string check_forge(std::span<const u8> bytes) {
   if (!std::equal(back->begin(), back->end(), bytes.begin(), bytes.end())) {
     auto at = std::mismatch(back->begin(), back->end(), bytes.begin(), bytes.end()).first - back->begin();
     return absl::StrCat("forge: write(read(x)) differs at offset ", at);
+  }
+
+  // ls's skim (tables only) agrees with the full read of every data file that reads.
+  for (std::size_t i = 0; i < archive->files.size(); ++i) {
+    auto read = forge::read_data_file(bytes, *archive, i);
+    if (!read.ok()) continue;
+    auto summary = forge::summarize(bytes, *archive, i, false, Game::ac2);
+    if (!summary.ok()) {
+      // the one check the skim leaves out is the plain data file's search for the magic: never a refusal
+      return absl::StrCat("forge: ls refuses data file ", i, " which reads: ", summary.status().message());
+    }
+    if (summary->decompressed_size != read->decoded.bytes.size() ||
+        summary->compression != forge::compression_of(read->stored))
+      return absl::StrCat("forge: ls and the full read disagree on data file ", i);
   }
 
   forge::ArchiveLevels set(bytes, *archive, Game::ac2);
