@@ -30,8 +30,8 @@ int run_ls(int argc, char** argv) {
              "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
              "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
-             "checksums). Then the rule all those blocks share. Read from the tables, without decompressing:\n"
-             "quick on any archive. With --objects every block is decompressed and its checksum checked (as\n"
+             "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"
+             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects every block is decompressed and its checksum checked (as\n"
              "`anvilrt verify` does). Exit 0; 2 when the archive or a data file does not read.",
              options, {{"archive", "FORGE"}}, common, vm, code))
     return code;

@@ -4,11 +4,11 @@
 # crash (the minimized input is left under the output folder, not copied into tests/regress/). The
 # sanitizers see every regression input and the corpus in ./dev test's ASan+UBSan build, and run in
 # every campaign's secondaries (run_campaign.sh); a build of them here would not fit the 5 minutes.
-#   fuzz/smoke.sh [SECONDS_PER_TARGET]   (default 45; output in /tmp/anvilrt-smoke/TARGET)
+#   fuzz/smoke.sh [SECONDS_PER_TARGET]   (default 30; output in /tmp/anvilrt-smoke/TARGET)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 source "$repo/fuzz/env.sh"
-seconds="${1:-${ANVILRT_SMOKE_SECONDS:-45}}"
+seconds="${1:-${ANVILRT_SMOKE_SECONDS:-30}}"
 "$repo/fuzz/build.sh" fast
 export ANVILRT_FUZZ_NO_BUILD=1
 mapfile -t targets < <(fuzz_targets)
