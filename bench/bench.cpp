@@ -13,9 +13,11 @@
 // and, in the full bench (the census size) or with --forge-big N, a large archive (about 1 GB in full).
 //
 //   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N] [--only TEXT] [--forge-big VISUALS]
+//                 [--forge-only yes]
 //
 // --only TEXT measures only the rows whose name holds TEXT (and memcpy, the reference), e.g.
 // --only "verify --no-json" for the --game auto row against the ac2 one; it leaves out the .forge rows.
+// --forge-only yes measures the .forge rows alone.
 #include <absl/strings/str_format.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -123,6 +125,7 @@ int main(int argc, char** argv) {
   std::string dir = std::filesystem::temp_directory_path() / "anvilrt-bench";
   std::string anvilrt_binary, only;
   std::optional<u64> forge_big;
+  bool forge_only = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--visuals")
@@ -137,8 +140,21 @@ int main(int argc, char** argv) {
       only = argv[i + 1];
     else if (a == "--forge-big")
       forge_big = std::stoull(argv[i + 1]);
+    else if (a == "--forge-only")
+      forge_only = std::string(argv[i + 1]) == "yes";
   }
   std::filesystem::create_directories(dir);
+  // The 1 GB archive: 2.3 x the census-size level's Visuals (its data compresses), in the full bench.
+  bench::ForgeRowOptions forge{
+      anvilrt_binary, dir, visuals, 64, forge_big.value_or(visuals == 630686 ? 1450000 : 0), runs};
+  if (forge_only) {
+    if (anvilrt_binary.empty()) {
+      std::fprintf(stderr, "anvilrt_bench: --forge-only yes needs --anvilrt PATH\n");
+      return 2;
+    }
+    bench::forge_rows(forge);
+    return 0;
+  }
   const std::string census = dir + "/census.bin";
   const std::string full_json = dir + "/census.json";
   gen::Options options;
@@ -327,9 +343,6 @@ int main(int argc, char** argv) {
     }
     std::printf("verify of a folder of 8 files (fastest of %d runs each): --jobs 1 %.2f s, --jobs 2 %.2f s: %.2f x\n",
                 runs, one, two, one / two);
-    // The 1 GB archive: 2.3 x the census-size level's Visuals (its data compresses), in the full bench.
-    bench::ForgeRowOptions forge{
-        anvilrt_binary, dir, visuals, 64, forge_big.value_or(visuals == 630686 ? 1450000 : 0), runs};
     bench::forge_rows(forge);
   }
   return 0;
