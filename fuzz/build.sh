@@ -25,6 +25,9 @@ for variant in "${variants[@]}"; do
       compilers=(CC=clang CXX=clang++)
       options=(-DANVILRT_FUZZ_ENGINE=replay) ;;
     coverage)
+      # Not through ccache: with its base_dir set, it rewrites the paths the coverage mapping records to
+      # relative ones, which llvm-cov's folder filters then miss (every folder reads "-").
+      environment=(CCACHE_DISABLE=1)
       compilers=(CC=clang CXX=clang++)
       options=(-DANVILRT_FUZZ_ENGINE=replay "-DCMAKE_CXX_FLAGS=-fprofile-instr-generate -fcoverage-mapping") ;;
     *) echo "fuzz/build.sh: unknown variant $variant (fast cmplog asan replay coverage)" >&2; exit 2 ;;
