@@ -23,22 +23,6 @@ std::vector<u8> encoded(const T& value) {
   return out;
 }
 
-// Every place a structure other than a data file's stored bytes starts: the old place of a data file
-// ends at the first of these after it.
-std::vector<u64> structure_starts(const Archive& archive) {
-  std::vector<u64> starts{archive.header.first_header};
-  for (const SectionAt& s : archive.sections) {
-    starts.push_back(s.offset);
-    if (s.table.count > 0) {
-      starts.push_back(static_cast<u64>(s.table.index_table));
-      starts.push_back(static_cast<u64>(s.table.name_table));
-    }
-  }
-  for (const DataFileAt& f : archive.files) starts.push_back(f.index.offset);
-  std::sort(starts.begin(), starts.end());
-  return starts;
-}
-
 // A structure the writer re-encodes over the original bytes, by its archive range.
 struct Written {
   u64 begin = 0;
@@ -71,9 +55,8 @@ std::vector<Written> table_ranges(const Archive& archive) {
 // of the other. Such a change is refused: the bytes a replaced data file occupies, and its index and
 // name entries (which change with its size), must not overlap any other structure the writer writes.
 // A replacement whose stored bytes are the original's (a round trip) changes nothing and is not checked.
-absl::Status check_no_overlap(std::span<const u8> original, const Archive& archive,
+absl::Status check_no_overlap(std::span<const u8> original, const Archive& archive, std::span<const Written> tables,
                               std::span<const Replacement> replacements, std::span<const std::vector<u8>> stored) {
-  const std::vector<Written> tables = table_ranges(archive);
   for (std::size_t k = 0; k < replacements.size(); ++k) {
     const Replacement& r = replacements[k];
     const DataFileAt& f = archive.files[r.index];
@@ -142,11 +125,16 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     if (r.index >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
     stored_forms.push_back(encode_stored(r.stored));
   }
-  if (auto s = check_no_overlap(original, archive, replacements, stored_forms); !s.ok()) return s;
+  const std::vector<Written> tables = table_ranges(archive);
+  if (auto s = check_no_overlap(original, archive, tables, replacements, stored_forms); !s.ok()) return s;
   Archive updated = archive;
   std::vector<Placement> placements;
   if (auto s = out.write_original(original); !s.ok()) return s;
-  const std::vector<u64> starts = structure_starts(archive);
+  // Every place a structure other than a data file's stored bytes starts: the old place of a data file
+  // ends at the first of these after it.
+  std::vector<u64> starts;
+  for (const Written& w : tables) starts.push_back(w.begin);
+  std::sort(starts.begin(), starts.end());
   const u64 alignment = data_file_alignment(archive);
   u64 end = original.size();
 
