@@ -19,14 +19,12 @@ std::optional<ArchiveInput> open_archive(const InputFile& file, const std::strin
     return std::nullopt;
   }
   input.archive = std::move(*archive);
-  if (!selectors.empty()) {
-    auto selected = forge::select_data_files(input.archive, selectors);
-    if (!selected.ok()) {
-      error(path + ": " + std::string(selected.status().message()));
-      return std::nullopt;
-    }
-    input.selected = std::move(*selected);
+  auto selected = forge::select_data_files(input.archive, selectors);  // all when none is named
+  if (!selected.ok()) {
+    error(path + ": " + std::string(selected.status().message()));
+    return std::nullopt;
   }
+  input.selected = std::move(*selected);
   if (game_option != "auto") {
     input.game = *parse_game(game_option);
     return input;

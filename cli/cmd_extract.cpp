@@ -2,7 +2,6 @@
 #include <absl/strings/str_format.h>
 
 #include <iostream>
-#include <numeric>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
@@ -33,12 +32,7 @@ int run_extract(int argc, char** argv) {
   // The dialect plays no part: data files are written as they decompress.
   auto opened = open_archive(*input, path, "ac2", selectors, common.quiet);
   if (!opened) return kBadInput;
-  std::vector<std::size_t> selected = opened->selected;
-  if (selectors.empty()) {
-    selected.resize(opened->archive.files.size());
-    std::iota(selected.begin(), selected.end(), 0);
-  }
-  auto written = forge::extract(input->bytes(), opened->archive, selected, dir);
+  auto written = forge::extract(input->bytes(), opened->archive, opened->selected, dir);
   if (!written.ok()) {
     error(path + ": " + std::string(written.status().message()));
     return kBadInput;
