@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <string>
 
+#include "model/progress.hpp"
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
-#include "reader/progress.hpp"
 #include "writer/atomic_file.hpp"
 
 namespace anvil::patch {

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "model/release.hpp"
 #include "patch/rapidjson_document.hpp"
 #include "reader/level.hpp"
 
@@ -87,9 +88,8 @@ struct Change {
   std::string new_value;         // JSON text; empty for `test` and for a removed location
 };
 
-// Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may
-// drop their pages from memory, e.g. InputFile::release).
-using ReleaseFn = std::function<void(std::size_t offset, std::size_t length)>;
+// ReleaseFn: model/release.hpp.
+using anvil::ReleaseFn;
 
 struct PatchOptions {
   bool record_changes = false;  // fill PatchResult::changes (for --dry-run)

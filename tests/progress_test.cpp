@@ -1,4 +1,4 @@
-// The library's progress reports (reader/progress.hpp): every long job reports rising figures, about one
+// The library's progress reports (model/progress.hpp): every long job reports rising figures, about one
 // per MiB, and ends at its whole.
 #include <gtest/gtest.h>
 
