@@ -14,16 +14,16 @@
 #include <optional>
 #include <vector>
 
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/patch_output.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/object_json.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
 #include "writer/encode.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/object_json.hpp"
-#include "writer/verify.hpp"
 
 namespace anvil::fuzz {
 namespace {

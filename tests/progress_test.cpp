@@ -5,13 +5,13 @@
 #include <cstdio>
 
 #include "gen/generator.hpp"
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/patch_output.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/level.hpp"
 #include "stats/census.hpp"
 #include "tests/test_support.hpp"
-#include "writer/dump.hpp"
-#include "writer/verify.hpp"
 
 namespace anvil {
 namespace {

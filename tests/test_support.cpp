@@ -10,11 +10,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/level.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
 #include "writer/encode.hpp"
-#include "writer/verify.hpp"
 
 extern char** environ;
 

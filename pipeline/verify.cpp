@@ -1,4 +1,4 @@
-#include "writer/verify.hpp"
+#include "pipeline/verify.hpp"
 
 #include <absl/strings/escaping.h>
 #include <absl/strings/str_cat.h>

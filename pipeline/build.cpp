@@ -1,4 +1,4 @@
-#include "writer/build.hpp"
+#include "pipeline/build.hpp"
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -6,6 +6,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
+#include "patch/dump_object.hpp"
 #include "reader/json_messages.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/json_text_reader.hpp"
@@ -71,21 +72,6 @@ absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vecto
 }
 
 }  // namespace
-
-std::optional<std::string> read_dump_object(const Value& object_json, Game game, const std::string& pointer,
-                                            std::size_t offset, Object& object, std::vector<u8>& encoded) {
-  if (auto failure = read_object_json(object_json, game, pointer, object)) return failure->message();
-  const Value* object_offset = member(object_json, "offset");
-  if (object_offset == nullptr || !object_offset->IsUint64() || object_offset->GetUint64() != offset)
-    return pointer + "/offset: " + found(absl::StrCat("must be ", offset, ", where its span starts"), object_offset);
-  encoded.clear();
-  encode_object(object, encoded);
-  const Value* length = member(object_json, "length");
-  if (length == nullptr || !length->IsUint64() || length->GetUint64() != encoded.size())
-    return absl::StrCat(pointer, "/length: the fields encode to ", encoded.size(),
-                        " bytes: an object inside a level file cannot change size");
-  return std::nullopt;
-}
 
 std::optional<Built> build_in_order(std::string_view text, const TextPassed& passed) {
   constexpr std::size_t kPassedStep = std::size_t{64} << 20;
