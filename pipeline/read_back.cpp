@@ -35,6 +35,15 @@ std::string ReadBackFailure::message() const {
   return "";
 }
 
+std::optional<std::size_t> object_difference(const Object& object, std::span<const u8> bytes,
+                                             std::vector<u8>& scratch) {
+  std::span<const u8> got = encode_object_over(object, scratch);
+  if (got.size() == bytes.size() && std::memcmp(got.data(), bytes.data(), bytes.size()) == 0) return std::nullopt;
+  auto [want, found] = std::mismatch(bytes.begin(), bytes.end(), got.begin(), got.end());
+  if (want == bytes.end() && found == got.end()) return std::nullopt;
+  return static_cast<std::size_t>(want - bytes.begin());
+}
+
 std::optional<ReadBackFailure> read_back(std::span<const u8> written, const ExpectedLevel& expected,
                                          const ReadBackOptions& options) {
   using What = ReadBackFailure::What;
@@ -63,14 +72,13 @@ std::optional<ReadBackFailure> read_back(std::span<const u8> written, const Expe
       return;
     bool is_changed = at_changed < changed.size() && changed[at_changed].piece == at;
     if (!is_changed && !expected.reread_all) return;
-    auto got = encode_object_over(object, scratch);
     std::span<const u8> expected_encoding = expected.bytes.subspan(p.offset, p.length);
     if (is_changed) {
       want.clear();
       encode_object(*changed[at_changed].object, want);
       expected_encoding = want;
     }
-    if (!std::equal(got.begin(), got.end(), expected_encoding.begin(), expected_encoding.end())) bad_object = p.offset;
+    if (object_difference(object, expected_encoding, scratch)) bad_object = p.offset;
   };
   Level reread = expected.regions.empty() ? carve_level(written, expected.game, on_object)
                                           : carve_regions(written, expected.game, expected.regions, on_object);

@@ -70,6 +70,13 @@ struct ReadBackOptions {
   ReleaseFn release_written = {};
 };
 
+// Whether one object reads back as the bytes it stands for: the offset (within `bytes`) of the first byte
+// where its encoding differs from them (an encoding of another length differs where the shorter ends), or
+// nothing. read_back checks each object it re-reads with it; `verify`, which streams a reading object by
+// object rather than checking a written level, checks each of its round trips with it too. `scratch` holds
+// the encoding.
+std::optional<std::size_t> object_difference(const Object& object, std::span<const u8> bytes, std::vector<u8>& scratch);
+
 // Carves `written` as `expected` says (its game, its regions) and compares; nothing when the written
 // bytes read back as expected.
 std::optional<ReadBackFailure> read_back(std::span<const u8> written, const ExpectedLevel& expected,

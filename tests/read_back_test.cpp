@@ -145,6 +145,22 @@ TEST_F(ReadBack, AChangedObjectMustReadBackAsItsModel) {
   EXPECT_EQ(failure->offset, level_.pieces[out.result.edited[0]].offset);
 }
 
+TEST_F(ReadBack, ObjectDifferenceNamesTheFirstDifferentByte) {
+  const Piece& p = level_.pieces[*object_];
+  Object object = parse_piece(level_, p);
+  std::vector<u8> scratch;
+  std::vector<u8> same(bytes_.begin() + p.offset, bytes_.begin() + p.offset + p.length);
+  EXPECT_FALSE(object_difference(object, same, scratch));
+  std::vector<u8> changed = same;
+  changed[p.length / 2] ^= 0x01;
+  EXPECT_EQ(object_difference(object, changed, scratch), p.length / 2);
+  std::vector<u8> longer = same;
+  longer.push_back(0);
+  EXPECT_EQ(object_difference(object, longer, scratch), p.length);
+  std::vector<u8> shorter(same.begin(), same.end() - 1);
+  EXPECT_EQ(object_difference(object, shorter, scratch), p.length - 1);
+}
+
 TEST_F(ReadBack, ReleasesEveryByteOfBoth) {
   std::vector<u8> written = bytes_;
   std::size_t expected_released = 0, written_released = 0;
