@@ -38,13 +38,13 @@
 
 #include "bench/forge_rows.hpp"
 #include "gen/generator.hpp"
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/patch_output.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
-#include "writer/verify.hpp"
 
 namespace {
 
@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
   // count them in its peak RSS: give them back first.
   malloc_trim(0);
   // What `anvilrt patch FILE PATCH -o OUT` does: apply, then the streamed write, read-back and check of
-  // patch/output.hpp (into DIR/patched.bin, removed afterwards), so the peak RSS is the command's.
+  // pipeline/patch_output.hpp (into DIR/patched.bin, removed afterwards), so the peak RSS is the command's.
   const std::string patched = dir + "/patched.bin";
   auto patch_row = [&](const char* name, const std::string& patch) {
     ops.emplace_back(name, [&, patch] {

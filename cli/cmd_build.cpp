@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "pipeline/build.hpp"
 #include "writer/atomic_file.hpp"
-#include "writer/build.hpp"
 
 namespace anvil::cli {
 

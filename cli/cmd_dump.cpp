@@ -4,9 +4,9 @@
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_bar.hpp"
+#include "pipeline/dump.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "writer/atomic_file.hpp"
-#include "writer/dump.hpp"
 
 namespace anvil::cli {
 

@@ -7,9 +7,9 @@
 #include "cli/commands.hpp"
 #include "cli/progress_bar.hpp"
 #include "patch/archive_patch.hpp"
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
+#include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
 
 namespace anvil::cli {
@@ -158,7 +158,7 @@ int run_patch(int argc, char** argv) {
     return kOk;
   }
 
-  // Streamed into a temporary, read back and checked, then renamed (patch/output.hpp); the input's pages
+  // Streamed into a temporary, read back and checked, then renamed (pipeline/patch_output.hpp); the input's pages
   // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
   // it was, and the new one replaces it only at the end.
   if (auto s = patch::write_patched(level, result, out, &*input, output_options, from_pass(1)); !s.ok()) {

@@ -12,8 +12,8 @@
 #include "cli/parallel.hpp"
 #include "cli/progress_bar.hpp"
 #include "pipeline/archive_verify.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/forge/archive_levels.hpp"
-#include "writer/verify.hpp"
 
 namespace anvil::cli {
 namespace {

@@ -1,6 +1,6 @@
 // The progress bar of long jobs: on standard error, only when it is a terminal and the command is not
 // --quiet, from one second into the job, redrawn at most 10 times a second, erased when the job ends.
-// The library reports progress through a ProgressFn (reader/progress.hpp); this draws it.
+// The library reports progress through a ProgressFn (model/progress.hpp); this draws it.
 #pragma once
 
 #include <atomic>
@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "reader/progress.hpp"
+#include "model/progress.hpp"
 
 namespace anvil::cli {
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Line and branch coverage of the library folders (model/ reader/ writer/ patch/) reached by a fuzz
+# Line and branch coverage of the library folders (model/ reader/ writer/ patch/ pipeline/) reached by a fuzz
 # target's inputs: fuzz/coverage.sh TARGET [QUEUE_DIR...]
 # Builds the coverage variant (clang's source-based coverage, the plain replay driver: fuzz/build.sh
 # coverage), runs every input of QUEUE_DIR (a campaign's queue, e.g. /tmp/anvilrt-fuzz/carve/afl/main/queue;
@@ -34,7 +34,7 @@ if ! LLVM_PROFILE_FILE="$work/run.profraw" "$binary" "${inputs[@]}" >"$work/run.
   exit 1
 fi
 llvm-profdata merge -sparse "$work/run.profraw" -o "$work/run.profdata"
-folders=(model reader writer patch)
+folders=(model reader writer patch pipeline)
 llvm-cov export -summary-only -instr-profile="$work/run.profdata" "$binary" "${folders[@]/#/$repo/}" >"$work/summary.json"
 echo "coverage of $target ($(find "${inputs[@]}" -type f | wc -l) inputs):"
 /usr/bin/python3 - "$work/summary.json" "$repo" "${folders[@]}" <<'PY'

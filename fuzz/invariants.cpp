@@ -14,16 +14,17 @@
 #include <optional>
 #include <vector>
 
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/patch_output.hpp"
+#include "pipeline/read_back.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/object_json.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
 #include "writer/encode.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/object_json.hpp"
-#include "writer/verify.hpp"
 
 namespace anvil::fuzz {
 namespace {
@@ -318,7 +319,7 @@ std::string check_json(std::span<const u8> text) {
   std::optional<Game> game = parse_game(text_of(doc["game"]));
   if (!game) return "build accepted an unknown game";
   struct Expected {
-    std::size_t offset;
+    std::size_t offset, length;
     Object object;
   };
   std::vector<Expected> expected;
@@ -327,26 +328,34 @@ std::string check_json(std::span<const u8> text) {
     auto key = spans[i].FindMember("object");
     if (key == spans[i].MemberEnd()) continue;
     const rapidjson::Value& value = doc["objects"][key->value];
-    Expected e{static_cast<std::size_t>(spans[i]["offset"].GetUint64()), {}};
+    Expected e{static_cast<std::size_t>(spans[i]["offset"].GetUint64()),
+               static_cast<std::size_t>(value["length"].GetUint64()),
+               {}};
     if (auto failure = read_object_json(value, *game, "/objects", e.object))
       return "build accepted an object whose fields do not read: " + failure->message();
     expected.push_back(std::move(e));
   }
 
-  // The model the bytes re-read into.
-  Carved c = carve(bytes, *game);
-  if (c.objects.size() != expected.size())
-    return absl::StrCat("the built bytes carve into ", c.objects.size(), " objects, the document has ",
-                        expected.size());
-  std::size_t next = 0;
-  for (const Piece& piece : c.level.pieces) {
-    if (!piece.is_object()) continue;
-    if (piece.offset != expected[next].offset)
-      return absl::StrCat("object ", next, " re-reads at offset ", piece.offset, ", not ", expected[next].offset);
-    if (!same_object(c.objects[next], expected[next].object))
-      return absl::StrCat("object ", next, " re-reads with other fields");
-    ++next;
+  // The model the bytes re-read into (read_back): the document's objects at their span offsets, the
+  // opaque bytes between them, each object parsing to the fields it was read from.
+  std::vector<Piece> pieces;
+  std::vector<ExpectedObject> changed;
+  std::size_t end = 0;
+  for (const Expected& e : expected) {
+    if (e.offset > end) pieces.push_back({end, e.offset - end});
+    changed.push_back({pieces.size(), &e.object});
+    pieces.push_back({e.offset, e.length, static_cast<int>(e.object.index())});
+    end = e.offset + e.length;
   }
+  if (end < bytes.size()) pieces.push_back({end, bytes.size() - end});
+  ExpectedLevel want;
+  want.game = *game;
+  want.bytes = bytes;
+  want.pieces = pieces;
+  want.changed = changed;
+  if (auto failure = read_back(bytes, want))
+    return "the built bytes do not read back as the document: " + failure->message();
+  Carved c = carve(bytes, *game);
   if (auto diff = first_difference(bytes, write_level(c.level, c.objects)); !diff.empty())
     return "the built bytes do not write back: " + diff;
   // Their objects through JSON and back (the whole file's dump and build is the dump harness's job).

@@ -23,7 +23,7 @@
 
 #include "model/check_locator.hpp"
 #include "model/object.hpp"
-#include "reader/progress.hpp"
+#include "model/progress.hpp"
 
 namespace anvil::gen {
 

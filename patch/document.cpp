@@ -1,6 +1,6 @@
 // The document a patch addresses: pointers resolved to objects by their current keys, each object's
 // JSON made on first use, the read-only parts built on demand, and the re-read that decides whether
-// edited JSON is an object (the same check `build` makes, writer/build.hpp).
+// edited JSON is an object (the same check `build` makes, patch/dump_object.hpp).
 #include <absl/strings/escaping.h>
 #include <absl/strings/str_format.h>
 #include <rapidjson/stringbuffer.h>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 
 #include "model/json_text.hpp"
+#include "patch/dump_object.hpp"
 #include "patch/engine.hpp"
 #include "patch/json_util.hpp"
-#include "writer/build.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/json_writer.hpp"
 #include "writer/object_json.hpp"

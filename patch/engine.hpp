@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/release.hpp"
 #include "patch/object_keys.hpp"
 #include "patch/patch.hpp"
 
@@ -18,28 +19,6 @@ namespace anvil::patch {
 
 using rapidjson::Document;
 using rapidjson::Value;
-
-// Passes a buffer's bytes to a ReleaseFn in steps of at least kReleaseStep as a left-to-right pass
-// finishes with them.
-class Releaser {
- public:
-  explicit Releaser(const ReleaseFn& release) : release_(release) {}
-  void done_before(std::size_t offset) {
-    if (release_ && offset > released_ && offset - released_ >= kReleaseStep) {
-      release_(released_, offset - released_);
-      released_ = offset;
-    }
-  }
-  void done_all(std::size_t size) {
-    if (release_ && size > released_) release_(released_, size - released_);
-    released_ = size;
-  }
-
- private:
-  static constexpr std::size_t kReleaseStep = std::size_t{4} << 20;
-  const ReleaseFn& release_;
-  std::size_t released_ = 0;
-};
 
 // Thrown inside the engine; apply_patch turns it into the PatchError of the current operation, or of
 // the operation `op_index` names (a failure found later than the operation that caused it).

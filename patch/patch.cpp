@@ -192,44 +192,4 @@ std::vector<u8> patched_bytes(const Level& original, const PatchResult& result) 
   return bytes;
 }
 
-std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
-                                         const ReleaseFn& release_original, const ReleaseFn& release_written) {
-  if (written.size() != original.bytes.size())
-    return absl::StrFormat("the output has %d bytes, not %d", written.size(), original.bytes.size());
-  if (result.edited.size() != result.edited_objects.size())
-    return "the patch result lists edited pieces and patched objects that do not pair up";
-  // Carving reads ahead of the object it reports, hardly behind it (and a released page is only read
-  // again, never lost).
-  Releaser carved(release_written);
-  Level reread = carve_as(original, written, [&](const Piece& p, const Object&) { carved.done_before(p.offset); });
-  Releaser written_done(release_written), original_done(release_original);
-  if (reread.pieces.size() != original.pieces.size())
-    return absl::StrFormat("the output carves into %d pieces, not %d", reread.pieces.size(), original.pieces.size());
-  std::size_t next_edited = 0;
-  for (std::size_t i = 0; i < original.pieces.size(); ++i) {
-    const Piece& a = original.pieces[i];
-    const Piece& b = reread.pieces[i];
-    bool edited = next_edited < result.edited.size() && result.edited[next_edited] == i;
-    // An edit may turn an object into one of another class of the same size, as `build` allows.
-    int kind = edited ? static_cast<int>(result.edited_objects[next_edited].index()) : a.kind;
-    if (a.offset != b.offset || a.length != b.length || kind != b.kind)
-      return absl::StrFormat("the output carves differently at offset 0x%x", a.offset);
-    if (edited) {
-      Object back = parse_piece(reread, b);
-      if (!same_object(back, result.edited_objects[next_edited]))
-        return absl::StrFormat("the object at offset 0x%x does not read back as patched", a.offset);
-      ++next_edited;
-    } else if (std::memcmp(original.bytes.data() + a.offset, written.data() + b.offset, a.length) != 0) {
-      return absl::StrFormat("bytes at offset 0x%x changed that no operation edited", a.offset);
-    }
-    original_done.done_before(a.offset);
-    written_done.done_before(a.offset);
-  }
-  if (next_edited != result.edited.size())
-    return "the patch result's edited pieces are not ascending indices of this level's pieces";
-  original_done.done_all(original.bytes.size());
-  written_done.done_all(written.size());
-  return std::nullopt;
-}
-
 }  // namespace anvil::patch

@@ -6,8 +6,8 @@
 //   Level level = carve_level(bytes, game);
 //   PatchOutcome out = apply_patch_text(level, patch_text);
 //   if (out.error) { print out.error->message(); return out.error->exit_code; }
-//   write_patched(level, out.result, target)  (patch/output.hpp: streams the original bytes with the
-//   edited objects overlaid into a temporary, reads it back, check_written, renames)
+//   write_patched(level, out.result, target)  (pipeline/patch_output.hpp, a layer above: streams the
+//   original bytes with the edited objects overlaid into a temporary, reads it back, check_written, renames)
 //
 // The data files of a `.forge` archive are patched as one document by patch/archive_patch.hpp, a layer
 // that routes each operation to its data file and runs this engine there.
@@ -23,7 +23,7 @@
 //  * Only the objects' JSON may change: `format`, `game`, `size`, `spans` and the `objects` member itself
 //    are read-only (readable by `test` and as the `from` of `copy`); objects cannot be added or removed.
 //  * Whether an edit is accepted is decided as `build` decides it: each object whose JSON an operation
-//    changed is re-read exactly as `build` reads an object of a dump (writer/build.hpp read_dump_object:
+//    changed is re-read exactly as `build` reads an object of a dump (patch/dump_object.hpp read_dump_object:
 //    types, ranges, checked constants, unknown or missing fields, `offset`, and an encoding of its
 //    `length`). So `patch` accepts an edit within an object that `build` accepts from an edited `--full`
 //    dump (reordering the LOD slots, changing an unknown instance's class id), and refuses what build
@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "model/release.hpp"
 #include "patch/rapidjson_document.hpp"
 #include "reader/level.hpp"
 
@@ -87,9 +88,8 @@ struct Change {
   std::string new_value;         // JSON text; empty for `test` and for a removed location
 };
 
-// Told that the bytes [offset, offset + length) of a buffer will not be read again soon (the caller may
-// drop their pages from memory, e.g. InputFile::release).
-using ReleaseFn = std::function<void(std::size_t offset, std::size_t length)>;
+// ReleaseFn: model/release.hpp.
+using anvil::ReleaseFn;
 
 struct PatchOptions {
   bool record_changes = false;  // fill PatchResult::changes (for --dry-run)
@@ -99,7 +99,7 @@ struct PatchOptions {
 };
 
 // The patched file is the original with the edited objects' encodings overlaid, each at its piece (same
-// offset, same length); it is never held whole in memory (patch/output.hpp streams it).
+// offset, same length); it is never held whole in memory (pipeline/patch_output.hpp streams it).
 struct PatchResult {
   std::vector<std::size_t> edited;        // indices into Level::pieces of the objects the patch edited, ascending
   std::vector<Object> edited_objects;     // the patched model of those objects, parallel to `edited`
@@ -124,16 +124,7 @@ std::optional<PatchError> parse_patch_text(std::string_view patch_json, rapidjso
 std::optional<PatchError> check_patch_shape(const rapidjson::Value& patch);
 
 // The whole patched file in memory: the original bytes with the overlays. For tests and small files only;
-// `anvilrt patch` streams it (patch/output.hpp).
+// `anvilrt patch` streams it (pipeline/patch_output.hpp).
 std::vector<u8> patched_bytes(const Level& original, const PatchResult& result);
-
-// The check made after writing and before the rename: `written` (the output as read back) must carve,
-// in the level's dialect, into the same pieces as the original (offsets, lengths, kinds), with every
-// edited object parsing to its patched model and every other byte unchanged. The reason when not.
-// Left to right, it reports the ranges of `original.bytes` and of `written` it is done with to the
-// optional release functions, so that a caller checking mapped files keeps only a window of each in
-// memory.
-std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
-                                         const ReleaseFn& release_original = {}, const ReleaseFn& release_written = {});
 
 }  // namespace anvil::patch

@@ -2,6 +2,7 @@
 
 #include <absl/strings/str_format.h>
 
+#include "pipeline/patch_output.hpp"
 #include "reader/level_source.hpp"
 
 namespace anvil::forge {

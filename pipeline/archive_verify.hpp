@@ -13,7 +13,7 @@
 #include <string>
 
 #include "model/forge/archive.hpp"
-#include "writer/verify.hpp"
+#include "pipeline/verify.hpp"
 
 namespace anvil::forge {
 

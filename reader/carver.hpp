@@ -9,18 +9,13 @@
 #include <span>
 #include <string_view>
 
+#include "model/level.hpp"
 #include "model/object.hpp"
 #include "reader/check_failure.hpp"
 
 namespace anvil {
 
 class FileTails;
-
-// Where a carved object lies.
-struct Extent {
-  std::size_t offset = 0;
-  std::size_t length = 0;
-};
 
 // A candidate (class-id bytes in place) that failed a check: what `stats` counts as a near miss.
 struct NearMiss {

@@ -9,18 +9,6 @@
 
 namespace anvil {
 
-std::size_t Level::object_count() const {
-  std::size_t n = 0;
-  for (const Piece& p : pieces) n += p.is_object();
-  return n;
-}
-
-std::size_t Level::opaque_bytes() const {
-  std::size_t n = 0;
-  for (const Piece& p : pieces) n += p.is_object() ? 0 : p.length;
-  return n;
-}
-
 namespace {
 
 // Carves each region on its own, as a file; `whole` when the one region is all of `bytes` (a level file).

@@ -1,5 +1,5 @@
-// A level file as carved: its bytes and the pieces they split into, opaque spans and objects in file
-// order. Objects are re-parsed from their bytes on demand, so a level costs little more than its file.
+// Carving a level file into a Level (model/level.hpp): its bytes and the pieces they split into, opaque
+// spans and objects in file order.
 #pragma once
 
 #include <functional>
@@ -8,38 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "model/level.hpp"
 #include "model/object.hpp"
+#include "model/progress.hpp"
 #include "reader/carver.hpp"
 #include "reader/file_tails.hpp"
 #include "reader/input_file.hpp"
-#include "reader/progress.hpp"
 
 namespace anvil {
-
-struct Piece {
-  static constexpr int kOpaque = -1;
-
-  std::size_t offset = 0;
-  std::size_t length = 0;
-  int kind = kOpaque;        // the Object alternative, or kOpaque
-  u64 id = 0;                // the object's id
-  bool repeated_id = false;  // an earlier object has this id: its key is "<id>@<offset>"
-
-  bool is_object() const { return kind != kOpaque; }
-};
-
-struct Level {
-  Game game = Game::ac2;
-  std::span<const u8> bytes;
-  std::vector<Piece> pieces;
-  std::shared_ptr<FileTails> tails;  // serves re-parsing objects with unknown instance bodies
-  // Where objects were looked for: the bodies of a decompressed data file (FORGE.md 3: an object never
-  // spans two); empty for a level file, carved whole. Everything outside them is opaque.
-  std::vector<Extent> regions;
-
-  std::size_t object_count() const;
-  std::size_t opaque_bytes() const;
-};
 
 // Carves `bytes` (which must outlive the level) in the given dialect. `on_object` sees each object as
 // it is carved, parsed; `near_miss` each candidate that failed a check; `progress` how far the carve is.

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "model/progress.hpp"
 #include "reader/carver.hpp"
-#include "reader/progress.hpp"
 
 namespace anvil::stats {
 

@@ -10,8 +10,9 @@
 #include <rapidjson/document.h>
 
 #include "gen/generator.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/patch_output.hpp"
 #include "tests/test_support.hpp"
-#include "writer/dump.hpp"
 
 namespace anvil {
 namespace {

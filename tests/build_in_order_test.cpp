@@ -6,9 +6,9 @@
 
 #include "gen/generator.hpp"
 #include "patch/rapidjson_document.hpp"
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
 #include "tests/test_support.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
 
 namespace anvil {
 namespace {

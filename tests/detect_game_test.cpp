@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "gen/generator.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/level.hpp"
 #include "tests/test_support.hpp"
-#include "writer/verify.hpp"
 
 namespace anvil {
 namespace {

@@ -12,6 +12,7 @@
 #include "patch/diff.hpp"
 #include "patch/json_util.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/patch_output.hpp"
 #include "reader/object_json.hpp"
 #include "tests/test_support.hpp"
 #include "writer/encode.hpp"

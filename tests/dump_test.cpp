@@ -1,12 +1,12 @@
 // `dump` shows the fields by their FORMAT.md names with the values the corpus .md files give.
-#include "writer/dump.hpp"
+#include "pipeline/dump.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
 
+#include "pipeline/build.hpp"
 #include "tests/test_support.hpp"
-#include "writer/build.hpp"
 
 namespace anvil {
 namespace {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "patch/patch.hpp"
+#include "pipeline/patch_output.hpp"
 #include "reader/level.hpp"
 #include "tests/test_support.hpp"
 #include "writer/encode.hpp"

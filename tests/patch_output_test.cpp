@@ -1,6 +1,8 @@
-// The streamed output of `anvilrt patch` (patch/output.hpp): the written file is, byte for byte, the
+// The streamed output of `anvilrt patch` (pipeline/patch_output.hpp): the written file is, byte for byte, the
 // original with the edited objects' encodings overlaid; a failed check or write leaves no file and no
 // temporary; the pages of mapped input may be released on the way without changing a byte.
+#include "pipeline/patch_output.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"

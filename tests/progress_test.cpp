@@ -1,17 +1,17 @@
-// The library's progress reports (reader/progress.hpp): every long job reports rising figures, about one
+// The library's progress reports (model/progress.hpp): every long job reports rising figures, about one
 // per MiB, and ends at its whole.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
 #include "gen/generator.hpp"
-#include "patch/output.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/patch_output.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/level.hpp"
 #include "stats/census.hpp"
 #include "tests/test_support.hpp"
-#include "writer/dump.hpp"
-#include "writer/verify.hpp"
 
 namespace anvil {
 namespace {

@@ -10,11 +10,11 @@
 #include "fuzz/forge_invariants.hpp"
 #include "fuzz/invariants.hpp"
 #include "patch/patch.hpp"
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/level.hpp"
 #include "tests/test_support.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
 
 namespace anvil {
 namespace {

@@ -10,11 +10,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "pipeline/build.hpp"
+#include "pipeline/dump.hpp"
+#include "pipeline/read_back.hpp"
+#include "pipeline/verify.hpp"
 #include "reader/level.hpp"
-#include "writer/build.hpp"
-#include "writer/dump.hpp"
 #include "writer/encode.hpp"
-#include "writer/verify.hpp"
 
 extern char** environ;
 
@@ -56,6 +57,8 @@ void ExpectRoundTrip(std::span<const u8> bytes, Game game) {
   auto built = build_from_dump(json);
   ASSERT_TRUE(built.ok()) << built.status();
   EXPECT_EQ(*built, want) << "bytes -> JSON -> bytes";
+  auto failure = read_back(*built, expect_unchanged(level));
+  EXPECT_FALSE(failure) << "bytes -> JSON -> bytes: " << failure->message();
 
   for (bool with_json : {false, true}) {
     VerifyReport report = verify_bytes(bytes, game, with_json);

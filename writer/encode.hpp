@@ -4,8 +4,8 @@
 #include <span>
 #include <vector>
 
+#include "model/level.hpp"
 #include "model/object.hpp"
-#include "reader/level.hpp"
 #include "writer/byte_writer.hpp"
 
 namespace anvil {

@@ -4,8 +4,8 @@
 
 #include <string_view>
 
+#include "model/level.hpp"
 #include "model/object.hpp"
-#include "reader/carver.hpp"
 #include "writer/json_writer.hpp"
 
 namespace anvil {

@@ -1,6 +1,7 @@
-#include "patch/output.hpp"
+#include "pipeline/patch_output.hpp"
 
 #include <absl/strings/str_cat.h>
+#include <absl/strings/str_format.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <memory>
 
+#include "pipeline/read_back.hpp"
 #include "writer/atomic_file.hpp"
 
 namespace anvil::patch {
@@ -23,6 +25,34 @@ absl::Status write_error(const std::string& name) {
 }
 
 }  // namespace
+
+std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
+                                         const ReleaseFn& release_original, const ReleaseFn& release_written) {
+  if (written.size() != original.bytes.size())
+    return absl::StrFormat("the output has %d bytes, not %d", written.size(), original.bytes.size());
+  if (result.edited.size() != result.edited_objects.size())
+    return "the patch result lists edited pieces and patched objects that do not pair up";
+  // An edit may turn an object into one of another class of the same size, as `build` allows.
+  std::vector<ExpectedObject> changed;
+  changed.reserve(result.edited.size());
+  for (std::size_t i = 0; i < result.edited.size(); ++i) {
+    if (result.edited[i] >= original.pieces.size() || (i > 0 && result.edited[i] <= result.edited[i - 1]))
+      return "the patch result's edited pieces are not ascending indices of this level's pieces";
+    changed.push_back({result.edited[i], &result.edited_objects[i]});
+  }
+  ExpectedLevel expected = expect_unchanged(original);
+  expected.changed = changed;
+  auto failure = read_back(written, expected, {release_original, release_written});
+  if (!failure) return std::nullopt;
+  switch (failure->what) {
+    case ReadBackFailure::What::kObject:
+      return absl::StrFormat("the object at offset 0x%x does not read back as patched", failure->offset);
+    case ReadBackFailure::What::kBytes:
+      return absl::StrFormat("bytes at offset 0x%x changed that no operation edited", failure->offset);
+    default:
+      return failure->message();
+  }
+}
 
 absl::Status stream_patched(const Level& level, const PatchResult& result, std::FILE* out, const std::string& name,
                             const ReleaseFn& release_input) {

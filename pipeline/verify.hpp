@@ -8,7 +8,7 @@
 #include <string>
 
 #include "model/object.hpp"
-#include "reader/progress.hpp"
+#include "model/progress.hpp"
 
 namespace anvil {
 

@@ -1,4 +1,4 @@
-#include "writer/build.hpp"
+#include "pipeline/build.hpp"
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -6,6 +6,10 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
+#include "patch/dump_object.hpp"
+#include "pipeline/read_back.hpp"
+#include "reader/carver.hpp"
+#include "reader/file_tails.hpp"
 #include "reader/json_messages.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/json_text_reader.hpp"
@@ -39,53 +43,47 @@ std::string found_kind(std::string_view what, const Value& v) {
 }
 
 // The built bytes must carve into exactly the objects they were built from, at the same offsets: each
-// carved object parses to the fields it was encoded from, which is to say it re-encodes to its bytes.
+// carved object parses to the fields it was encoded from, which is to say it re-encodes to its bytes
+// (read_back: the placed objects and the opaque bytes between them, every object re-read).
 absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vector<Placed>& placed) {
-  std::size_t next = 0;
-  std::vector<u8> scratch;
-  absl::Status status;
-  Level level = carve_level(bytes, game, [&](const Piece& piece, const Object& object) {
-    if (!status.ok()) return;
-    if (next == placed.size() || placed[next].offset != piece.offset) {
-      status = error(absl::StrFormat("offset 0x%x", piece.offset),
-                     "the built bytes hold an object that the dump has as opaque bytes");
-      return;
-    }
-    auto encoded = encode_object_over(object, scratch);
-    if (static_cast<std::size_t>(piece.kind) != placed[next].kind || piece.length != placed[next].length ||
-        !std::equal(encoded.begin(), encoded.end(), bytes.begin() + piece.offset))
-      status = error(absl::StrFormat("offset 0x%x", piece.offset), "the built object re-reads with other fields");
-    ++next;
-  });
-  if (!status.ok()) return status;
-  if (next != placed.size()) {
-    Object object;
-    Extent extent;
-    std::size_t offset = placed[next].offset;
-    auto failure = parse_object_at(bytes, offset, placed[next].kind, object, extent, level.tails.get());
-    return error(absl::StrFormat("offset 0x%x", offset),
-                 absl::StrCat("the built object does not re-read as an object",
-                              failure ? ": " + failure->message() : std::string(": another object overlaps it")));
+  std::vector<Piece> pieces;
+  std::size_t end = 0;
+  for (const Placed& p : placed) {
+    if (p.offset > end) pieces.push_back({end, p.offset - end});
+    pieces.push_back({p.offset, p.length, static_cast<int>(p.kind)});
+    end = p.offset + p.length;
   }
-  return absl::OkStatus();
+  if (end < bytes.size()) pieces.push_back({end, bytes.size() - end});
+  ExpectedLevel expected;
+  expected.game = game;
+  expected.bytes = bytes;
+  expected.pieces = pieces;
+  expected.reread_all = true;
+  auto failure = read_back(bytes, expected);
+  if (!failure) return absl::OkStatus();
+  const std::string at = absl::StrFormat("offset 0x%x", failure->offset);
+  switch (failure->what) {
+    case ReadBackFailure::What::kCarve:
+      if (failure->expected_kind == Piece::kOpaque)
+        return error(at, "the built bytes hold an object that the dump has as opaque bytes");
+      if (failure->found_kind != Piece::kOpaque) return error(at, "the built object re-reads with other fields");
+      {
+        Object object;
+        Extent extent;
+        FileTails tails(bytes);
+        auto why = parse_object_at(bytes, failure->offset, static_cast<std::size_t>(failure->expected_kind), object,
+                                   extent, &tails);
+        return error(at, absl::StrCat("the built object does not re-read as an object",
+                                      why ? ": " + why->message() : std::string(": another object overlaps it")));
+      }
+    case ReadBackFailure::What::kObject:
+      return error(at, "the built object re-reads with other fields");
+    default:
+      return absl::InternalError(absl::StrCat("the built bytes do not read back: ", failure->message()));
+  }
 }
 
 }  // namespace
-
-std::optional<std::string> read_dump_object(const Value& object_json, Game game, const std::string& pointer,
-                                            std::size_t offset, Object& object, std::vector<u8>& encoded) {
-  if (auto failure = read_object_json(object_json, game, pointer, object)) return failure->message();
-  const Value* object_offset = member(object_json, "offset");
-  if (object_offset == nullptr || !object_offset->IsUint64() || object_offset->GetUint64() != offset)
-    return pointer + "/offset: " + found(absl::StrCat("must be ", offset, ", where its span starts"), object_offset);
-  encoded.clear();
-  encode_object(object, encoded);
-  const Value* length = member(object_json, "length");
-  if (length == nullptr || !length->IsUint64() || length->GetUint64() != encoded.size())
-    return absl::StrCat(pointer, "/length: the fields encode to ", encoded.size(),
-                        " bytes: an object inside a level file cannot change size");
-  return std::nullopt;
-}
 
 std::optional<Built> build_in_order(std::string_view text, const TextPassed& passed) {
   constexpr std::size_t kPassedStep = std::size_t{64} << 20;

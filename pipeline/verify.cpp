@@ -1,4 +1,4 @@
-#include "writer/verify.hpp"
+#include "pipeline/verify.hpp"
 
 #include <absl/strings/escaping.h>
 #include <absl/strings/str_cat.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "pipeline/read_back.hpp"
 #include "reader/carver.hpp"
 #include "reader/object_json.hpp"
 #include "writer/encode.hpp"
@@ -42,7 +43,7 @@ class Verifier {
       opaque(end, next - end);
       if (!extent) break;
       ++report_.objects;
-      compare(*extent, encode_object_over(object, encoded_), "bytes -> model -> bytes");
+      compare(*extent, object, "bytes -> model -> bytes");
       if (json_ && report_.identical()) through_json(*extent, object);
       end = extent->offset + extent->length;
       progress_.at(end);
@@ -52,8 +53,9 @@ class Verifier {
   }
 
  private:
-  void compare(const Extent& extent, std::span<const u8> got, std::string_view trip) {
-    if (auto at = first_difference(bytes_.subspan(extent.offset, extent.length), got)) {
+  // The object read back (read_back.hpp), against the bytes it was carved from.
+  void compare(const Extent& extent, const Object& object, std::string_view trip) {
+    if (auto at = object_difference(object, bytes_.subspan(extent.offset, extent.length), encoded_)) {
       report_.first_difference = extent.offset + *at;
       report_.difference =
           absl::StrCat(std::string(trip), ": the object at offset ", extent.offset, " re-encodes differently");
@@ -88,7 +90,7 @@ class Verifier {
       fail(extent, "the JSON gives another offset or length");
       return;
     }
-    compare(extent, encode_object_over(reread_, encoded_), "bytes -> JSON -> bytes");
+    compare(extent, reread_, "bytes -> JSON -> bytes");
   }
 
   bool read_through_document(const Extent& extent, u64& offset, u64& length) {

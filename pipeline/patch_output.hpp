@@ -10,13 +10,22 @@
 #include <cstdio>
 #include <string>
 
+#include "model/progress.hpp"
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
-#include "reader/progress.hpp"
 #include "writer/atomic_file.hpp"
 
 namespace anvil::patch {
+
+// The check made after writing and before the rename: `written` (the output as read back) must carve,
+// in the level's dialect, into the same pieces as the original (offsets, lengths, kinds), with every
+// edited object parsing to its patched model and every other byte unchanged. The reason when not.
+// Left to right, it reports the ranges of `original.bytes` and of `written` it is done with to the
+// optional release functions, so that a caller checking mapped files keeps only a window of each in
+// memory.
+std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
+                                         const ReleaseFn& release_original = {}, const ReleaseFn& release_written = {});
 
 // Writes the patched file (level.bytes with result.overlays at their pieces) to `out`, left to right,
 // reporting each range of level.bytes it has written to `release_input`. An overlay whose length is not

@@ -1,4 +1,4 @@
-#include "writer/dump.hpp"
+#include "pipeline/dump.hpp"
 
 #include <absl/strings/escaping.h>
 #include <rapidjson/stringbuffer.h>

@@ -39,14 +39,6 @@ struct Built {
 using TextPassed = std::function<void(std::size_t offset)>;
 std::optional<Built> build_in_order(std::string_view json_text, const TextPassed& passed = {});
 
-// One object of a dump read as build reads it: its fields (reader/object_json.hpp), then its "offset",
-// which must be `offset` (where its span starts), then its encoding (into `encoded`), whose size must be
-// its "length" (no object changes size). The error otherwise, as build reports it: "POINTER/field: what".
-// `anvilrt patch` checks each object it edits with this too, so that the two refuse the same edits for
-// the same reasons.
-std::optional<std::string> read_dump_object(const rapidjson::Value& object_json, Game game, const std::string& pointer,
-                                            std::size_t offset, Object& object, std::vector<u8>& encoded);
-
 // Errors name the JSON pointer of what failed: "/objects/0x…/instance/slots/0/is_fake: must be …".
 absl::StatusOr<std::vector<u8>> build_from_dump(const rapidjson::Value& document);
 // build_in_order when it takes the text, else build_from_dump_document.
