@@ -6,6 +6,7 @@
 
 #include "anvilrt_git.hpp"  // generated at build time: ANVILRT_GIT
 #include "cli/common.hpp"
+#include "model/document.hpp"
 
 namespace anvil::cli {
 

@@ -21,38 +21,11 @@
 #include <string_view>
 #include <vector>
 
-#include "model/check_locator.hpp"
+#include "gen/near_miss.hpp"
 #include "model/object.hpp"
 #include "model/progress.hpp"
 
 namespace anvil::gen {
-
-// Candidates the generator can plant: a valid object encoded, then one checked field overwritten, so
-// that the carver must reject it with a known check (what `stats` counts as a near miss).
-enum class Planted {
-  // ac2
-  instance_tag,         // Visual instance tag 05
-  streams_count,        // direct MeshInstanceData streams count 3
-  material_info_class,  // a material info class 0xDEADBEEF
-  tail_class,           // VisualShaderConstants class 0xBFF5DF98
-  slot_class,           // a LODSelectorInstance slot of class 0x12345678
-  // sws
-  light_instance,     // instance class LightInstance (no known sws length)
-  submesh_class,      // SubMeshInstanceData class 0x128A77ED
-  compiled_constant,  // CompiledMeshInstance constant 22 instead of 21
-};
-
-// The kinds a dialect plants, in the order they are cycled through.
-std::span<const Planted> planted_kinds(Game game);
-std::string_view planted_name(Planted kind);
-// The check a kind plants on: its kind and name in the declaration (CheckedField::what), and the value
-// written there instead of a valid one (its low bytes when the check is shorter than 4 bytes).
-struct PlantedCheck {
-  CheckedField::Kind kind;
-  const char* what;
-  u32 value;
-};
-const PlantedCheck& planted_check(Planted kind);
 
 struct Options {
   Game game = Game::ac2;

@@ -14,9 +14,6 @@ namespace anvil {
 enum class Game { ac2, sws };
 inline constexpr Game kGames[] = {Game::ac2, Game::sws};
 
-// The "format" of the JSON documents that dump writes and build and patch read (FORMAT.md section 4).
-inline constexpr std::string_view kDocumentFormat = "anvilrt/1";
-
 std::string_view game_name(Game game);
 std::optional<Game> parse_game(std::string_view name);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/field_key.hpp"
 #include "model/json_text.hpp"
 #include "patch/engine.hpp"
 #include "patch/json_util.hpp"
@@ -18,6 +19,29 @@ namespace {
 // The Object alternative of an `sws` LODSelector.
 constexpr int kLODSelectorKind = 1;
 static_assert(std::is_same_v<std::variant_alternative_t<kLODSelectorKind, Object>, sws::LODSelector>);
+
+// The JSON keys of the fields the bulk operations edit and name in their changes and errors, taken from
+// the layout declarations (model/field_key.hpp).
+struct BulkFields {
+  static std::string key(std::string_view k) { return std::string(k); }
+  std::string instance = key(field_key(&ac2::Visual::instance));
+  std::string materials = key(field_key(&ac2::MeshInstanceData::materials));
+  std::string replacement = key(field_key(&ac2::MaterialInfo::replacement));
+  std::string mode = key(field_key(&ac2::MaterialInfo::mode));
+  std::string ac2_slots = key(field_key(&ac2::LODSelectorInstance::slots));
+  std::string lod_instances = key(field_key(&ac2::LODSelectorInstance::instances));
+  std::string mesh_instances = key(field_key(&ac2::MeshInstanceData::instances));
+  std::string impostor_instances = key(field_key(&ac2::ImpostorInstanceData::instances));
+  std::string sws_slots = key(field_key(&sws::LODSelector::slots));
+  std::string switch_distance = key(field_key(&sws::LODDescriptor::switch_distance));
+
+  const std::string& instances(const ac2::MeshInstanceData&) const { return mesh_instances; }
+  const std::string& instances(const ac2::ImpostorInstanceData&) const { return impostor_instances; }
+};
+const BulkFields& fields() {
+  static const BulkFields f;
+  return f;
+}
 
 void check_members(const Value& op, std::initializer_list<const char*> allowed) {
   for (auto& m : op.GetObject()) {
@@ -156,16 +180,17 @@ void Engine::op_swap_material(const Value& op) {
     auto* visual = std::get_if<ac2::Visual>(&object);
     if (visual == nullptr || !visual->instance) continue;
     std::size_t here = 0;
-    std::string base = key_pointer(piece) + "/instance";
+    const BulkFields& f = fields();
+    std::string base = key_pointer(piece) + "/" + f.instance;
     auto swap = [&](ac2::MeshInstanceData& mesh, const std::string& prefix) {
       for (std::size_t j = 0; j < mesh.materials.size(); ++j) {
         ac2::MaterialInfo& info = mesh.materials[j];
         if (info.replacement.value != from || (source && info.source.value != *source)) continue;
-        std::string p = absl::StrFormat("%s/materials/%d/", prefix, j);
-        record("swap_material", piece, p + "replacement", id_text(info.replacement.value, 8), id_text(to, 8));
+        std::string p = absl::StrFormat("%s/%s/%d/", prefix, f.materials, j);
+        record("swap_material", piece, p + f.replacement, id_text(info.replacement.value, 8), id_text(to, 8));
         info.replacement.value = to;
         if (mode) {
-          record("swap_material", piece, p + "mode", std::to_string(info.mode), std::to_string(*mode));
+          record("swap_material", piece, p + f.mode, std::to_string(info.mode), std::to_string(*mode));
           info.mode = *mode;
         }
         ++here;
@@ -175,7 +200,7 @@ void Engine::op_swap_material(const Value& op) {
       for (std::size_t i = 0; i < lod->slots.size(); ++i)
         if (lod->slots[i])
           if (auto* mesh = std::get_if<ac2::MeshInstanceData>(&lod->slots[i]->body))
-            swap(*mesh, absl::StrFormat("%s/slots/%d", base, i));
+            swap(*mesh, absl::StrFormat("%s/%s/%d", base, f.ac2_slots, i));
     } else if (auto* mesh = std::get_if<ac2::MeshInstanceData>(&visual->instance->body)) {
       swap(*mesh, base);
     }
@@ -216,13 +241,15 @@ void Engine::op_transform(const Value& op) {
     }
     if (!visual->instance) continue;
     std::size_t here = 0;
-    std::string base = key_pointer(piece) + "/instance";
+    const BulkFields& f = fields();
+    std::string base = key_pointer(piece) + "/" + f.instance;
+    // `prefix`: the pointer of the vector of matrices.
     auto apply = [&](std::vector<Matrix>& matrices, const std::string& prefix) {
       for (std::size_t j = 0; j < matrices.size(); ++j) {
         Matrix& m = matrices[j];
         Matrix before = m;
         auto refuse = [&](std::size_t element, const std::string& what) {
-          fail(absl::StrFormat("%s/instances/%d/%d: %s is not finite", prefix, j, element, what));
+          fail(absl::StrFormat("%s/%d/%d: %s is not finite", prefix, j, element, what));
         };
         if (translate) {
           // FORMAT.md 5: the f32 sum x + t, t rounded to f32 first.
@@ -243,19 +270,19 @@ void Engine::op_transform(const Value& op) {
               if (!std::isfinite(m[c * 4 + r])) refuse(c * 4 + r, "the product");
             }
         }
-        record("transform", piece, absl::StrFormat("%s/instances/%d", prefix, j), matrix_text(before), matrix_text(m));
+        record("transform", piece, absl::StrFormat("%s/%d", prefix, j), matrix_text(before), matrix_text(m));
         ++here;
       }
     };
     if (auto* lod = std::get_if<ac2::LODSelectorInstance>(&visual->instance->body)) {
-      apply(lod->instances, base);
+      apply(lod->instances, base + "/" + f.lod_instances);
       for (std::size_t i = 0; i < lod->slots.size(); ++i) {
         if (!lod->slots[i]) continue;
-        std::string prefix = absl::StrFormat("%s/slots/%d", base, i);
-        std::visit([&](auto& body) { apply(body.instances, prefix); }, lod->slots[i]->body);
+        std::string prefix = absl::StrFormat("%s/%s/%d", base, f.ac2_slots, i);
+        std::visit([&](auto& body) { apply(body.instances, prefix + "/" + f.instances(body)); }, lod->slots[i]->body);
       }
     } else if (auto* mesh = std::get_if<ac2::MeshInstanceData>(&visual->instance->body)) {
-      apply(mesh->instances, base);
+      apply(mesh->instances, base + "/" + f.mesh_instances);
     }
     if (here > 0) commit(piece, std::move(object));
     matches += here;
@@ -289,7 +316,8 @@ void Engine::op_switch_distance(const Value& op, bool scale) {
       if (slot ? i != *slot : d.object.value == 0) continue;
       f32 before = d.switch_distance;
       d.switch_distance = scale ? before * operand : operand;
-      std::string field = absl::StrFormat("%s/slots/%d/switch_distance", key_pointer(piece), i);
+      std::string field =
+          absl::StrFormat("%s/%s/%d/%s", key_pointer(piece), fields().sws_slots, i, fields().switch_distance);
       if (!std::isfinite(d.switch_distance))
         fail(absl::StrFormat("%s: %s is not finite", field,
                              scale ? f32_text(before) + " × " + f32_text(operand) : f32_text(operand)));

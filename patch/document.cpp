@@ -12,6 +12,7 @@
 #include "patch/dump_object.hpp"
 #include "patch/engine.hpp"
 #include "patch/json_util.hpp"
+#include "writer/document_json.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/json_writer.hpp"
 #include "writer/object_json.hpp"
@@ -20,7 +21,13 @@ namespace anvil::patch {
 
 void fail(std::string reason, int exit_code) { throw OpFailure{std::move(reason), exit_code}; }
 
-std::string Engine::key_pointer(std::size_t piece) const { return "/objects/" + escape_segment(keys_.key(piece)); }
+namespace {
+bool is(const std::string& segment, Key member) { return segment == document::text(member); }
+}  // namespace
+
+std::string Engine::key_pointer(std::size_t piece) const {
+  return "/" + std::string(document::text(document::kObjects)) + "/" + escape_segment(keys_.key(piece));
+}
 
 Location Engine::locate(const std::string& pointer) {
   auto segments = parse_pointer(pointer);
@@ -30,11 +37,11 @@ Location Engine::locate(const std::string& pointer) {
   const auto& seg = loc.segments;
   if (seg.empty()) {
     loc.area = Location::kRoot;
-  } else if (seg[0] == "format" || seg[0] == "game" || seg[0] == "size") {
+  } else if (is(seg[0], document::kFormat) || is(seg[0], document::kGame) || is(seg[0], document::kSize)) {
     loc.area = Location::kMeta;
-  } else if (seg[0] == "spans") {
+  } else if (is(seg[0], document::kSpans)) {
     loc.area = Location::kSpans;
-  } else if (seg[0] == "objects") {
+  } else if (is(seg[0], document::kObjects)) {
     if (seg.size() == 1) {
       loc.area = Location::kAllObjects;
     } else {
@@ -44,7 +51,7 @@ Location Engine::locate(const std::string& pointer) {
       loc.piece = *piece;
     }
   } else {
-    fail(absl::StrFormat("the document has no member \"%s\" (format, game, size, objects, spans)", seg[0]));
+    fail(absl::StrFormat("the document has no member \"%s\" (%s)", seg[0], document::list(document::kLevelMembers)));
   }
   return loc;
 }
@@ -73,14 +80,9 @@ void Engine::build_document(Document& out, bool objects, bool spans) {
     JsonTextHandler<rapidjson::StringBuffer> handler(buffer);
     JsonWriter<JsonTextHandler<rapidjson::StringBuffer>> w(handler);
     w.start_object();
-    w.key("format");
-    w.string("anvilrt/1");
-    w.key("game");
-    w.string(game_name(level_.game));
-    w.key("size");
-    w.number(level_.bytes.size());
+    write_document_head(w, level_.game, level_.bytes.size());
     if (objects) {
-      w.key("objects");
+      write_key(w, document::kObjects);
       w.start_object();
       for (std::size_t i = 0; i < level_.pieces.size(); ++i) {
         const Piece& p = level_.pieces[i];
@@ -97,23 +99,10 @@ void Engine::build_document(Document& out, bool objects, bool spans) {
       w.end_object();
     }
     if (spans) {
-      w.key("spans");
+      write_key(w, document::kSpans);
       w.start_array();
-      for (std::size_t i = 0; i < level_.pieces.size(); ++i) {
-        const Piece& p = level_.pieces[i];
-        w.start_object();
-        w.key("offset");
-        w.number(p.offset);
-        if (p.is_object()) {
-          w.key("object");
-          w.string(keys_.key(i));
-        } else {
-          w.key("opaque");
-          auto span = level_.bytes.subspan(p.offset, p.length);
-          w.string(absl::Base64Escape({reinterpret_cast<const char*>(span.data()), span.size()}));
-        }
-        w.end_object();
-      }
+      for (std::size_t i = 0; i < level_.pieces.size(); ++i)
+        write_span(w, level_.pieces[i], level_.bytes, [&] { return keys_.key(i); });
       w.end_array();
     }
     w.end_object();
@@ -121,7 +110,7 @@ void Engine::build_document(Document& out, bool objects, bool spans) {
   out.Parse<rapidjson::kParseFullPrecisionFlag>(buffer.GetString(), buffer.GetSize());
   if (out.HasParseError()) throw std::logic_error("the document does not parse back");
   if (!objects) return;
-  Value& members = out["objects"];
+  Value& members = out[document::kObjects.text];
   for (auto& [piece, s] : states_) {
     if (!s.dom_valid) continue;
     std::string key = keys_.key(piece);

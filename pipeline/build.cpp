@@ -10,6 +10,7 @@
 #include "pipeline/read_back.hpp"
 #include "reader/carver.hpp"
 #include "reader/file_tails.hpp"
+#include "reader/document_head.hpp"
 #include "reader/json_messages.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/json_text_reader.hpp"
@@ -86,6 +87,8 @@ absl::Status check_reread(std::span<const u8> bytes, Game game, const std::vecto
 }  // namespace
 
 std::optional<Built> build_in_order(std::string_view text, const TextPassed& passed) {
+  constexpr std::string_view kOpaqueSpan = document::text(document::kOpaque);
+  constexpr std::string_view kObjectSpan = document::text(document::kObject);
   constexpr std::size_t kPassedStep = std::size_t{64} << 20;
   std::size_t reported = 0;
   struct Entry {
@@ -100,23 +103,21 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
   // Every way out before the end is r.stop(): a document this path does not take whole goes to the
   // document path, which names what is wrong (a plain `return` would accept what was read so far).
   r.object([&] {
-    std::string_view s;
-    u64 size = 0;
-    if (!r.member("format") || !r.string(s) || s != kDocumentFormat || !r.member("game") || !r.string(s))
-      return r.stop();
-    auto game = parse_game(s);
+    DocumentHead head;
     // A size that the text could not describe is left to the general path (before any allocation).
-    if (!game || !r.member("size") || !r.number(size) || size / 4 > text.size()) return r.stop();
-    built.game = *game;
+    if (!read_document_head(r, head) || head.size / 4 > text.size()) return r.stop();
+    const u64 size = head.size;
+    const Game game = head.game;
+    built.game = game;
     built.bytes.resize(size);
-    if (!r.member("objects")) return r.stop();
+    if (!r.member(document::kObjects)) return r.stop();
     std::vector<u8> scratch;
     Object object;
     r.object([&] {
       std::string_view key;
       while (r.next_member(key)) {
         u64 offset = 0, length = 0;
-        if (!read_object_json(r, *game, object, offset, length)) return r.stop();
+        if (!read_object_json(r, game, object, offset, length)) return r.stop();
         auto encoded = encode_object_over(object, scratch);
         if (encoded.size() != length || offset > size || length > size - offset ||
             !objects.emplace(std::string(key), Entry{offset, length, object.index()}).second)
@@ -125,23 +126,24 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
         if (passed && r.pos() - reported >= kPassedStep) passed(reported = r.pos());
       }
     });
-    if (!r.member("spans")) return r.stop();
+    if (!r.member(document::kSpans)) return r.stop();
     std::size_t end = 0;  // where the spans so far end
     std::string decoded;
     r.array([&] {
       r.object([&] {
         u64 offset = 0;
         std::string_view kind, value;
-        if (!r.member("offset") || !r.number(offset) || offset != end || !r.next_member(kind) || !r.string(value))
+        if (!r.member(document::kOffset) || !r.number(offset) || offset != end || !r.next_member(kind) ||
+            !r.string(value))
           return r.stop();
-        if (kind == "opaque") {
+        if (kind == kOpaqueSpan) {
           if (!absl::Base64Unescape(absl::string_view(value.data(), value.size()), &decoded) ||
               decoded.size() > size - end)
             return r.stop();
           std::copy(decoded.begin(), decoded.end(), built.bytes.begin() + static_cast<std::ptrdiff_t>(end));
           end += decoded.size();
         } else if (auto it = objects.find(std::string(value));
-                   kind == "object" && it != objects.end() && !it->second.placed && it->second.offset == end) {
+                   kind == kObjectSpan && it != objects.end() && !it->second.placed && it->second.offset == end) {
           it->second.placed = true;
           ++placed;
           built.placed.push_back({end, it->second.length, it->second.kind});
@@ -159,25 +161,18 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
 
 absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
   if (!doc.IsObject()) return error("/", found_kind("the dump must be a JSON object", doc));
-  const Value* format = member(doc, "format");
-  if (format == nullptr || !format->IsString() || text(*format) != kDocumentFormat)
-    return error("/format", found("must be \"anvilrt/1\"", format));
-  const Value* game_value = member(doc, "game");
-  std::optional<Game> game;
-  if (game_value != nullptr && game_value->IsString()) game = parse_game(text(*game_value));
-  if (!game) return error("/game", found("must be \"ac2\" or \"sws\"", game_value));
-  const Value* size = member(doc, "size");
-  if (size == nullptr || !size->IsUint64()) return error("/size", found("must be the file size in bytes", size));
-  const Value* objects = member(doc, "objects");
+  auto head = read_document_head(doc);
+  if (!head.ok()) return head.status();
+  const Game game = head->game;
+  const Value* objects = member(doc, document::kObjects.text);
   if (objects == nullptr) return error("/objects", "missing field");
   if (!objects->IsObject()) return error("/objects", found_kind("must be an object", *objects));
-  const Value* spans = member(doc, "spans");
+  const Value* spans = member(doc, document::kSpans.text);
   if (spans == nullptr) return error("/spans", "missing: build needs a dump made with --full");
   if (!spans->IsArray()) return error("/spans", found_kind("must be an array", *spans));
   for (auto& m : doc.GetObject()) {
     std::string_view key = text(m.name);
-    if (key != "format" && key != "game" && key != "size" && key != "objects" && key != "spans")
-      return error("/" + std::string(key), "unknown field");
+    if (!document::is_member(key, document::kLevelMembers)) return error("/" + std::string(key), "unknown field");
   }
 
   // Objects by key, looked up once per span (RapidJSON's FindMember is a linear scan).
@@ -194,12 +189,12 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
     const Value& span = (*spans)[i];
     std::string at = absl::StrCat("/spans/", i);
     if (!span.IsObject()) return error(at, found_kind("must be an object", span));
-    const Value* offset = member(span, "offset");
+    const Value* offset = member(span, document::kOffset.text);
     if (offset == nullptr || !offset->IsUint64() || offset->GetUint64() != out.size())
       return error(at + "/offset",
                    found(absl::StrCat("must be ", out.size(), ", where the span before it ends"), offset));
-    const Value* opaque = member(span, "opaque");
-    const Value* key = member(span, "object");
+    const Value* opaque = member(span, document::kOpaque.text);
+    const Value* key = member(span, document::kObject.text);
     if (span.MemberCount() != 2 || (opaque == nullptr) == (key == nullptr))
       return error(at, "must be {\"offset\", \"opaque\"} or {\"offset\", \"object\"}");
     if (opaque != nullptr) {
@@ -218,7 +213,7 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
     if (object_json == nullptr) return error(at + "/object", "no object " + std::string(name) + " in /objects");
     if (!used.insert(name).second) return error(at + "/object", "object " + std::string(name) + " placed twice");
     Object object;
-    if (auto failure = read_dump_object(*object_json, *game, pointer, out.size(), object, encoded))
+    if (auto failure = read_dump_object(*object_json, game, pointer, out.size(), object, encoded))
       return absl::InvalidArgumentError(*failure);
     std::size_t start = out.size();
     out.insert(out.end(), encoded.begin(), encoded.end());
@@ -229,9 +224,8 @@ absl::StatusOr<std::vector<u8>> build_from_dump(const Value& doc) {
       if (!used.contains(text(m.name))) return error("/objects/" + std::string(text(m.name)), "not placed by any span");
     return error("/objects", "a key appears twice");
   }
-  if (out.size() != size->GetUint64())
-    return error("/size", absl::StrCat("the spans add up to ", out.size(), " bytes"));
-  if (auto status = check_reread(out, *game, placed); !status.ok()) return status;
+  if (out.size() != head->size) return error("/size", absl::StrCat("the spans add up to ", out.size(), " bytes"));
+  if (auto status = check_reread(out, game, placed); !status.ok()) return status;
   return out;
 }
 

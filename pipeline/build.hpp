@@ -33,7 +33,8 @@ struct Built {
 // it. Objects are encoded into the output as they come: no document is held in memory. Nothing when
 // the text departs from that layout or fails any check: build_from_dump then reads it as one
 // document, which decides and names the error. What it accepts the document path accepts too, to the
-// same bytes. The result is not yet re-read (build_from_dump does that).
+// same bytes (the fast path; the document path is the reference: tests/build_in_order_test.cpp and
+// the fuzz invariants compare them). The result is not yet re-read (build_from_dump does that).
 // `passed`, when given, is told now and then how far into the text the reading has come (so that a
 // mapped dump's pages can leave memory behind it).
 using TextPassed = std::function<void(std::size_t offset)>;

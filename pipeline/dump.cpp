@@ -1,9 +1,9 @@
 #include "pipeline/dump.hpp"
 
-#include <absl/strings/escaping.h>
 #include <rapidjson/stringbuffer.h>
 
 #include "reader/level.hpp"
+#include "writer/document_json.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/object_json.hpp"
 
@@ -19,9 +19,9 @@ Level carve(std::span<const u8> bytes, Game game, const std::vector<Extent>& reg
 template <class Writer>
 Level write_objects(Writer& w, std::span<const u8> bytes, Game game, const std::vector<Extent>& regions,
                     std::string& key, ProgressSteps& steps) {
-  w.key("size");
+  write_key(w, document::kSize);
   w.number(bytes.size());
-  w.key("objects");
+  write_key(w, document::kObjects);
   w.start_object();
   Level level = carve(bytes, game, regions, [&](const Piece& piece, const Object& object) {
     object_key(piece, game, key);
@@ -32,44 +32,27 @@ Level write_objects(Writer& w, std::span<const u8> bytes, Game game, const std::
   return level;
 }
 
-template <class Writer>
-void write_envelope(Writer& w, Game game) {
-  w.key("format");
-  w.string(kDocumentFormat);
-  w.key("game");
-  w.string(game_name(game));
-}
-
 template <class Stream>
 void write_document(std::span<const u8> bytes, const DumpOptions& options, Stream& stream,
                     const ProgressFn& progress = {}, std::size_t* objects = nullptr) {
   JsonTextHandler<Stream> handler(stream);
   JsonWriter<JsonTextHandler<Stream>> w(handler);
   w.start_object();
-  write_envelope(w, options.game);
+  write_document_head(w, options.game);
   std::string key;
   // Two passes over the file with `full` (objects, then spans): progress counts both.
   const std::size_t passes = options.full ? 2 : 1;
   ProgressSteps steps(progress, passes * bytes.size());
   Level level = write_objects(w, bytes, options.game, options.regions, key, steps);
   if (options.full) {
-    w.key("spans");
+    write_key(w, document::kSpans);
     w.start_array();
     for (const Piece& piece : level.pieces) {
       steps.at(bytes.size() + piece.offset);
-      w.start_object();
-      w.key("offset");
-      w.number(piece.offset);
-      if (piece.is_object()) {
-        w.key("object");
+      write_span(w, piece, bytes, [&]() -> const std::string& {
         object_key(piece, options.game, key);
-        w.string(key);
-      } else {
-        w.key("opaque");
-        auto span = bytes.subspan(piece.offset, piece.length);
-        w.string(absl::Base64Escape({reinterpret_cast<const char*>(span.data()), span.size()}));
-      }
-      w.end_object();
+        return key;
+      });
     }
     w.end_array();
   }
@@ -84,8 +67,8 @@ absl::Status write_datafiles(Game game, const NextLevel& next, Stream& stream) {
   JsonTextHandler<Stream> handler(stream);
   JsonWriter<JsonTextHandler<Stream>> w(handler);
   w.start_object();
-  write_envelope(w, game);
-  w.key("datafiles");
+  write_document_head(w, game);
+  write_key(w, document::kDatafiles);
   w.start_object();
   std::string key;
   const ProgressFn no_progress;

@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
+#include "model/ac2/tail_class.hpp"
 #include "model/ac2/visual_tail.hpp"
-#include "model/check_locator.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/signature_search.hpp"
 
@@ -24,16 +24,16 @@ class FileTails final : public TailFinder {
   explicit FileTails(std::span<const u8> file) : file_(file) {}
 
   std::optional<std::size_t> next_tail(std::size_t from, std::size_t limit) override {
-    // A tail at t has its class id at t + kTailClassOffset (0x19): the class-id places in [from, limit] + 0x19, nearest
-    // first, searched in steps that double (most unknown bodies are short).
-    const std::size_t last = limit + kTailClassOffset;
+    // A tail at t has its class id at t + ac2::kTailClassOffset (0x19, from the declaration): the class-id places in
+    // [from, limit] + 0x19, nearest first, searched in steps that double (most unknown bodies are short).
+    const std::size_t last = limit + ac2::kTailClassOffset;
     std::size_t step = 4096;
-    for (std::size_t pos = from + kTailClassOffset; pos <= last && pos < file_.size();) {
+    for (std::size_t pos = from + ac2::kTailClassOffset; pos <= last && pos < file_.size();) {
       std::size_t end = std::min(last + 1, pos + step);
       tails_.cover(pos, end);
       for (auto it = std::lower_bound(tails_.at.begin(), tails_.at.end(), pos); it != tails_.at.end() && *it < end;
            ++it) {
-        std::size_t start = *it - kTailClassOffset;
+        std::size_t start = *it - ac2::kTailClassOffset;
         auto [entry, added] = valid_.try_emplace(start, false);
         if (added) entry->second = parses_as_tail(start);
         if (entry->second) return start;
@@ -53,9 +53,6 @@ class FileTails final : public TailFinder {
   }
 
  private:
-  // Where the VisualShaderConstants class id lies in a tail, from its declaration.
-  static inline const std::size_t kTailClassOffset = constant_offset<ac2::VisualTail>(class_id::kVisualShaderConstants);
-
   // The places of one class id over one interval of the file. A question next to or overlapping the
   // interval extends it; one elsewhere starts a new interval.
   struct Places {

@@ -2,6 +2,14 @@
 // declaration, checking each value against the field it lands on (a u8 gets 0..255, an id a
 // fixed-width hex string, a float a number or "f32:0x…"), refusing checked constants that differ,
 // missing fields and unknown ones. The first failure latches, with its JSON pointer.
+//
+// Reference and fast path (reading): JsonReader over a RapidJSON document (reader/json_reader.hpp) is
+// the reference; JsonTextReader straight from the text (reader/json_text_reader.hpp) is the fast path,
+// which stops wherever it departs and leaves the verdict to the reference. They are kept in agreement
+// by tests/json_text_reader_test.cpp (JsonTextReader.ReadsEveryCorpusObject, .ReadsEveryGeneratedObject,
+// .StopsWhereTheTextDepartsAndTheGeneralReaderDecides, .NumbersReadAsTheGeneralReaderReadsThem), by
+// tests/build_in_order_test.cpp (build's one-pass path against its document path) and by the fuzz
+// invariants (fuzz/invariants.cpp), whose findings tests/regress_test.cpp replays.
 #pragma once
 
 #include <absl/strings/str_format.h>

@@ -4,7 +4,10 @@
 // JsonReader checks, but it does not explain: on any departure (a failed check, another field order,
 // an escape, a number it leaves to RapidJSON) it stops, and the caller reads the same text with
 // JsonReader, which takes every field order and names what is wrong. So it never accepts text that
-// JsonReader refuses, and what it accepts it reads to the same values (tests/json_text_reader_test.cpp).
+// JsonReader refuses, and what it accepts it reads to the same values.
+// This is the fast path; JsonReader (reader/json_reader.hpp) is the reference. Kept in agreement by
+// tests/json_text_reader_test.cpp (JsonTextReader.*), tests/build_in_order_test.cpp (BuildInOrder*) and
+// the fuzz invariants (fuzz/invariants.cpp) that tests/regress_test.cpp replays.
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,8 @@
 // Reads one top-level object back from its JSON (the inverse of writer/object_json.hpp): "class"
 // picks the kind among the dialect's, then the layout declaration reads and checks every field.
+// Two ways, as the JSON readers have them: from a RapidJSON value (JsonReader: the reference) and from
+// text (JsonTextReader: the fast path, which stops where it departs); tests/json_text_reader_test.cpp
+// and tests/build_in_order_test.cpp keep them in agreement (reader/json_text_reader.hpp).
 #pragma once
 
 #include <optional>

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "model/class_ids.hpp"
+#include "model/document.hpp"
 #include "model/json_text.hpp"
 
 namespace anvil::stats {
@@ -378,8 +379,8 @@ std::string json_report(const Census& census, std::span<const std::string> files
   rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
   w.SetIndent(' ', 2);
   w.StartObject();
-  w.Key("format");
-  w.String("anvilrt-stats/1");
+  w.Key(document::kFormat.text, static_cast<rapidjson::SizeType>(document::kFormat.size));
+  w.String(kStatsFormat.data(), static_cast<rapidjson::SizeType>(kStatsFormat.size()));
   JsonEmitter e(w);
   walk(census, files, e);
   w.EndObject();

@@ -5,6 +5,15 @@
 // size) (a key known to need no escaping) to print those itself (JsonTextHandler does, straight into
 // its output), and kIgnoresCounts when its EndObject/EndArray need no member counts; other handlers
 // (a Document) get Double and String.
+//
+// Reference and fast path (writing): rapidjson::Writer's text, and JsonWriter into a RapidJSON Document
+// (the route of patch and diff), are the reference; JsonTextHandler (writer/json_text_handler.hpp, its
+// string scanning in writer/json_text_escape.hpp) with JsonWriter's direct Float/HexString/IdString/
+// PlainKey is the fast path, which must print the same bytes. They are kept in agreement by
+// tests/json_text_handler_test.cpp (JsonTextHandler.RandomEventsAsRapidJson,
+// .EveryByteAtEveryPositionAmongOthers, .DocumentAcceptAsRapidJson,
+// .JsonWriterDirectEmissionMatchesTheDocumentRoute and the rest) and, for the hex and id digits
+// (model/json_text.hpp), tests/json_text_hex_test.cpp.
 #pragma once
 
 #include <bit>

@@ -1,0 +1,51 @@
+// The object keys of an archive's data files (patch/archive_patch.hpp): which data files hold an object
+// with a given key, for routing `/objects/<key>/...` and the keys of bulk operations. Built on first
+// use, which reads every data file; ids as numbers (a large archive has millions).
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/inlined_vector.h>
+
+#include <string>
+#include <vector>
+
+#include "patch/patch.hpp"
+#include "reader/level_set.hpp"
+
+namespace anvil::patch::archive {
+
+// A routing refusal: the operation fails with this reason.
+struct Refusal {
+  std::string reason;
+  int exit_code = kBadPatch;
+};
+[[noreturn]] inline void refuse(std::string reason, int exit_code = kBadPatch) {
+  throw Refusal{std::move(reason), exit_code};
+}
+
+class KeyIndex {
+ public:
+  explicit KeyIndex(LevelSet& set) : set_(set) {}
+
+  // The width of the dialect's ids in bytes.
+  std::size_t id_width() const { return set_.game() == Game::ac2 ? 8 : 4; }
+
+  // The data files that hold an object with this key (among those flagged in `among`, when given),
+  // ascending.
+  std::vector<std::size_t> holders(const std::string& key, const std::vector<bool>* among);
+  // The one data file that holds it; refused when none or several do.
+  std::size_t holder(const std::string& key, const std::vector<bool>* among);
+  // An object of `datafile` addressed as `old_key` has been given the id `new_id`: the new key names it
+  // there, and the old key no longer does (unless another object there has that id).
+  void renamed(std::size_t datafile, const std::string& old_key, u64 new_id);
+
+ private:
+  void build();
+
+  LevelSet& set_;
+  bool indexed_ = false;
+  absl::flat_hash_map<u64, absl::InlinedVector<u32, 1>> ids_;
+  absl::flat_hash_map<std::string, absl::InlinedVector<u32, 1>> other_keys_;  // "<id>@<offset>"
+};
+
+}  // namespace anvil::patch::archive
