@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "cli/progress_bar.hpp"
+#include "model/dialect.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::cli {
@@ -155,9 +156,12 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
 }
 
 void add_game_option(po::options_description& options, std::string& game) {
-  options.add_options()("game", po::value(&game)->default_value("auto"),
-                        "dialect: ac2 (Assassin's Creed II), sws (Shaun White Skateboarding), or auto "
-                        "(the one that carves more bytes, judged on a sample of a large file)");
+  static const std::string help = [] {
+    std::string text = "dialect: ";
+    for (const dialect::GameFacts& g : dialect::kGames) text.append(g.name).append(" (").append(g.title).append("), ");
+    return text + "or auto (the one that carves more bytes, judged on a sample of a large file)";
+  }();
+  options.add_options()("game", po::value(&game)->default_value("auto"), help.c_str());
 }
 
 bool check_game_option(const std::string& option) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "model/dialect.hpp"
 #include "model/json_text.hpp"
 #include "patch/json_util.hpp"
 
@@ -157,7 +158,7 @@ std::vector<std::size_t> Router::holders(const std::string& key, const std::vect
       if ((among == nullptr || (*among)[i]) && std::find(found.begin(), found.end(), i) == found.end())
         found.push_back(i);
   };
-  std::size_t width = set_.game() == Game::ac2 ? 8 : 4;
+  std::size_t width = dialect::facts(set_.game()).id_width;
   // A plain key is the id in its one spelling ("0x" + lowercase hex of the dialect's width).
   if (auto id = json_text::parse_id(key, width); id && json_text::format_id(*id, width) == key)
     if (auto it = ids_.find(*id); it != ids_.end()) collect(it->second);
@@ -243,7 +244,7 @@ void Router::note_new_key(std::size_t datafile, const std::string& op, const Tar
     if (it != value->value.MemberEnd()) id = &it->value;
   }
   if (id == nullptr || !id->IsString()) return;
-  std::size_t width = set_.game() == Game::ac2 ? 8 : 4;
+  std::size_t width = dialect::facts(set_.game()).id_width;
   auto new_id = json_text::parse_id({id->GetString(), id->GetStringLength()}, width);
   if (!new_id) return;  // the engine refuses it
   build_index();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/dialect.hpp"
 #include "model/json_text.hpp"
 #include "patch/engine.hpp"
 #include "patch/json_util.hpp"
@@ -16,8 +17,7 @@ namespace anvil::patch {
 namespace {
 
 // The Object alternative of an `sws` LODSelector.
-constexpr int kLODSelectorKind = 1;
-static_assert(std::is_same_v<std::variant_alternative_t<kLODSelectorKind, Object>, sws::LODSelector>);
+constexpr int kLODSelectorKind = static_cast<int>(dialect::alternative<sws::LODSelector>());
 
 void check_members(const Value& op, std::initializer_list<const char*> allowed) {
   for (auto& m : op.GetObject()) {

@@ -3,18 +3,11 @@
 #include <cctype>
 #include <set>
 
-#include "model/check_locator.hpp"
-#include "model/object.hpp"
+#include "model/dialect.hpp"
 
 namespace anvil::schema {
 
 namespace {
-
-template <class T>
-TopLevel top_level(std::string dialect, std::string name) {
-  return {std::move(dialect), std::move(name), T::class_id, constant_offset<T>(T::class_id),
-          describe::describe_struct<T>()};
-}
 
 void collect(const describe::Node& n, std::set<std::string>& seen, std::vector<const describe::Node*>& out) {
   if (n.kind == describe::Kind::kStruct) {
@@ -41,8 +34,12 @@ std::string constant_name(const describe::Node& constant, int& unnamed) {
 }
 
 std::vector<TopLevel> top_levels() {
-  return {top_level<ac2::Visual>("ac2", "Visual"), top_level<sws::LODSelector>("sws", "LODSelector"),
-          top_level<sws::Visual>("sws", "Visual")};
+  std::vector<TopLevel> out;
+  for (const dialect::Kind& k : dialect::kKinds)
+    out.push_back(
+        {std::string(game_name(k.game)), std::string(k.class_name), k.class_id, dialect::class_offset(k),
+         dialect::with_type(k, [](auto t) { return describe::describe_struct<typename decltype(t)::type>(); })});
+  return out;
 }
 
 std::vector<const describe::Node*> structures(const std::vector<TopLevel>& tops) {

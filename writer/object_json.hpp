@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "model/object.hpp"
+#include "model/dialect.hpp"
 #include "reader/carver.hpp"
 #include "writer/json_writer.hpp"
 
