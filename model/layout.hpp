@@ -223,13 +223,17 @@ SizeOf<Count> size_of(Key name, const OpaqueBytes& data, u64& length) {
 }
 
 // A byte run whose length a field before it gave (checked against the bytes left before anything is
-// allocated). Saving writes the run as it is; JSON hex.
+// allocated). Saving writes the run as it is; JSON hex. `up_to`: the field holding the offset (from the
+// structure's start) the run ends at, when that is what its length is (the archive header's kept bytes).
 struct SizedBytes {
   Key name;
   OpaqueBytes& data;
   u64 length;
+  const char* up_to = nullptr;  // the field holding the offset it ends at, when that gives its length
 };
-inline SizedBytes sized_bytes(Key name, OpaqueBytes& data, u64 length) { return {name, data, length}; }
+inline SizedBytes sized_bytes(Key name, OpaqueBytes& data, u64 length, const char* up_to = nullptr) {
+  return {name, data, length, up_to};
+}
 
 // A table stored as [Count n] and the n heads of `items`, whose bodies come later (after other fields),
 // read by bodies() over the same vector: a block table's sizes, then the blocks. T declares

@@ -4,6 +4,14 @@
 #include <set>
 
 #include "model/dialect.hpp"
+#include "model/forge/archive_header.hpp"
+#include "model/forge/data_file.hpp"
+#include "model/forge/data_file_header.hpp"
+#include "model/forge/data_header.hpp"
+#include "model/forge/index_entry.hpp"
+#include "model/forge/name_entry.hpp"
+#include "model/forge/stored_data_file.hpp"
+#include "model/forge/table_section.hpp"
 
 namespace anvil::schema {
 
@@ -46,6 +54,21 @@ std::vector<const describe::Node*> structures(const std::vector<TopLevel>& tops)
   std::set<std::string> seen;
   std::vector<const describe::Node*> out;
   for (const TopLevel& t : tops) collect(t.layout, seen, out);
+  return out;
+}
+
+std::vector<describe::Node> containers() {
+  using namespace forge;
+  using describe::describe_struct;
+  return {describe_struct<ArchiveHeader>(),  describe_struct<DataHeader>(), describe_struct<TableSection>(),
+          describe_struct<IndexEntry>(),     describe_struct<NameEntry>(),  describe_struct<DataFileHeader>(),
+          describe_struct<StoredDataFile>(), describe_struct<DataFile>()};
+}
+
+std::vector<const describe::Node*> structures(const std::vector<describe::Node>& roots) {
+  std::set<std::string> seen;
+  std::vector<const describe::Node*> out;
+  for (const describe::Node& r : roots) collect(r, seen, out);
   return out;
 }
 

@@ -251,6 +251,8 @@ class KsyWriter {
             absl::StrCat("      ", f.name, ":\n        value: '[", absl::StrJoin(values, ", "), "]'\n"));
         break;
       }
+      default:  // the container wrappers (FORGE.md): not in the object descriptions
+        break;
     }
   }
 
