@@ -11,7 +11,8 @@ A `.forge` archive among the files is read whole with `forge_archive` (header, t
 name entries, each data file's header and stored bytes: prefix and block sets) and compared with
 `anvilrt ls --json`: every data file's id, name, type, stored size, compression and decompressed size
 (the sum of its blocks' or chunks' sizes). Its data files, decompressed by `anvilrt extract`, are read
-with `forge_data_file`, which must take exactly their bytes.
+with `forge_data_file`, which must take exactly their bytes: their sizes are those `anvilrt dump` gives,
+and every object dump carves lies inside one resource body Kaitai read (FORGE.md 3).
 
 usage: ksy_roundtrip.py ANVILRT KSC_DIR WORK_DIR FILE...
 """
@@ -57,6 +58,19 @@ def decompressed_size(block_set):
     return sum(len(c.stored) if c.kind == 0 else c.uncompressed_size for c in block_set.chunks)
 
 
+def body_ranges(data_file):
+    """Where each resource body lies in the data file, from the fields Kaitai read (FORGE.md 3)."""
+    pos = 2 + 10 * data_file.num_entries + 4 + data_file.len_unknown
+    ranges = []
+    for r in data_file.resources:
+        pos += 4 + 4 + 4 + len(r.name) + 1
+        if r.flag == 1:
+            pos += 3 + 4 + 12 * r.num_flag_records
+        ranges.append((pos, pos + len(r.body)))
+        pos += len(r.body)
+    return ranges
+
+
 def compare_forge(Anvilrt, anvilrt, path, work):
     """The archive through forge_archive against `ls --json`; the data files through forge_data_file."""
     ls = json.loads(subprocess.run([anvilrt, "ls", "--json", "-q", path], check=True, capture_output=True).stdout)
@@ -92,19 +106,26 @@ def compare_forge(Anvilrt, anvilrt, path, work):
             if want[key] != value:
                 raise Mismatch(f"{path}: data file {want['index']}: {key}: Kaitai {value!r}, ls {want[key]!r}")
             fields += 1
-    # The decompressed data files, each read whole.
+    # The decompressed data files, each read whole, against `dump`.
+    dump = json.loads(subprocess.run([anvilrt, "dump", "-q", path], check=True, capture_output=True).stdout)
     out = os.path.join(work, os.path.basename(path) + ".extract")
     subprocess.run([anvilrt, "extract", "-q", path, "-o", out], check=True)
-    for name in sorted(os.listdir(out)):
-        with open(os.path.join(out, name), "rb") as f:
+    for name, dumped in dump["datafiles"].items():
+        with open(os.path.join(out, name + ".data"), "rb") as f:
             raw = f.read()
-        if not raw:
-            continue
+        if len(raw) != dumped["size"]:
+            raise Mismatch(f"{path}: {name}: extract wrote {len(raw)} bytes, dump says {dumped['size']}")
         parsed = Anvilrt.ForgeDataFile(KaitaiStream(BytesIO(raw)))
         if not parsed._io.is_eof():
             raise Mismatch(f"{path}: {name}: Kaitai read {parsed._io.pos()} of its {len(raw)} bytes")
         if len(parsed.resources) != parsed.num_entries:
             raise Mismatch(f"{path}: {name}: {parsed.num_entries} entries, {len(parsed.resources)} resources")
+        bodies = body_ranges(parsed)
+        for key, obj in dumped["objects"].items():
+            start, end = obj["offset"], obj["offset"] + obj["length"]
+            if not any(b <= start and end <= e for b, e in bodies):
+                raise Mismatch(f"{path}: {name}: object {key} at {start}..{end} is in no resource body {bodies}")
+            fields += 1
         fields += 1 + parsed.num_entries
     return len(read), fields
 
