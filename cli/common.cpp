@@ -166,7 +166,7 @@ void add_game_option(po::options_description& options, std::string& game) {
 
 bool check_game_option(const std::string& option) {
   if (option == "auto" || parse_game(option)) return true;
-  error("--game must be ac2, sws or auto, not '" + option + "'");
+  error("--game must be " + dialect::game_list("auto") + ", not '" + option + "'");
   return false;
 }
 
@@ -193,7 +193,7 @@ Game resolve_game(const std::string& option, std::span<const u8> bytes, const st
 }
 
 void warn_no_objects(const std::string& path, const std::string& game_option) {
-  warning(path, "no object carved (as " + (game_option == "auto" ? std::string("ac2 or sws") : game_option) +
+  warning(path, "no object carved (as " + (game_option == "auto" ? dialect::game_list() : game_option) +
                     "): not level data?");
 }
 

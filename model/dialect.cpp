@@ -1,5 +1,7 @@
 #include "model/dialect.hpp"
 
+#include <vector>
+
 #include "model/check_locator.hpp"
 
 namespace anvil::dialect {
@@ -10,6 +12,16 @@ std::span<const Kind> kinds(Game game) {
   std::size_t last = first;
   while (last < kKinds.size() && kKinds[last].game == game) ++last;
   return std::span<const Kind>(kKinds).subspan(first, last - first);
+}
+
+std::string game_list(std::string_view also) {
+  std::vector<std::string_view> names;
+  for (const GameFacts& g : kGames) names.push_back(g.name);
+  if (!also.empty()) names.push_back(also);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out.append(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ").append(names[i]);
+  return out;
 }
 
 const Kind* find_kind(Game game, std::string_view class_name) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -78,6 +79,9 @@ constexpr const GameFacts& facts(Game game) {
     if (g.game == game) return g;
   return kGames[0];
 }
+
+// The dialects' names as a message lists them: "ac2 or sws", or with `also` last: "ac2, sws or auto".
+std::string game_list(std::string_view also = {});
 
 // The kinds `game` carves, in the carver's order.
 std::span<const Kind> kinds(Game game);

@@ -22,6 +22,8 @@ TEST(Dialect, GamesAndTheirNames) {
   EXPECT_EQ(parse_game("AC2"), std::nullopt);
   EXPECT_EQ(dialect::facts(Game::ac2).id_width, 8u);
   EXPECT_EQ(dialect::facts(Game::sws).id_width, 4u);
+  EXPECT_EQ(dialect::game_list(), "ac2 or sws");
+  EXPECT_EQ(dialect::game_list("auto"), "ac2, sws or auto");
 }
 
 TEST(Dialect, KindsPerGameInCarverOrder) {
