@@ -8,6 +8,7 @@
 #include "cli/progress_bar.hpp"
 #include "gen/forge.hpp"
 #include "gen/generator.hpp"
+#include "model/dialect.hpp"
 #include "writer/output_target.hpp"
 
 namespace anvil::cli {
@@ -76,7 +77,7 @@ int run_gen(int argc, char** argv) {
     return code;
   auto game = parse_game(game_option);
   if (!game) {
-    error("--game must be ac2 or sws, not '" + game_option + "'");
+    error("--game must be " + dialect::game_list() + ", not '" + game_option + "'");
     return kBadInput;
   }
   if (vm.count("forge")) {

@@ -10,6 +10,7 @@
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
+#include "model/dialect.hpp"
 #include "reader/forge/summary.hpp"
 
 namespace anvil::cli {
@@ -31,12 +32,13 @@ int run_ls(int argc, char** argv) {
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
              "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
              "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"
-             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects every block is decompressed and its checksum checked (as\n"
+             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects every "
+             "block is decompressed and its checksum checked (as\n"
              "`anvilrt verify` does). Exit 0; 2 when the archive or a data file does not read.",
              options, {{"archive", "FORGE"}}, common, vm, code))
     return code;
   if (!parse_game(game_option)) {
-    error("--game must be ac2 or sws, not '" + game_option + "'");
+    error("--game must be " + dialect::game_list() + ", not '" + game_option + "'");
     return kBadInput;
   }
   u64 jobs = std::max(1u, std::thread::hardware_concurrency());

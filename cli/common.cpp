@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "cli/progress_bar.hpp"
+#include "model/dialect.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::cli {
@@ -155,14 +156,17 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
 }
 
 void add_game_option(po::options_description& options, std::string& game) {
-  options.add_options()("game", po::value(&game)->default_value("auto"),
-                        "dialect: ac2 (Assassin's Creed II), sws (Shaun White Skateboarding), or auto "
-                        "(the one that carves more bytes, judged on a sample of a large file)");
+  static const std::string help = [] {
+    std::string text = "dialect: ";
+    for (const dialect::GameFacts& g : dialect::kGames) text.append(g.name).append(" (").append(g.title).append("), ");
+    return text + "or auto (the one that carves more bytes, judged on a sample of a large file)";
+  }();
+  options.add_options()("game", po::value(&game)->default_value("auto"), help.c_str());
 }
 
 bool check_game_option(const std::string& option) {
   if (option == "auto" || parse_game(option)) return true;
-  error("--game must be ac2, sws or auto, not '" + option + "'");
+  error("--game must be " + dialect::game_list("auto") + ", not '" + option + "'");
   return false;
 }
 
@@ -189,7 +193,7 @@ Game resolve_game(const std::string& option, std::span<const u8> bytes, const st
 }
 
 void warn_no_objects(const std::string& path, const std::string& game_option) {
-  warning(path, "no object carved (as " + (game_option == "auto" ? std::string("ac2 or sws") : game_option) +
+  warning(path, "no object carved (as " + (game_option == "auto" ? dialect::game_list() : game_option) +
                     "): not level data?");
 }
 

@@ -1,15 +1,26 @@
 #include "model/describe.hpp"
 
+#include <algorithm>
+
 namespace anvil::describe {
+
+namespace {
+
+std::size_t count_size(const std::string& type) { return type == "u8" ? 1 : type == "u16" ? 2 : type == "u64" ? 8 : 4; }
+
+}  // namespace
 
 std::optional<std::size_t> fixed_size(const Node& node) {
   switch (node.kind) {
     case Kind::kScalar:
     case Kind::kId:
     case Kind::kOpaque:
+    case Kind::kText:
     case Kind::kConstant:
+    case Kind::kSizeOf:
       return node.size;
-    case Kind::kStruct: {
+    case Kind::kStruct:
+    case Kind::kGroup: {
       std::size_t total = 0;
       for (const Node& c : node.children) {
         auto s = fixed_size(c);
@@ -28,6 +39,11 @@ std::optional<std::size_t> fixed_size(const Node& node) {
       if (!s) return std::nullopt;
       return (*s + 4) * node.count;
     }
+    case Kind::kEither: {
+      auto first = fixed_size(node.children[0]), second = fixed_size(node.children[1]);
+      if (first && second && *first == *second) return first;
+      return std::nullopt;
+    }
     default:
       return std::nullopt;
   }
@@ -35,7 +51,8 @@ std::optional<std::size_t> fixed_size(const Node& node) {
 
 std::size_t min_size(const Node& node) {
   switch (node.kind) {
-    case Kind::kStruct: {
+    case Kind::kStruct:
+    case Kind::kGroup: {
       std::size_t total = 0;
       for (const Node& c : node.children) total += min_size(c);
       return total;
@@ -46,7 +63,10 @@ std::size_t min_size(const Node& node) {
       return (min_size(node.children[0]) + 4) * node.count;
     case Kind::kCounted:
     case Kind::kBytes:
-      return node.count_type == "u8" ? 1 : node.count_type == "u16" ? 2 : node.count_type == "u64" ? 8 : 4;
+    case Kind::kHeads:
+      return count_size(node.count_type);
+    case Kind::kEither:
+      return std::min(min_size(node.children[0]), min_size(node.children[1]));
     case Kind::kPointer:
       return 1;
     case Kind::kSwitch: {
@@ -59,6 +79,10 @@ std::size_t min_size(const Node& node) {
     }
     case Kind::kPresentIf:
     case Kind::kUntilTail:
+    case Kind::kSizedBytes:
+    case Kind::kBodies:
+    case Kind::kRestBytes:
+    case Kind::kUntilEnd:
       return 0;
     default:
       return *fixed_size(node);

@@ -1,11 +1,13 @@
 // The describing archive: walks a structure's one layout declaration by type, not by value, and yields
 // its fields as a tree (name, wire type, size or count rule, checked constants, alternatives). It is
 // what `anvilrt schema` prints the format reference, the Kaitai Struct and the ImHex descriptions from
-// (schema/), so those can only say what the reader, the writer and JSON do.
+// (schema/), so those can only say what the reader, the writer and JSON do. The tree is
+// model/describe_node.hpp.
 //
 // It descends into every type a declaration can hold, whatever a value holds: both sides of an inline
 // pointer, every alternative of a class switch, the element of a counted vector, a structure that is
-// present only sometimes. Each is described on a default-constructed value of its type.
+// present only sometimes, both forms of an either(). Each is described on a default-constructed value
+// of its type. It covers the container wrappers (FORGE.md) as well as the object ones (FORMAT.md).
 #pragma once
 
 #include <cxxabi.h>
@@ -18,62 +20,10 @@
 #include <typeinfo>
 #include <vector>
 
+#include "model/describe_node.hpp"
 #include "model/layout.hpp"
 
 namespace anvil::describe {
-
-// What a node of the tree is on the wire.
-enum class Kind {
-  kScalar,          // an integer or float: `type` is u8, u16, u32, u64 or f32
-  kId,              // an object id: `type` is id32 or id64 (JSON "0x" + hex)
-  kOpaque,          // `size` bytes kept as they are (JSON hex)
-  kConstant,        // a checked value (`constant`); shown in JSON only when it has a name
-  kStruct,          // `children` in order
-  kArray,           // `count` times `children[0]`
-  kCounted,         // [count_type n] then n times `children[0]`
-  kBytes,           // [count_type n] then n opaque bytes
-  kPointer,         // an inline pointer: tag 00 then `children[0]`, or tag 03 for none
-  kSwitch,          // [u32 class] then the fields of the alternative it names (`alternatives`)
-  kPresentIf,       // `children[0]` when earlier fields say so (`condition`)
-  kUntilTail,       // opaque bytes up to the next valid Visual tail (FORMAT.md 2.1)
-  kEachFollowedBy,  // `count` times: `children[0]`, then a u32 constant of its place (`constants`)
-};
-
-struct Node;
-
-// One alternative of a class switch: its class id (none for the catch-all) and its fields.
-struct Alternative {
-  std::optional<u32> class_id;
-  std::shared_ptr<const Node> body;  // a kStruct
-};
-
-struct Node {
-  Kind kind = Kind::kStruct;
-  std::string name;                       // the JSON key, FORMAT.md field name and patch pointer segment; may be empty
-  std::string type;                       // scalar and id types; for a kStruct the C++ type (e.g. "ac2::VisualTail")
-  std::string what;                       // a constant's or a switch's check, for messages and the reference
-  std::string section;                    // the FORMAT.md section of a structure, when it names one
-  std::size_t size = 0;                   // bytes of a scalar, id, opaque run or constant
-  std::size_t count = 0;                  // elements of a kArray or kEachFollowedBy
-  std::string count_type;                 // kCounted, kBytes: the stored count's type
-  std::size_t element_wire_size = 0;      // kCounted: what the count is checked against (FORMAT.md 2.6)
-  u64 constant = 0;                       // kConstant
-  std::vector<u32> constants;             // kEachFollowedBy
-  std::vector<Node> children;             // see Kind
-  std::vector<Alternative> alternatives;  // kSwitch
-  bool any_class = false;                 // kSwitch: the last alternative takes any other class
-  bool shown = true;                      // whether JSON shows it (unnamed constants are not)
-  // kStruct: the size the type states for the count checks (FORMAT.md 2.6): `wire_size` (exact) or
-  // `min_wire_size` (a least), which tests hold against the declaration.
-  std::optional<std::size_t> stated_size;
-  bool stated_size_is_least = false;
-};
-
-// The fixed wire size of a node, or nullopt when it depends on the data.
-std::optional<std::size_t> fixed_size(const Node& node);
-// The fewest bytes a node can take (empty counts, null pointers, absent parts, the smallest
-// alternative).
-std::size_t min_size(const Node& node);
 
 // "ac2::Visual" for anvil::ac2::Visual.
 template <class T>
@@ -93,6 +43,7 @@ class Describer {
  public:
   using is_loading = std::false_type;
   using is_saving = std::true_type;
+  static constexpr bool kDescribesBothForms = true;  // layout.hpp: either() is described, not run
 
   std::vector<Node> fields;
 
@@ -175,6 +126,108 @@ class Describer {
     return *this;
   }
 
+  // A check on the fields read before: the field it points back at (the last one) carries it.
+  Describer& operator&(const Require& r) {
+    if (!fields.empty()) fields.back().checks.push_back(r.what);
+    return *this;
+  }
+  template <class Count>
+  Describer& operator&(const SizeOf<Count>& s) {
+    Node n;
+    n.kind = Kind::kSizeOf;
+    n.name = s.name.text;
+    n.type = scalar_type<Count>();
+    n.size = sizeof(Count);
+    n.shown = false;
+    open_sizes_.push_back(fields.size());
+    fields.push_back(std::move(n));
+    return *this;
+  }
+  Describer& operator&(const SizedBytes& s) {
+    Node n;
+    n.kind = Kind::kSizedBytes;
+    n.name = s.name.text;
+    if (s.up_to != nullptr) {
+      n.what = s.up_to;
+    } else if (!open_sizes_.empty()) {
+      Node& size = fields[open_sizes_.front()];
+      n.sized_by = size.name;
+      size.sizes = n.name;
+      open_sizes_.erase(open_sizes_.begin());
+    } else if (!open_head_sizes_.empty()) {  // a body sized by its head (a block's compressed size)
+      n.sized_by = open_head_sizes_.front();
+      open_head_sizes_.erase(open_head_sizes_.begin());
+    }
+    fields.push_back(std::move(n));
+    return *this;
+  }
+  template <class Count, class T>
+  Describer& operator&(const Heads<Count, T>& h) {
+    Node n;
+    n.kind = Kind::kHeads;
+    n.name = h.name.text;
+    n.count_type = scalar_type<Count>();
+    n.element_wire_size = T::head_wire_size + T::min_body_wire_size;
+    T item{};
+    Describer d;
+    HeadOf<T>{item}.serialize(d, 0);
+    Node head = part(type_name<T>() + "Head", std::move(d.fields), T::head_wire_size, false);
+    for (std::size_t i : d.open_sizes_) open_head_sizes_.push_back(head.children[i].name);
+    n.children.push_back(std::move(head));
+    last_heads_ = n.name;
+    fields.push_back(std::move(n));
+    return *this;
+  }
+  template <class T>
+  Describer& operator&(const Bodies<T>& b) {
+    Node n;
+    n.kind = Kind::kBodies;
+    n.name = b.name.text;
+    n.what = last_heads_;
+    T item{};
+    Describer d;
+    d.open_head_sizes_ = std::move(open_head_sizes_);
+    open_head_sizes_.clear();
+    BodyOf<T>{item}.serialize(d, 0);
+    // a head's size field names the body's run it sizes
+    for (Node& f : fields)
+      if (f.kind == Kind::kHeads && f.name == last_heads_)
+        for (const Node& body_field : d.fields)
+          for (Node& head_field : f.children[0].children)
+            if (head_field.kind == Kind::kSizeOf && head_field.sizes.empty() && body_field.sized_by == head_field.name)
+              head_field.sizes = body_field.name;
+    n.children.push_back(part(type_name<T>() + "Body", std::move(d.fields), T::min_body_wire_size, true));
+    fields.push_back(std::move(n));
+    return *this;
+  }
+  Describer& operator&(const RestBytes& r) {
+    Node n;
+    n.kind = Kind::kRestBytes;
+    n.name = r.name.text;
+    fields.push_back(std::move(n));
+    return *this;
+  }
+  template <class T>
+  Describer& operator&(const UntilEnd<T>& u) {
+    Node n;
+    n.kind = Kind::kUntilEnd;
+    n.name = u.name.text;
+    n.children.push_back(value<T>(""));
+    fields.push_back(std::move(n));
+    return *this;
+  }
+  // Both forms, each as a group of fields.
+  template <class First, class Second>
+  Describer& operator&(const Either<First, Second>& e) {
+    Node n;
+    n.kind = Kind::kEither;
+    n.what = e.condition;
+    n.children.push_back(group(e.when));
+    n.children.push_back(group(e.otherwise));
+    fields.push_back(std::move(n));
+    return *this;
+  }
+
   template <class T>
   static std::string scalar_type() {
     if constexpr (std::is_same_v<T, f32>) return "f32";
@@ -182,6 +235,31 @@ class Describer {
   }
 
  private:
+  std::vector<std::size_t> open_sizes_;       // kSizeOf fields whose run is not yet declared
+  std::vector<std::string> open_head_sizes_;  // the same, left by the heads of a table for its bodies
+  std::string last_heads_;                    // the last kHeads, whose bodies a kBodies reads
+
+  // A structure made of part of a type's declaration (a table element's head or body).
+  static Node part(std::string type, std::vector<Node> children, std::size_t stated, bool least) {
+    Node n;
+    n.kind = Kind::kStruct;
+    n.type = std::move(type);
+    n.children = std::move(children);
+    n.stated_size = stated;
+    n.stated_size_is_least = least;
+    return n;
+  }
+  template <class Form>
+  Node group(const Form& form) {
+    Describer d;
+    d.open_head_sizes_ = open_head_sizes_;
+    form(d);
+    Node n;
+    n.kind = Kind::kGroup;
+    n.children = std::move(d.fields);
+    return n;
+  }
+
   template <class Alt, class... Alts>
   static void add_alternative(Node& n) {
     Alternative a;
@@ -206,6 +284,9 @@ class Describer {
       n.kind = Kind::kId;
       n.size = sizeof(T{}.value);
       n.type = "id" + std::to_string(8 * n.size);
+    } else if constexpr (kIsFixedString<T>) {
+      n.kind = Kind::kText;
+      n.size = sizeof(T{}.bytes);
     } else if constexpr (kIsOpaque<T>) {
       n.kind = Kind::kOpaque;
       n.size = sizeof(T{}.bytes);

@@ -17,11 +17,14 @@
 //   ar & heads<u16>("blocks", blocks); ... ar & bodies("block_data", blocks);  // a table, then what it sizes
 //   ar & until_end("chunks", chunks);                            // elements up to the end of the bytes
 //   ar & rest_bytes("plain", plain);                              // the bytes up to the end
+//   ar & either(max_size != 0, "max_size != 0", [&](auto& a) { ... }, [&](auto& a) { ... });  // one of two forms
+//   ar & only_if(flag == 1, "flag == 1", [&](auto& a) { ... });  // fields there when earlier ones say so
 #pragma once
 
 #include <array>
 #include <boost/serialization/nvp.hpp>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -220,13 +223,17 @@ SizeOf<Count> size_of(Key name, const OpaqueBytes& data, u64& length) {
 }
 
 // A byte run whose length a field before it gave (checked against the bytes left before anything is
-// allocated). Saving writes the run as it is; JSON hex.
+// allocated). Saving writes the run as it is; JSON hex. `up_to`: the field holding the offset (from the
+// structure's start) the run ends at, when that is what its length is (the archive header's kept bytes).
 struct SizedBytes {
   Key name;
   OpaqueBytes& data;
   u64 length;
+  const char* up_to = nullptr;  // the field holding the offset it ends at, when that gives its length
 };
-inline SizedBytes sized_bytes(Key name, OpaqueBytes& data, u64 length) { return {name, data, length}; }
+inline SizedBytes sized_bytes(Key name, OpaqueBytes& data, u64 length, const char* up_to = nullptr) {
+  return {name, data, length, up_to};
+}
 
 // A table stored as [Count n] and the n heads of `items`, whose bodies come later (after other fields),
 // read by bodies() over the same vector: a block table's sizes, then the blocks. T declares
@@ -286,6 +293,43 @@ struct UntilEnd {
 template <class T>
 UntilEnd<T> until_end(Key name, std::vector<T>& items) {
   return {name, items};
+}
+
+// One of two forms, chosen by fields read before (a block set's table of blocks, or its chunks: FORGE.md
+// 2). Each form is a generic callable that declares its fields on the archive it is given. Every archive
+// runs the form `first` selects (the operator& below); the describing archive describes both, with
+// `condition`, so the choice is stated once for reading, writing, JSON and the format reference.
+template <class First, class Second>
+struct Either {
+  bool first;
+  const char* condition;  // when the first form is there, in the declaration's terms ("max_size != 0")
+  First when;
+  Second otherwise;
+};
+template <class First, class Second>
+Either<First, Second> either(bool first, const char* condition, First when, Second otherwise) {
+  return {first, condition, std::move(when), std::move(otherwise)};
+}
+// No fields: the second form of only_if().
+struct NoFields {
+  template <class Archive>
+  void operator()(Archive&) const {}
+};
+// Fields that are there only when `present` (a resource's flag records after flag 1).
+template <class First>
+Either<First, NoFields> only_if(bool present, const char* condition, First when) {
+  return {present, condition, std::move(when), NoFields{}};
+}
+// An archive that describes both forms (model/describe.hpp) declares its own operator& for Either.
+template <class Archive>
+concept DescribesBothForms = Archive::kDescribesBothForms;
+template <class Archive, class First, class Second>
+requires(!DescribesBothForms<Archive>) Archive& operator&(Archive& ar, const Either<First, Second>& e) {
+  if (e.first)
+    e.when(ar);
+  else
+    e.otherwise(ar);
+  return ar;
 }
 
 }  // namespace anvil

@@ -17,13 +17,9 @@ inline constexpr Game kGames[] = {Game::ac2, Game::sws};
 std::string_view game_name(Game game);
 std::optional<Game> parse_game(std::string_view name);
 
-// Every top-level object kind. A dialect is the set of kinds it carves (reader/dialect.hpp).
+// Every top-level object kind. A dialect is the set of kinds it carves (model/dialect.hpp, which also
+// gives each its JSON "class": class_name()).
 using Object = std::variant<ac2::Visual, sws::LODSelector, sws::Visual>;
-
-// The JSON "class" of a top-level object.
-inline std::string_view class_name(const Object& o) {
-  return std::holds_alternative<sws::LODSelector>(o) ? "LODSelector" : "Visual";
-}
 
 // The object's id and its width in bytes (the JSON key is "0x" + 2*width hex digits).
 inline u64 object_id(const Object& o) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/dialect.hpp"
 #include "patch/patch.hpp"
 #include "reader/level_set.hpp"
 
@@ -28,7 +29,7 @@ class KeyIndex {
   explicit KeyIndex(LevelSet& set) : set_(set) {}
 
   // The width of the dialect's ids in bytes.
-  std::size_t id_width() const { return set_.game() == Game::ac2 ? 8 : 4; }
+  std::size_t id_width() const { return dialect::facts(set_.game()).id_width; }
 
   // The data files that hold an object with this key (among those flagged in `among`, when given),
   // ascending.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/dialect.hpp"
 #include "model/field_key.hpp"
 #include "model/json_text.hpp"
 #include "patch/engine.hpp"
@@ -17,8 +18,7 @@ namespace anvil::patch {
 namespace {
 
 // The Object alternative of an `sws` LODSelector.
-constexpr int kLODSelectorKind = 1;
-static_assert(std::is_same_v<std::variant_alternative_t<kLODSelectorKind, Object>, sws::LODSelector>);
+constexpr int kLODSelectorKind = static_cast<int>(dialect::alternative<sws::LODSelector>());
 
 // The JSON keys of the fields the bulk operations edit and name in their changes and errors, taken from
 // the layout declarations (model/field_key.hpp).

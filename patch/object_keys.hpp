@@ -13,13 +13,14 @@
 #include <string>
 #include <string_view>
 
+#include "model/dialect.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::patch {
 
 class ObjectKeys {
  public:
-  explicit ObjectKeys(const Level& level) : level_(level), width_(level.game == Game::ac2 ? 8 : 4) {}
+  explicit ObjectKeys(const Level& level) : level_(level), width_(dialect::facts(level.game).id_width) {}
 
   // The object piece that `key` (exactly as `dump` spells it) names now.
   std::optional<std::size_t> find(std::string_view key);

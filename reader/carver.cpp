@@ -3,31 +3,24 @@
 #include <algorithm>
 #include <vector>
 
-#include "model/check_locator.hpp"
+#include "model/dialect.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/file_tails.hpp"
 #include "reader/signature_search.hpp"
 
 namespace anvil {
 
-// A top-level object kind of a dialect: its class id lies `class_offset` bytes into the object.
+// A top-level object kind of a dialect (model/dialect.hpp) and where the search for it stands.
 struct Carver::Kind {
   std::size_t variant_index;
   u32 class_id;
-  std::size_t class_offset;
+  std::size_t class_offset;  // its class id lies this many bytes into the object
   std::string_view name;
   std::optional<std::size_t> next_signature;  // the next place of the class id not yet tried
   bool exhausted = false;
 };
 
 namespace {
-
-// Where a top-level object's class id lies, from its declaration (computed once per type).
-template <class T>
-std::size_t class_offset() {
-  static const std::size_t offset = constant_offset<T>(T::class_id);
-  return offset;
-}
 
 template <std::size_t I>
 using Alt = std::variant_alternative_t<I, Object>;
@@ -48,12 +41,8 @@ bool parse_alternative(std::size_t kind, ByteReader& reader, Object& object) {
 
 Carver::Carver(std::span<const u8> file, Game game, std::shared_ptr<FileTails> tails)
     : file_(file), tails_(tails ? std::move(tails) : std::make_shared<FileTails>(file)) {
-  if (game == Game::ac2) {
-    kinds_.push_back({0, ac2::Visual::class_id, class_offset<ac2::Visual>(), "Visual", {}});
-  } else {
-    kinds_.push_back({1, sws::LODSelector::class_id, class_offset<sws::LODSelector>(), "LODSelector", {}});
-    kinds_.push_back({2, sws::Visual::class_id, class_offset<sws::Visual>(), "Visual", {}});
-  }
+  for (const dialect::Kind& k : dialect::kinds(game))
+    kinds_.push_back({k.alternative, k.class_id, dialect::class_offset(k), k.class_name, {}});
 }
 
 Carver::~Carver() = default;

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "model/dialect.hpp"
 #include "model/json_text.hpp"
 
 namespace anvil {
@@ -132,7 +133,7 @@ std::string object_key(const Piece& piece, Game game) {
 
 void object_key(const Piece& piece, Game game, std::string& out) {
   out.resize(json_text::kMaxIdChars);
-  out.resize(json_text::format_id(out.data(), piece.id, game == Game::ac2 ? 8 : 4));
+  out.resize(json_text::format_id(out.data(), piece.id, dialect::facts(game).id_width));
   if (piece.repeated_id) absl::StrAppend(&out, "@", piece.offset);
 }
 

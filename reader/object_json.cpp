@@ -1,5 +1,6 @@
 #include "reader/object_json.hpp"
 
+#include "model/dialect.hpp"
 #include "reader/json_messages.hpp"
 
 namespace anvil {
@@ -31,9 +32,8 @@ std::optional<CheckFailure> read_object_json(const rapidjson::Value& value, Game
   if (cls == value.MemberEnd()) return fail("missing field", "");
   if (!cls->value.IsString()) return fail("must be a class name (a string)", json_kind(cls->value));
   std::string_view name(cls->value.GetString(), cls->value.GetStringLength());
-  if (game == Game::ac2 && name == "Visual") return read_as<ac2::Visual>(value, pointer, out);
-  if (game == Game::sws && name == "Visual") return read_as<sws::Visual>(value, pointer, out);
-  if (game == Game::sws && name == "LODSelector") return read_as<sws::LODSelector>(value, pointer, out);
+  if (const dialect::Kind* kind = dialect::find_kind(game, name))
+    return dialect::with_type(*kind, [&](auto t) { return read_as<typename decltype(t)::type>(value, pointer, out); });
   return fail(std::string("must be a top-level class of ") + std::string(game_name(game)), json_as_written(cls->value));
 }
 
@@ -43,12 +43,8 @@ bool read_object_json(JsonTextReader& reader, Game game, Object& out, u64& offse
     if (!reader.member("offset") || !reader.number(offset) || !reader.member("length") || !reader.number(length) ||
         !reader.member("class") || !reader.string(name))
       return;
-    if (game == Game::ac2 && name == "Visual")
-      read_fields_as<ac2::Visual>(reader, out);
-    else if (game == Game::sws && name == "Visual")
-      read_fields_as<sws::Visual>(reader, out);
-    else if (game == Game::sws && name == "LODSelector")
-      read_fields_as<sws::LODSelector>(reader, out);
+    if (const dialect::Kind* kind = dialect::find_kind(game, name))
+      dialect::with_type(*kind, [&](auto t) { read_fields_as<typename decltype(t)::type>(reader, out); });
     else
       reader.stop();
   });

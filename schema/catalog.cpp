@@ -3,18 +3,19 @@
 #include <cctype>
 #include <set>
 
-#include "model/check_locator.hpp"
-#include "model/object.hpp"
+#include "model/dialect.hpp"
+#include "model/forge/archive_header.hpp"
+#include "model/forge/data_file.hpp"
+#include "model/forge/data_file_header.hpp"
+#include "model/forge/data_header.hpp"
+#include "model/forge/index_entry.hpp"
+#include "model/forge/name_entry.hpp"
+#include "model/forge/stored_data_file.hpp"
+#include "model/forge/table_section.hpp"
 
 namespace anvil::schema {
 
 namespace {
-
-template <class T>
-TopLevel top_level(std::string dialect, std::string name) {
-  return {std::move(dialect), std::move(name), T::class_id, constant_offset<T>(T::class_id),
-          describe::describe_struct<T>()};
-}
 
 void collect(const describe::Node& n, std::set<std::string>& seen, std::vector<const describe::Node*>& out) {
   if (n.kind == describe::Kind::kStruct) {
@@ -41,14 +42,33 @@ std::string constant_name(const describe::Node& constant, int& unnamed) {
 }
 
 std::vector<TopLevel> top_levels() {
-  return {top_level<ac2::Visual>("ac2", "Visual"), top_level<sws::LODSelector>("sws", "LODSelector"),
-          top_level<sws::Visual>("sws", "Visual")};
+  std::vector<TopLevel> out;
+  for (const dialect::Kind& k : dialect::kKinds)
+    out.push_back(
+        {std::string(game_name(k.game)), std::string(k.class_name), k.class_id, dialect::class_offset(k),
+         dialect::with_type(k, [](auto t) { return describe::describe_struct<typename decltype(t)::type>(); })});
+  return out;
 }
 
 std::vector<const describe::Node*> structures(const std::vector<TopLevel>& tops) {
   std::set<std::string> seen;
   std::vector<const describe::Node*> out;
   for (const TopLevel& t : tops) collect(t.layout, seen, out);
+  return out;
+}
+
+std::vector<describe::Node> containers() {
+  using namespace forge;
+  using describe::describe_struct;
+  return {describe_struct<ArchiveHeader>(),  describe_struct<DataHeader>(), describe_struct<TableSection>(),
+          describe_struct<IndexEntry>(),     describe_struct<NameEntry>(),  describe_struct<DataFileHeader>(),
+          describe_struct<StoredDataFile>(), describe_struct<DataFile>()};
+}
+
+std::vector<const describe::Node*> structures(const std::vector<describe::Node>& roots) {
+  std::set<std::string> seen;
+  std::vector<const describe::Node*> out;
+  for (const describe::Node& r : roots) collect(r, seen, out);
   return out;
 }
 

@@ -23,6 +23,13 @@ std::vector<TopLevel> top_levels();
 // Every structure reachable from the top levels, each once, in the order first met (depth first).
 std::vector<const describe::Node*> structures(const std::vector<TopLevel>& tops);
 
+// The container structures of FORGE.md, outermost first: the archive header, the file-data header, a
+// table section, the index and name entries, a data file's 440-byte header, its stored bytes (prefix and
+// block sets) and the decompressed data file (its entry table and resources).
+std::vector<describe::Node> containers();
+// Every structure reachable from those, each once, in the order first met (depth first).
+std::vector<const describe::Node*> structures(const std::vector<describe::Node>& roots);
+
 // The field name of a checked constant in the Kaitai and ImHex descriptions: its JSON name when it has
 // one, else its check in words ("selector link tag" -> "selector_link_tag").
 std::string constant_name(const describe::Node& constant, int& unnamed);

@@ -204,6 +204,8 @@ class HexpatWriter {
                                        " must be ", hex(f.constants[i], 4), "\");"));
         }
         break;
+      default:  // the container wrappers (FORGE.md): not in the object descriptions
+        break;
     }
   }
 

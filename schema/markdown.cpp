@@ -71,8 +71,35 @@ std::string type_text(const Node& n) {
       return "bytes";
     case Kind::kEachFollowedBy:
       return absl::StrCat("(", type_text(n.children[0]), ", u32)[", n.count, "]");
+    case Kind::kText:
+      return absl::StrCat("text[", n.size, "]");
+    case Kind::kSizeOf:
+      return n.type;
+    case Kind::kSizedBytes:
+      return n.sized_by.empty() ? "bytes" : absl::StrCat("bytes[", n.sized_by, "]");
+    case Kind::kHeads:
+      return absl::StrCat(n.count_type, " n, ", link(n.children[0]), "[n]");
+    case Kind::kBodies:
+      return absl::StrCat(link(n.children[0]), "[#", n.what, "]");
+    case Kind::kRestBytes:
+      return "bytes";
+    case Kind::kUntilEnd:
+      return absl::StrCat(type_text(n.children[0]), "…");
+    case Kind::kEither:
+      return "one of two forms";
+    case Kind::kGroup:
+      return "";
   }
   return "";
+}
+
+std::string rule_text(const Node& n);
+
+// The rule of a field, and the checks made once it is read.
+std::string rule_and_checks(const Node& n) {
+  std::string rule = rule_text(n);
+  for (const std::string& c : n.checks) absl::StrAppend(&rule, rule.empty() ? "" : "; ", "checked: ", c);
+  return rule;
 }
 
 std::string rule_text(const Node& n) {
@@ -109,6 +136,27 @@ std::string rule_text(const Node& n) {
           "opaque bytes up to the first offset where a valid `ac2::VisualTail` starts, at most %d bytes "
           "ahead, holding no Visual class id (29 8D 65 EC); JSON hex",
           kUntilTailLimit);
+    case Kind::kText:
+      return "text padded with NULs; JSON the text when it is printable ASCII (no quote or backslash) followed "
+             "only by NULs, else hex";
+    case Kind::kSizeOf:
+      return absl::StrCat("the size of `", n.sizes, "`; written as its length; not in JSON");
+    case Kind::kSizedBytes:
+      if (!n.what.empty()) return absl::StrCat("the bytes up to the offset in `", n.what, "`; JSON hex");
+      return absl::StrCat("`", n.sized_by, "` bytes, checked against the bytes left; JSON hex");
+    case Kind::kHeads:
+      return absl::StrFormat(
+          "a table: the count is checked against the bytes left (n × %d ≤ left, with the bodies) before anything is "
+          "allocated; each head's body follows later; JSON: one array of heads and bodies together",
+          n.element_wire_size);
+    case Kind::kBodies:
+      return absl::StrCat("one body per head of `", n.what, "`, in order; JSON: in the elements of `", n.what, "`");
+    case Kind::kRestBytes:
+      return "the bytes up to the end of the bytes being read; JSON hex";
+    case Kind::kUntilEnd:
+      return "elements up to the end of the bytes being read; JSON an array";
+    case Kind::kEither:
+      return absl::StrCat("when ", n.what, ": the fields marked (1), else those marked (2)");
     case Kind::kEachFollowedBy: {
       std::vector<std::string> cls;
       for (u32 c : n.constants) cls.push_back(class_text(c));
@@ -133,19 +181,15 @@ std::string size_text(const Node& n) {
   }
 }
 
-void structure(const Node& s, std::string& out) {
-  absl::StrAppend(&out, "<a id=\"", anchor(s.type), "\"></a>\n### `", s.type, "`");
-  if (!s.section.empty()) absl::StrAppend(&out, " (FORMAT.md ", s.section, ")");
-  out += "\n\n";
-  if (auto size = describe::fixed_size(s))
-    absl::StrAppend(&out, "Always ", *size, " bytes.\n\n");
-  else
-    absl::StrAppend(&out, "At least ", describe::min_size(s), " bytes.\n\n");
-  out += "| off | size | field | type | rule |\n|---|---|---|---|---|\n";
-  Offset off;
-  for (const Node& f : s.children) {
-    absl::StrAppend(&out, "| ", off.text(), " | ", size_text(f), " | ", field_name(f), " | ", type_text(f), " | ",
-                    rule_text(f), " |\n");
+// The rows of `fields` from `off` on (the fields of a structure, or of one form of an either()).
+void rows(const std::vector<Node>& fields, Offset off, const std::string& mark, std::string& out) {
+  for (const Node& f : fields) {
+    absl::StrAppend(&out, "| ", off.text(), " | ", size_text(f), " | ", mark, field_name(f), " | ", type_text(f), " | ",
+                    rule_and_checks(f), " |\n");
+    if (f.kind == Kind::kEither) {
+      rows(f.children[0].children, off, "(1) ", out);
+      rows(f.children[1].children, off, "(2) ", out);
+    }
     if (auto size = describe::fixed_size(f)) {
       off.fixed += *size;
     } else if (f.kind == Kind::kCounted && describe::fixed_size(f.children[0])) {
@@ -155,9 +199,21 @@ void structure(const Node& s, std::string& out) {
       off.fixed += describe::min_size(f);
       off.terms.push_back(absl::StrCat("#", f.name));
     } else {
-      off.terms.push_back(absl::StrCat("len(", f.name, ")"));
+      off.terms.push_back(absl::StrCat("len(", f.name.empty() ? "…" : f.name, ")"));
     }
   }
+}
+
+void structure(const Node& s, std::string& out) {
+  absl::StrAppend(&out, "<a id=\"", anchor(s.type), "\"></a>\n### `", s.type, "`");
+  if (!s.section.empty()) absl::StrAppend(&out, " (FORMAT.md ", s.section, ")");
+  out += "\n\n";
+  if (auto size = describe::fixed_size(s))
+    absl::StrAppend(&out, "Always ", *size, " bytes.\n\n");
+  else
+    absl::StrAppend(&out, "At least ", describe::min_size(s), " bytes.\n\n");
+  out += "| off | size | field | type | rule |\n|---|---|---|---|---|\n";
+  rows(s.children, Offset{}, "", out);
   out += "\n";
 }
 
@@ -187,6 +243,14 @@ std::string format_markdown() {
                     t.class_offset, " | ", link(t.layout), " |\n");
   out += "\n## Structures\n\n";
   for (const Node* s : structures(tops)) structure(*s, out);
+  std::vector<describe::Node> forge = containers();
+  out +=
+      "## Containers (FORGE.md)\n\n"
+      "A `.forge` archive: its header, the file-data header at `first_header`, the table sections chained by\n"
+      "`next`, each listing `count` index entries (at `index_table`) and name entries (at `name_table`); each\n"
+      "index entry's `offset` is a data file's 440-byte header, whose stored bytes (`size` of them) follow. The\n"
+      "stored bytes decompress (block sets) to the data file, whose resource bodies are level files.\n\n";
+  for (const Node* s : structures(forge)) structure(*s, out);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "model/dialect.hpp"
 #include "reader/carver.hpp"
 
 namespace anvil::stats {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "gen/forge.hpp"
+#include "model/dialect.hpp"
 #include "pipeline/forge_rewrite.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"

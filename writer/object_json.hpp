@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "model/dialect.hpp"
 #include "model/level.hpp"
 #include "model/object.hpp"
 #include "writer/json_writer.hpp"

@@ -27,7 +27,7 @@ struct ArchiveHeader {
     ar& make_nvp("first_header", first_header);
     ar& require(first_header >= min_wire_size, sizeof first_header,
                 "the first file-data header H must lie after the archive header", first_header);
-    ar& sized_bytes("unknown_1", unknown_1, first_header - min_wire_size);
+    ar& sized_bytes("unknown_1", unknown_1, first_header - min_wire_size, "first_header");
   }
 };
 

@@ -27,12 +27,13 @@ struct BlockSet {
                 compression);
     ar& make_nvp("block_size", block_size);
     ar& make_nvp("max_size", max_size);
-    if (max_size != 0) {
-      ar& heads<u16>("blocks", blocks);
-      ar& bodies("block_data", blocks);
-    } else {
-      ar& until_end("chunks", chunks);
-    }
+    ar& either(
+        max_size != 0, "max_size != 0",
+        [&](auto& a) {
+          a& heads<u16>("blocks", blocks);
+          a& bodies("block_data", blocks);
+        },
+        [&](auto& a) { a& until_end("chunks", chunks); });
   }
 };
 

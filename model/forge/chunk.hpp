@@ -21,14 +21,14 @@ struct Chunk {
   void serialize(Archive& ar, unsigned /*version*/) {
     ar& make_nvp("kind", kind);
     ar& require(kind == kPlain || kind == kCompressed, 1, "chunk kind must be 00 or 01", kind);
-    if (kind == kPlain) {
-      ar& counted_bytes<u16>("stored", stored);
-    } else {
-      ar& size_of<u32>("compressed_size", stored, stored_size);
-      ar& make_nvp("uncompressed_size", uncompressed_size);
-      ar& make_nvp("checksum", checksum);
-      ar& sized_bytes("stored", stored, stored_size);
-    }
+    ar& either(
+        kind == kPlain, "kind == 0", [&](auto& a) { a& counted_bytes<u16>("stored", stored); },
+        [&](auto& a) {
+          a& size_of<u32>("compressed_size", stored, stored_size);
+          a& make_nvp("uncompressed_size", uncompressed_size);
+          a& make_nvp("checksum", checksum);
+          a& sized_bytes("stored", stored, stored_size);
+        });
   }
   u64 decoded_size() const { return kind == kPlain ? stored.bytes.size() : uncompressed_size; }
 };

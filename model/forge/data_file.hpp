@@ -37,10 +37,10 @@ struct Entry {
     ar& counted_bytes<u32>("name", name);
     ar& make_nvp("flag", flag);
     ar& require(flag <= 1, 1, "resource flag must be 0 or 1", flag);
-    if (flag == 1) {
-      ar& make_nvp("flag_unknown", flag_unknown);
-      ar& counted<u32>("flag_records", flag_records);
-    }
+    ar& only_if(flag == 1, "flag == 1", [&](auto& a) {
+      a& make_nvp("flag_unknown", flag_unknown);
+      a& counted<u32>("flag_records", flag_records);
+    });
     ar& sized_bytes("body", body, body_size);
   }
 };

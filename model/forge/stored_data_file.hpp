@@ -33,7 +33,8 @@ struct StoredDataFile {
     ar& present_if("first", first, compressed, "when the compression magic follows the prefix");
     ar& present_if("second", second, compressed && first && first->max_size != 0,
                    "when the first block set's max_size is not 0");
-    if (!compressed) ar& rest_bytes("plain", plain);
+    ar& only_if(!compressed, "no compression magic follows the prefix",
+                [&](auto& a) { a& rest_bytes("plain", plain); });
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
+#include "model/dialect.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
