@@ -42,7 +42,8 @@ cores="${3:-1}"
 out="${out:-/tmp/anvilrt-fuzz/$target}"
 root="${ANVILRT_FUZZ_BUILD:-$repo/build-fuzz}"
 variants=(fast asan cmplog)
-[[ $fast_only -eq 0 ]] || variants=(fast)
+# --fast-only runs ANVILRT_FUZZ_FAST_VARIANT's build (default fast; the smoke's is quick) as the fast one.
+[[ $fast_only -eq 0 ]] || variants=("${ANVILRT_FUZZ_FAST_VARIANT:-fast}")
 
 # ANVILRT_FUZZ_NO_BUILD=1: the caller built already (campaigns in parallel must not build at once).
 if [[ "${ANVILRT_FUZZ_NO_BUILD:-0}" != 1 ]]; then
@@ -57,6 +58,7 @@ for variant in "${variants[@]}"; do
   [[ -x "$binary" ]] || { echo "run_campaign: no harness $binary (run fuzz/build.sh $variant)" >&2; exit 2; }
   cp "$binary" "$out/bin/$variant"
 done
+[[ $fast_only -eq 0 || ${variants[0]} == fast ]] || mv "$out/bin/${variants[0]}" "$out/bin/fast"
 fast="$out/bin/fast" triage="$out/bin/asan"
 [[ $fast_only -eq 0 ]] || triage="$fast"  # replays, minimizes, and runs the secondaries
 
