@@ -10,7 +10,7 @@
 
 #include "model/document.hpp"
 #include "model/object.hpp"
-#include "reader/level.hpp"
+#include "model/level.hpp"
 
 namespace anvil {
 
