@@ -24,7 +24,7 @@ int run_dump(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v]\n\n"
+             "usage: anvilrt dump FILE [NAME|0xID...] [--game GAMES|auto] [--full] [-o OUT] [-q] [-v]\n\n"
              "The JSON document of a level file or a decompressed data file (FORMAT.md section 4). Of a .forge\n"
              "archive: {\"format\", \"game\", \"datafiles\": {NAME: {\"size\", \"objects\"}}}, one member per data\n"
              "file (those named, or all), the document a patch of the archive addresses.",

@@ -43,7 +43,7 @@ int run_gen_forge(Game game, u64 datafiles, u64 visuals, u64 seed, u64 block_siz
 int run_gen(int argc, char** argv) {
   std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size;
   po::options_description options("options");
-  options.add_options()("game", po::value(&game_option)->required(), "dialect: ac2 or sws")(
+  options.add_options()("game", po::value(&game_option)->required(), ("dialect: " + dialect::game_list()).c_str())(
       "visuals", po::value(&visuals)->required(),
       "the number of Visuals the file carves into (--forge: each entry body of each data file)")(
       "selectors", po::value(&selectors),
@@ -62,9 +62,9 @@ int run_gen(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt gen --game ac2|sws --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
+             "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
              "[-q] [-v]\n"
-             "       anvilrt gen --forge --game ac2|sws --datafiles N --visuals N [--seed S] -o OUT.forge "
+             "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
              "[--block-size B]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
              "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
@@ -72,7 +72,7 @@ int run_gen(int argc, char** argv) {
              "1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set forms) or plain,\n"
              "in two table sections, with padding between data files; checksums Adler-32 from 0 over the\n"
              "stored bytes.",
-             options, {{"game", "--game ac2|sws", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common,
+             options, {{"game", "--game GAMES", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common,
              vm, code))
     return code;
   auto game = parse_game(game_option);
@@ -109,7 +109,7 @@ int run_gen(int argc, char** argv) {
     return kBadInput;
   }
   summary << absl::StrFormat("%s: %s, %d bytes, %d Visuals", out, game_name(*game), record->size, record->visuals);
-  if (*game == Game::sws) summary << absl::StrFormat(", %d LODSelectors", record->selectors);
+  if (dialect::carves<sws::LODSelector>(*game)) summary << absl::StrFormat(", %d LODSelectors", record->selectors);
   summary << absl::StrFormat(", %d bytes carved, %d opaque, %d planted near misses\n", record->carved_bytes,
                              record->size - record->carved_bytes, record->near_misses.size());
   return kOk;

@@ -20,14 +20,15 @@ int run_ls(int argc, char** argv) {
   po::options_description options("options");
   options.add_options()("json", "one JSON document instead of lines")(
       "objects", "also carve each data file's entry bodies and count the objects of each class")(
-      "game", po::value(&game_option)->default_value("ac2"), "the dialect objects are carved in: ac2 or sws")(
+      "game", po::value(&game_option)->default_value("ac2"),
+      ("the dialect objects are carved in: " + dialect::game_list()).c_str())(
       "jobs,j", po::value(&jobs_text), "data files read at once (default: one per core)")(
       "archive", po::value(&path)->required(), "the .forge archive");
   po::variables_map vm;
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE [--json] [--objects] [--game ac2|sws] [--jobs N] [-q] [-v]\n\n"
+             "usage: anvilrt ls FORGE [--json] [--objects] [--game GAMES] [--jobs N] [-q] [-v]\n\n"
              "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
              "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"

@@ -76,7 +76,7 @@ int run_patch(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [-q] [-v]\n\n"
+             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [-q] [-v]\n\n"
              "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
              "nothing is written. The output is read back and checked before it replaces the target.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"

@@ -74,7 +74,7 @@ int run_stats(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v]\n\n"
+             "usage: anvilrt stats PATH... [--game GAMES|auto] [--json] [--jobs N] [--all] [-q] [-v]\n\n"
              "Census per dialect: objects by class, bytes carved vs opaque, the value counts of the fields\n"
              "the research notes count, and the near misses (candidates that failed a check, by check). A\n"
              ".forge archive counts every data file, and is summed up: data files by compression, bytes stored\n"

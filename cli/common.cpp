@@ -4,6 +4,7 @@
 #include <absl/strings/match.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
+#include <absl/strings/str_replace.h>
 #include <absl/strings/str_split.h>
 #include <absl/strings/strip.h>
 
@@ -64,8 +65,9 @@ void warning(const std::string& path, const std::string& what) {
   std::cerr << "anvilrt: " << path << ": warning: " << what << "\n";
 }
 
-bool parse(int argc, char** argv, const char* usage, po::options_description& options, const std::vector<Arg>& args,
-           Common& common, po::variables_map& vm, int& exit_code) {
+bool parse(int argc, char** argv, const char* usage_text, po::options_description& options,
+           const std::vector<Arg>& args, Common& common, po::variables_map& vm, int& exit_code) {
+  const std::string usage = absl::StrReplaceAll(usage_text, {{"GAMES", dialect::game_choices()}});
   // The synopsis for one-line errors: the first form, with its indented continuation lines joined (a line
   // that starts "anvilrt " again is a second form and is left to --help).
   std::vector<absl::string_view> lines = absl::StrSplit(absl::string_view(usage), '\n');
@@ -118,7 +120,8 @@ bool parse(int argc, char** argv, const char* usage, po::options_description& op
   } catch (const po::required_option& e) {
     std::string name = strip_dashes(e.get_option_name());
     for (const Arg& a : args)
-      if (name == a.name) return fail(std::string("missing ") + a.word);
+      if (name == a.name)
+        return fail(absl::StrReplaceAll(absl::StrCat("missing ", a.word), {{"GAMES", dialect::game_choices()}}));
     return fail("missing --" + name);
   } catch (const po::unknown_option& e) {
     return fail("unknown option '" + e.get_option_name() + "'");

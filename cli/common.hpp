@@ -45,7 +45,7 @@ struct Arg {
 };
 
 // Parses the command line of one command (argv[0] is the command's name). `usage` is the --help text,
-// whose first line is "usage: anvilrt CMD ...". Adds -q, -v and -h to `options`. On an error prints one
+// whose first line is "usage: anvilrt CMD ...", with GAMES for the dialects' names ("ac2|sws"). Adds -q, -v and -h to `options`. On an error prints one
 // line that names what the user typed ("missing PATCH (usage: …)", "unknown option '--frob' (usage: …)",
 // "unexpected argument 'x' (usage: …)") and returns false with exit_code 2; on --help prints the help
 // and returns false with exit_code 0.

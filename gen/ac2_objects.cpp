@@ -139,7 +139,8 @@ void Ac2Objects::tail(ac2::VisualTail& t) {
 }
 
 void Ac2Objects::visual(Object& object, Ac2Instance kind, const char* pattern, bool force_material) {
-  ac2::Visual& v = object.index() == 0 ? std::get<0>(object) : object.emplace<0>();
+  auto* held = std::get_if<ac2::Visual>(&object);
+  ac2::Visual& v = held ? *held : object.emplace<ac2::Visual>();
   v.id = Id64{draw_.id64()};
   v.managed = 0;                                            // 0 on all
   v.active = rng_.chance(97, 100) ? 1 : 0;                  // chosen

@@ -2,15 +2,14 @@
 
 #include <cstring>
 
-#include "model/class_ids.hpp"
+#include "model/dialect.hpp"
 
 namespace anvil::gen {
 
 namespace {
 
-// The three top-level signatures, as stored.
-constexpr std::array<u32, 3> kSignatures = {class_id::kVisual, class_id::kLODSelector,
-                                            class_id::kVisualShaderConstants};
+// What the reader searches for (the kinds' signatures and the ac2 tail class), as stored.
+constexpr const auto& kSignatures = dialect::kSearchedClassIds;
 
 // Whether a byte occurs in any signature: such bytes never appear in filler or opaque bodies. Nor does
 // 00, so that the 00 before an object is always the inline-pointer tag the generator put there.

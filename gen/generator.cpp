@@ -14,19 +14,22 @@
 #include "gen/ac2_objects.hpp"
 #include "gen/draw.hpp"
 #include "gen/sws_objects.hpp"
+#include "model/dialect.hpp"
 #include "writer/atomic_file.hpp"
 #include "writer/encode.hpp"
 
 namespace anvil::gen {
 
 absl::Status validate(const Options& options) {
-  if (options.game == Game::ac2 && options.selectors && *options.selectors != 0)
-    return absl::InvalidArgumentError("--selectors is for --game sws (ac2 has no top-level LODSelector)");
+  const bool selectors = dialect::carves<sws::LODSelector>(options.game);
+  if (!selectors && options.selectors && *options.selectors != 0)
+    return absl::InvalidArgumentError(absl::StrCat("--selectors is for a game with top-level LODSelectors (",
+                                                   std::string(game_name(options.game)), " has none)"));
   constexpr u64 kMax = u64{1} << 32;
   if (options.visuals >= kMax || options.selectors.value_or(0) >= kMax)
     return absl::InvalidArgumentError("at most 4294967295 objects");
-  u64 objects = options.visuals + options.selectors.value_or(options.visuals * 221 / 3966);
-  if (options.game == Game::ac2) objects = options.visuals;
+  u64 objects = options.visuals;
+  if (selectors) objects += options.selectors.value_or(options.visuals * 221 / 3966);
   if (options.near_misses > objects + 1)
     return absl::InvalidArgumentError(
         absl::StrCat("at most one planted near miss per gap: ", objects + 1, " for ", objects, " objects"));
@@ -46,10 +49,14 @@ class Generator {
   }
 
   Record run() {
-    if (options_.game == Game::ac2)
-      run_ac2();
-    else
-      run_sws();
+    switch (options_.game) {
+      case Game::ac2:
+        run_ac2();
+        break;
+      case Game::sws:
+        run_sws();
+        break;
+    }
     flush();
     record_.size = flushed_;
     if (options_.progress) options_.progress(flushed_, flushed_);

@@ -1,6 +1,7 @@
 #include "gen/near_miss.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,50 +11,66 @@
 
 namespace anvil::gen {
 
+namespace {
+
+// Each kind: its dialect, its name, and the check it plants on (in the order of Planted, grouped by
+// dialect, which planted_kinds relies on).
+struct PlantedFacts {
+  Planted kind;
+  Game game;
+  std::string_view name;
+  PlantedCheck check;
+};
+
+constexpr PlantedFacts kPlanted[] = {
+    {Planted::instance_tag, Game::ac2, "instance_tag", {CheckedField::kPointerTag, "instance", 0x05}},
+    {Planted::streams_count, Game::ac2, "streams_count", {CheckedField::kConstant, "streams count", 3}},
+    {Planted::material_info_class,
+     Game::ac2,
+     "material_info_class",
+     {CheckedField::kConstant, "material info class", 0xDEADBEEF}},
+    {Planted::tail_class,
+     Game::ac2,
+     "tail_class",
+     {CheckedField::kConstant, "VisualShaderConstants class", class_id::kVisualShaderConstants - 1}},
+    {Planted::slot_class, Game::ac2, "slot_class", {CheckedField::kClass, "slot class", 0x12345678}},
+    {Planted::light_instance,
+     Game::sws,
+     "light_instance",
+     {CheckedField::kClass, "instance class", class_id::kLightInstance}},
+    {Planted::submesh_class,
+     Game::sws,
+     "submesh_class",
+     {CheckedField::kConstant, "SubMeshInstanceData class", class_id::kSubMeshInstanceData + 1}},
+    {Planted::compiled_constant,
+     Game::sws,
+     "compiled_constant",
+     {CheckedField::kConstant, "CompiledMeshInstance constant 21", 22}},
+};
+
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kPlanted); ++i)
+    if (static_cast<std::size_t>(kPlanted[i].kind) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(), "kPlanted is in the order of Planted");
+
+const PlantedFacts& facts(Planted kind) { return kPlanted[static_cast<std::size_t>(kind)]; }
+
+}  // namespace
+
 std::span<const Planted> planted_kinds(Game game) {
-  static constexpr Planted ac2[] = {Planted::instance_tag, Planted::streams_count, Planted::material_info_class,
-                                    Planted::tail_class, Planted::slot_class};
-  static constexpr Planted sws[] = {Planted::light_instance, Planted::submesh_class, Planted::compiled_constant};
-  if (game == Game::ac2) return ac2;
-  return sws;
+  static const auto by_game = [] {
+    std::array<std::vector<Planted>, std::size(kGames)> out;
+    for (const PlantedFacts& p : kPlanted) out[static_cast<std::size_t>(p.game)].push_back(p.kind);
+    return out;
+  }();
+  return by_game[static_cast<std::size_t>(game)];
 }
 
-std::string_view planted_name(Planted kind) {
-  switch (kind) {
-    case Planted::instance_tag:
-      return "instance_tag";
-    case Planted::streams_count:
-      return "streams_count";
-    case Planted::material_info_class:
-      return "material_info_class";
-    case Planted::tail_class:
-      return "tail_class";
-    case Planted::slot_class:
-      return "slot_class";
-    case Planted::light_instance:
-      return "light_instance";
-    case Planted::submesh_class:
-      return "submesh_class";
-    case Planted::compiled_constant:
-      return "compiled_constant";
-  }
-  return "?";
-}
+std::string_view planted_name(Planted kind) { return facts(kind).name; }
 
-const PlantedCheck& planted_check(Planted kind) {
-  static const PlantedCheck checks[] = {
-      // in the order of Planted
-      {CheckedField::kPointerTag, "instance", 0x05},
-      {CheckedField::kConstant, "streams count", 3},
-      {CheckedField::kConstant, "material info class", 0xDEADBEEF},
-      {CheckedField::kConstant, "VisualShaderConstants class", class_id::kVisualShaderConstants - 1},
-      {CheckedField::kClass, "slot class", 0x12345678},
-      {CheckedField::kClass, "instance class", class_id::kLightInstance},
-      {CheckedField::kConstant, "SubMeshInstanceData class", class_id::kSubMeshInstanceData + 1},
-      {CheckedField::kConstant, "CompiledMeshInstance constant 21", 22},
-  };
-  return checks[static_cast<std::size_t>(kind)];
-}
+const PlantedCheck& planted_check(Planted kind) { return facts(kind).check; }
 
 std::string plant_near_miss(Planted kind, Ac2Objects& ac2, SwsObjects& sws, std::vector<u8>& bytes) {
   Object object;

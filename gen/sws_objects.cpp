@@ -70,7 +70,8 @@ void SwsObjects::selector(sws::LODSelector& s) {
 }
 
 void SwsObjects::visual(Object& object, SwsInstance kind) {
-  sws::Visual& v = object.index() == 2 ? std::get<2>(object) : object.emplace<2>();
+  auto* held = std::get_if<sws::Visual>(&object);
+  sws::Visual& v = held ? *held : object.emplace<sws::Visual>();
   v.managed = 0;
   v.id = Id32{draw_.id32()};
   v.active = rng_.chance(97, 100) ? 1 : 0;

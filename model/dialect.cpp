@@ -24,6 +24,13 @@ std::string game_list(std::string_view also) {
   return out;
 }
 
+std::string game_choices(std::string_view also) {
+  std::string out;
+  for (const GameFacts& g : kGames) out.append(out.empty() ? "" : "|").append(g.name);
+  if (!also.empty()) out.append("|").append(also);
+  return out;
+}
+
 const Kind* find_kind(Game game, std::string_view class_name) {
   for (const Kind& k : kinds(game))
     if (k.class_name == class_name) return &k;

@@ -2,7 +2,6 @@
 // ids, and the top-level object kinds it carves (FORMAT.md sections 1-3): their JSON "class", their
 // class id, and the Object alternative (the layout declaration) each maps to. The carver, the JSON
 // readers, the schema catalog, the patch engine and stats all ask this table; none spells a fact again.
-// (gen/ still spells some itself: see the report of issue 14.)
 #pragma once
 
 #include <array>
@@ -15,6 +14,7 @@
 #include <utility>
 #include <variant>
 
+#include "model/class_ids.hpp"
 #include "model/object.hpp"
 
 namespace anvil::dialect {
@@ -74,6 +74,16 @@ consteval bool every_alternative_once() {
 }
 static_assert(every_alternative_once(), "every Object alternative is one kind; kinds are grouped by dialect");
 
+// Every class id the reader searches the bytes for: the kinds' signatures, and the ac2 Visual tail's
+// class that the tail index finds (reader/file_tails.hpp). The generator keeps its filler free of
+// their bytes, so that only what it placed is carved.
+inline constexpr auto kSearchedClassIds = [] {
+  std::array<u32, kKinds.size() + 1> ids{};
+  for (std::size_t i = 0; i < kKinds.size(); ++i) ids[i] = kKinds[i].class_id;
+  ids[kKinds.size()] = class_id::kVisualShaderConstants;  // model/ac2/tail_class.hpp
+  return ids;
+}();
+
 constexpr const GameFacts& facts(Game game) {
   for (const GameFacts& g : kGames)
     if (g.game == game) return g;
@@ -82,6 +92,17 @@ constexpr const GameFacts& facts(Game game) {
 
 // The dialects' names as a message lists them: "ac2 or sws", or with `also` last: "ac2, sws or auto".
 std::string game_list(std::string_view also = {});
+
+// The dialects' names as a usage line lists them: "ac2|sws", or with `also` last: "ac2|sws|auto".
+std::string game_choices(std::string_view also = {});
+
+// Whether `game` carves top-level objects of type T (sws carves LODSelectors, ac2 does not).
+template <class T>
+constexpr bool carves(Game game) {
+  for (const Kind& k : kKinds)
+    if (k.game == game && k.alternative == alternative<T>()) return true;
+  return false;
+}
 
 // The kinds `game` carves, in the carver's order.
 std::span<const Kind> kinds(Game game);

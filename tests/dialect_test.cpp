@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "model/check_locator.hpp"
 #include "model/class_ids.hpp"
 #include "reader/object_json.hpp"
@@ -24,6 +26,20 @@ TEST(Dialect, GamesAndTheirNames) {
   EXPECT_EQ(dialect::facts(Game::sws).id_width, 4u);
   EXPECT_EQ(dialect::game_list(), "ac2 or sws");
   EXPECT_EQ(dialect::game_list("auto"), "ac2, sws or auto");
+  EXPECT_EQ(dialect::game_choices(), "ac2|sws");
+  EXPECT_EQ(dialect::game_choices("auto"), "ac2|sws|auto");
+}
+
+TEST(Dialect, CarvesAndSearchedClassIds) {
+  EXPECT_TRUE(dialect::carves<ac2::Visual>(Game::ac2));
+  EXPECT_FALSE(dialect::carves<sws::LODSelector>(Game::ac2));
+  EXPECT_TRUE(dialect::carves<sws::LODSelector>(Game::sws));
+  EXPECT_FALSE(dialect::carves<ac2::Visual>(Game::sws));
+  // The kinds' signatures and the ac2 tail class the tail index searches for.
+  for (u32 id : {class_id::kVisual, class_id::kLODSelector, class_id::kVisualShaderConstants})
+    EXPECT_NE(std::find(dialect::kSearchedClassIds.begin(), dialect::kSearchedClassIds.end(), id),
+              dialect::kSearchedClassIds.end())
+        << std::hex << id;
 }
 
 TEST(Dialect, KindsPerGameInCarverOrder) {
