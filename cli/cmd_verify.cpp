@@ -18,7 +18,7 @@
 namespace anvil::cli {
 namespace {
 
-struct Opened {
+struct VerifiedPath {
   std::string path;
   bool sure = true;  // cli/common.hpp WalkedFile
   std::optional<InputFile> input;
@@ -30,13 +30,13 @@ struct Opened {
 };
 
 // One job: a level or data file, an archive's tables, or one data file of an archive.
-struct Job {
+struct VerifyJob {
   static constexpr std::size_t kTables = static_cast<std::size_t>(-1);
   std::size_t opened = 0;
   std::size_t datafile = kTables;
 };
 
-struct JobResult {
+struct VerifyResult {
   std::string error;  // the archive's tables do not read
   GameChoice game;
   VerifyReport report;             // a level file
@@ -87,7 +87,7 @@ int run_verify(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all]\n"
+             "usage: anvilrt verify PATH... [--game GAMES|auto] [--no-json] [--recompress] [--jobs N] [--all]\n"
              "       [-q] [-v]\n\n"
              "For each file: bytes -> model -> bytes and (unless --no-json) bytes -> JSON -> bytes must both\n"
              "give the file back identically, every object re-encoded from its fields. One line per file:\n"
@@ -107,11 +107,11 @@ int run_verify(int argc, char** argv) {
 
   PathErrors path_errors;
   std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
-  std::vector<Opened> opened(files.size());
-  std::vector<Job> work;
+  std::vector<VerifiedPath> opened(files.size());
+  std::vector<VerifyJob> work;
   std::size_t total = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    Opened& o = opened[i];
+    VerifiedPath& o = opened[i];
     o.path = files[i].path;
     o.sure = files[i].sure;
     auto input = InputFile::open(o.path);
@@ -126,7 +126,7 @@ int run_verify(int argc, char** argv) {
     } else {
       o.open = input.status();
     }
-    work.push_back({i, Job::kTables});
+    work.push_back({i, VerifyJob::kTables});
     if (o.archive) {
       o.names = forge::document_names(o.archive->archive);
       for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d});
@@ -138,7 +138,7 @@ int run_verify(int argc, char** argv) {
   std::vector<ArchiveTally> tallies(opened.size());
   ProgressBar bar("verify", common.quiet);
   auto finish_archive = [&](std::size_t i) {
-    const Opened& o = opened[i];
+    const VerifiedPath& o = opened[i];
     const ArchiveTally& t = tallies[i];
     bar.erase();
     std::cout << absl::StrFormat("%s: checksum rule %s", o.path, forge::describe_rules(t.rules, t.checked_blocks));
@@ -154,11 +154,11 @@ int run_verify(int argc, char** argv) {
     else
       ok ? ++identical : ++different;
   };
-  run_in_order<JobResult>(
+  run_in_order<VerifyResult>(
       work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
-        JobResult r;
-        const Opened& o = opened[work[j].opened];
+        VerifyResult r;
+        const VerifiedPath& o = opened[work[j].opened];
         if (!o.input) return r;
         if (!o.error.empty()) {
           r.error = o.error;
@@ -166,7 +166,7 @@ int run_verify(int argc, char** argv) {
         }
         auto bytes = o.input->bytes();
         forge::VerifyOptions v{o.archive ? o.archive->game : Game::ac2, json, recompress};
-        if (o.archive && work[j].datafile == Job::kTables) {
+        if (o.archive && work[j].datafile == VerifyJob::kTables) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
           r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v);
@@ -189,9 +189,9 @@ int run_verify(int argc, char** argv) {
         }
         return r;
       },
-      [&](std::size_t j, JobResult& r) {
+      [&](std::size_t j, VerifyResult& r) {
         std::size_t i = work[j].opened;
-        const Opened& o = opened[i];
+        const VerifiedPath& o = opened[i];
         bar.erase();
         if (!o.input) {
           path_errors.failed(o.path, o.open);
@@ -214,7 +214,7 @@ int run_verify(int argc, char** argv) {
           }
           std::cerr << r.game.note;
         }
-        if (o.archive && work[j].datafile == Job::kTables) {
+        if (o.archive && work[j].datafile == VerifyJob::kTables) {
           std::cout << absl::StrFormat("%s: forge archive, %d bytes, %d data files, %s: ", o.path,
                                        o.archive->archive.size, o.archive->archive.files.size(),
                                        game_name(o.archive->game));

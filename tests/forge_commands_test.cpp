@@ -31,18 +31,18 @@ rapidjson::Document parse_json(const std::string& text) {
 }
 
 // The first material replacement field of a data file's objects: its key and pointer inside the object.
-struct Field {
+struct ReplacementField {
   std::string key, pointer, value;
 };
-std::optional<Field> first_replacement(const rapidjson::Value& objects) {
+std::optional<ReplacementField> first_replacement(const rapidjson::Value& objects) {
   for (auto& o : objects.GetObject()) {
     const auto& v = o.value;
     if (!v.HasMember("instance") || v["instance"].IsNull() || !v["instance"].HasMember("slots")) continue;
     const auto& slots = v["instance"]["slots"];
     for (rapidjson::SizeType s = 0; s < slots.Size(); ++s)
       if (!slots[s].IsNull() && slots[s].HasMember("materials") && slots[s]["materials"].Size() > 0)
-        return Field{o.name.GetString(), absl::StrCat("/instance/slots/", s, "/materials/0/replacement"),
-                     slots[s]["materials"][0]["replacement"].GetString()};
+        return ReplacementField{o.name.GetString(), absl::StrCat("/instance/slots/", s, "/materials/0/replacement"),
+                                slots[s]["materials"][0]["replacement"].GetString()};
   }
   return std::nullopt;
 }
@@ -77,7 +77,7 @@ class ForgeCommands : public ::testing::Test {
     return {};
   }
   // A key held by exactly one data file, with a material replacement: its data file's index and field.
-  std::pair<std::size_t, Field> unique_field() {
+  std::pair<std::size_t, ReplacementField> unique_field() {
     std::map<std::string, int> holders;
     std::vector<rapidjson::Document> docs;
     for (const auto& f : record_.files) {
