@@ -180,6 +180,13 @@ TEST(Schema, KaitaiAndImHexNameEveryTopLevelType) {
     EXPECT_NE(ksy.find(std::string("  ") + t + ":\n"), std::string::npos) << t;
     EXPECT_NE(hexpat.find(std::string("struct ") + t + " {"), std::string::npos) << t;
   }
+  // The containers: a whole archive, a data file's stored bytes, a decompressed data file.
+  for (const char* t :
+       {"forge_archive", "forge_table_section_at", "forge_stored_data_file", "forge_block_set", "forge_data_file"}) {
+    EXPECT_NE(ksy.find(std::string("  ") + t + ":\n"), std::string::npos) << t;
+    EXPECT_NE(hexpat.find(std::string("struct ") + t + " {"), std::string::npos) << t;
+  }
+  EXPECT_NE(hexpat.find("using forge_table_section_at;\nstruct forge_table_section_at {"), std::string::npos);
   EXPECT_EQ(schema::kaitai_type_name("ac2::LODSelectorInstance"), "ac2_lod_selector_instance");
   EXPECT_EQ(schema::kaitai_type_name("sws::LODDescriptor"), "sws_lod_descriptor");
 }

@@ -1,0 +1,102 @@
+"""A `.forge` archive as another reader read it, against anvilrt's own reading (FORGE.md).
+
+Shared by ksy_roundtrip.py and hexpat_check.py, whose descriptions name the container fields alike
+(schema/ksy.cpp, schema/hexpat.cpp). `compare_forge(anvilrt, path, work, reader, read_archive,
+read_data_file)`: the archive read whole by `read_archive(data)` (a `forge_archive`: header, table
+sections chained by `next`, index and name entries, each data file's header and stored bytes) is compared
+with `anvilrt ls --json`: every data file's id, name, type, stored size, compression and decompressed size
+(the sum of its blocks' or chunks' sizes). Its data files, decompressed by `anvilrt extract`, are read by
+`read_data_file(raw)` (a `forge_data_file` and the bytes it took), which must take exactly their bytes:
+their sizes are those `anvilrt dump` gives, and every object dump carves lies inside one resource body
+read (FORGE.md 3). Raises Mismatch; returns (data files compared, values compared).
+"""
+
+import json
+import os
+import subprocess
+
+from dump_compare import Mismatch
+
+COMPRESSION = {0: "lzo1x", 1: "lzo1x", 2: "lzo2a", 5: "lzo1c"}
+
+
+def text(raw):
+    return bytes(raw).rstrip(b"\0").decode("ascii")
+
+
+def decompressed_size(block_set):
+    if block_set.max_size != 0:
+        return sum(b.uncompressed_size for b in block_set.blocks)
+    return sum(len(c.stored) if c.kind == 0 else c.uncompressed_size for c in block_set.chunks)
+
+
+def body_ranges(data_file):
+    """Where each resource body lies in the data file, from the fields read (FORGE.md 3)."""
+    pos = 2 + 10 * data_file.num_entries + 4 + data_file.len_unknown
+    ranges = []
+    for r in data_file.resources:
+        pos += 4 + 4 + 4 + len(r.name) + 1
+        if r.flag == 1:
+            pos += 3 + 4 + 12 * r.num_flag_records
+        ranges.append((pos, pos + len(r.body)))
+        pos += len(r.body)
+    return ranges
+
+
+def compare_forge(anvilrt, path, work, reader, read_archive, read_data_file):
+    ls = json.loads(subprocess.run([anvilrt, "ls", "--json", "-q", path], check=True, capture_output=True).stdout)
+    with open(path, "rb") as f:
+        data = f.read()
+    archive = read_archive(data)
+    if archive.header.version != 25:
+        raise Mismatch(f"{path}: version {archive.header.version}")
+    read = []
+    section = archive.first_section
+    while section is not None:
+        for i, at in enumerate(section.index_entries):
+            name = section.name_entries[i]
+            row = {"file_id": f"0x{at.entry.file_id:08x}", "name": text(name.name),
+                   "file_type": f"0x{name.file_type:08x}", "stored_size": at.entry.size}
+            stored = getattr(at, "stored", None)  # absent when the stored size is 0
+            first = getattr(stored, "first", None)  # a field is there only when its condition holds
+            if first is None:
+                row["compression"] = "plain"
+                row["decompressed_size"] = 0 if stored is None else len(stored.plain)
+            else:
+                row["compression"] = COMPRESSION[first.compression]
+                second = getattr(stored, "second", None)
+                row["decompressed_size"] = decompressed_size(first) + (
+                    decompressed_size(second) if second is not None else 0)
+            read.append(row)
+        section = getattr(section, "next", None) if section.section.next != -1 else None
+    expected = ls["datafiles"]
+    if len(read) != len(expected):
+        raise Mismatch(f"{path}: {reader} read {len(read)} data files, ls lists {len(expected)}")
+    fields = 0
+    for row, want in zip(read, expected):
+        for key, value in row.items():
+            if want[key] != value:
+                raise Mismatch(f"{path}: data file {want['index']}: {key}: {reader} {value!r}, ls {want[key]!r}")
+            fields += 1
+    # The decompressed data files, each read whole, against `dump`.
+    dump = json.loads(subprocess.run([anvilrt, "dump", "-q", path], check=True, capture_output=True).stdout)
+    out = os.path.join(work, os.path.basename(path) + ".extract")
+    subprocess.run([anvilrt, "extract", "-q", path, "-o", out], check=True)
+    for name, dumped in dump["datafiles"].items():
+        with open(os.path.join(out, name + ".data"), "rb") as f:
+            raw = f.read()
+        if len(raw) != dumped["size"]:
+            raise Mismatch(f"{path}: {name}: extract wrote {len(raw)} bytes, dump says {dumped['size']}")
+        parsed, taken = read_data_file(raw)
+        if taken != len(raw):
+            raise Mismatch(f"{path}: {name}: {reader} read {taken} of its {len(raw)} bytes")
+        if len(parsed.resources) != parsed.num_entries:
+            raise Mismatch(f"{path}: {name}: {parsed.num_entries} entries, {len(parsed.resources)} resources")
+        bodies = body_ranges(parsed)
+        for key, obj in dumped["objects"].items():
+            start, end = obj["offset"], obj["offset"] + obj["length"]
+            if not any(b <= start and end <= e for b, e in bodies):
+                raise Mismatch(f"{path}: {name}: object {key} at {start}..{end} is in no resource body {bodies}")
+            fields += 1
+        fields += 1 + parsed.num_entries
+    return len(read), fields
