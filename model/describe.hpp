@@ -54,75 +54,54 @@ class Describer {
   }
   template <class T>
   Describer& operator&(const Expect<T>& e) {
-    Node n;
-    n.kind = Kind::kConstant;
-    n.name = e.name.text != nullptr ? e.name.text : "";
+    Node& n = add(Kind::kConstant, e.name.text != nullptr ? e.name.text : "");
     n.shown = e.name.text != nullptr;
     n.type = scalar_type<T>();
     n.size = sizeof(T);
     n.constant = e.value;
     n.what = e.what;
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class Count, class T>
   Describer& operator&(const Counted<Count, T>& c) {
-    Node n;
-    n.kind = Kind::kCounted;
-    n.name = c.name.text;
+    Node& n = add(Kind::kCounted, c.name.text);
     n.count_type = scalar_type<Count>();
     n.element_wire_size = WireSize<T>::value;
     n.children.push_back(value<T>(""));
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class Count>
   Describer& operator&(const CountedBytes<Count>& c) {
-    Node n;
-    n.kind = Kind::kBytes;
-    n.name = c.name.text;
+    Node& n = add(Kind::kBytes, c.name.text);
     n.count_type = scalar_type<Count>();
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class... Alts>
   Describer& operator&(const ClassSwitch<Alts...>& s) {
-    Node n;
-    n.kind = Kind::kSwitch;
-    n.name = "class";
+    Node& n = add(Kind::kSwitch, "class");
     n.what = s.what;
     n.size = 4;
     (add_alternative<Alts>(n), ...);
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class T>
   Describer& operator&(const PresentIf<T>& p) {
-    Node n;
-    n.kind = Kind::kPresentIf;
-    n.name = p.name.text;
+    Node& n = add(Kind::kPresentIf, p.name.text);
     n.what = p.condition;
     n.children.push_back(describe_struct<T>());
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class T, std::size_t N>
   Describer& operator&(const EachFollowedBy<T, N>& e) {
-    Node n;
-    n.kind = Kind::kEachFollowedBy;
-    n.name = e.name.text;
+    Node& n = add(Kind::kEachFollowedBy, e.name.text);
     n.what = e.what;
     n.count = N;
     n.constants.assign(e.constants.begin(), e.constants.end());
     n.children.push_back(value<T>(""));
-    fields.push_back(std::move(n));
     return *this;
   }
   Describer& operator&(const UntilTail& u) {
-    Node n;
-    n.kind = Kind::kUntilTail;
-    n.name = u.name.text;
-    fields.push_back(std::move(n));
+    add(Kind::kUntilTail, u.name.text);
     return *this;
   }
 
@@ -133,20 +112,15 @@ class Describer {
   }
   template <class Count>
   Describer& operator&(const SizeOf<Count>& s) {
-    Node n;
-    n.kind = Kind::kSizeOf;
-    n.name = s.name.text;
+    Node& n = add(Kind::kSizeOf, s.name.text);
     n.type = scalar_type<Count>();
     n.size = sizeof(Count);
     n.shown = false;
-    open_sizes_.push_back(fields.size());
-    fields.push_back(std::move(n));
+    open_sizes_.push_back(fields.size() - 1);
     return *this;
   }
   Describer& operator&(const SizedBytes& s) {
-    Node n;
-    n.kind = Kind::kSizedBytes;
-    n.name = s.name.text;
+    Node& n = add(Kind::kSizedBytes, s.name.text);
     if (s.up_to != nullptr) {
       n.what = s.up_to;
     } else if (!open_sizes_.empty()) {
@@ -158,14 +132,11 @@ class Describer {
       n.sized_by = open_head_sizes_.front();
       open_head_sizes_.erase(open_head_sizes_.begin());
     }
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class Count, class T>
   Describer& operator&(const Heads<Count, T>& h) {
-    Node n;
-    n.kind = Kind::kHeads;
-    n.name = h.name.text;
+    Node& n = add(Kind::kHeads, h.name.text);
     n.count_type = scalar_type<Count>();
     n.element_wire_size = T::head_wire_size + T::min_body_wire_size;
     T item{};
@@ -175,14 +146,11 @@ class Describer {
     for (std::size_t i : d.open_sizes_) open_head_sizes_.push_back(head.children[i].name);
     n.children.push_back(std::move(head));
     last_heads_ = n.name;
-    fields.push_back(std::move(n));
     return *this;
   }
   template <class T>
   Describer& operator&(const Bodies<T>& b) {
-    Node n;
-    n.kind = Kind::kBodies;
-    n.name = b.name.text;
+    Node& n = add(Kind::kBodies, b.name.text);
     n.what = last_heads_;
     T item{};
     Describer d;
@@ -197,34 +165,25 @@ class Describer {
             if (head_field.kind == Kind::kSizeOf && head_field.sizes.empty() && body_field.sized_by == head_field.name)
               head_field.sizes = body_field.name;
     n.children.push_back(part(type_name<T>() + "Body", std::move(d.fields), T::min_body_wire_size, true));
-    fields.push_back(std::move(n));
     return *this;
   }
   Describer& operator&(const RestBytes& r) {
-    Node n;
-    n.kind = Kind::kRestBytes;
-    n.name = r.name.text;
-    fields.push_back(std::move(n));
+    add(Kind::kRestBytes, r.name.text);
     return *this;
   }
   template <class T>
   Describer& operator&(const UntilEnd<T>& u) {
-    Node n;
-    n.kind = Kind::kUntilEnd;
-    n.name = u.name.text;
+    Node& n = add(Kind::kUntilEnd, u.name.text);
     n.children.push_back(value<T>(""));
-    fields.push_back(std::move(n));
     return *this;
   }
   // Both forms, each as a group of fields.
   template <class First, class Second>
   Describer& operator&(const Either<First, Second>& e) {
-    Node n;
-    n.kind = Kind::kEither;
+    Node& n = add(Kind::kEither);
     n.what = e.condition;
     n.children.push_back(group(e.when));
     n.children.push_back(group(e.otherwise));
-    fields.push_back(std::move(n));
     return *this;
   }
 
@@ -238,6 +197,14 @@ class Describer {
   std::vector<std::size_t> open_sizes_;       // kSizeOf fields whose run is not yet declared
   std::vector<std::string> open_head_sizes_;  // the same, left by the heads of a table for its bodies
   std::string last_heads_;                    // the last kHeads, whose bodies a kBodies reads
+
+  // A new field of `kind`, last of `fields` (the reference lasts until the next field is added).
+  Node& add(Kind kind, std::string name = {}) {
+    Node& n = fields.emplace_back();
+    n.kind = kind;
+    n.name = std::move(name);
+    return n;
+  }
 
   // A structure made of part of a type's declaration (a table element's head or body).
   static Node part(std::string type, std::vector<Node> children, std::size_t stated, bool least) {
