@@ -8,7 +8,16 @@
 // This is the fast path; JsonReader (reader/json_reader.hpp) is the reference. Kept in agreement by
 // tests/json_text_reader_test.cpp (JsonTextReader.*), tests/build_in_order_test.cpp (BuildInOrder*) and
 // the fuzz invariants (fuzz/invariants.cpp) that tests/regress_test.cpp replays.
+// Built with -DANVILRT_JSON_FAST_PATH=simdjson, JsonTextReader is instead JsonSimdReader
+// (reader/json_simd_reader.hpp), the same archive on simdjson's On-Demand API (issue 14's measurement).
 #pragma once
+
+#if defined(ANVILRT_JSON_FAST_PATH_SIMDJSON)
+#include "reader/json_simd_reader.hpp"
+namespace anvil {
+using JsonTextReader = JsonSimdReader;
+}  // namespace anvil
+#else
 
 #include <algorithm>
 #include <bit>
@@ -399,3 +408,4 @@ class JsonTextReader {
 };
 
 }  // namespace anvil
+#endif  // ANVILRT_JSON_FAST_PATH_SIMDJSON
