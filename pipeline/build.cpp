@@ -96,11 +96,6 @@ std::optional<Built> build_in_order(std::string_view text, const TextPassed& pas
     bool placed = false;
   };
   JsonTextReader r(text);
-#if defined(ANVILRT_JSON_FAST_PATH_SIMDJSON)
-  // The reader has copied the text into a padded buffer and indexed it (simdjson's stage 1): the
-  // text's own pages are not read again on this path.
-  if (passed) passed(text.size());
-#endif
   Built built;
   // Keys copied (short: no allocation), not viewed: looking one up must not touch the text behind.
   absl::flat_hash_map<std::string, Entry> objects;

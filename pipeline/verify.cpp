@@ -79,19 +79,9 @@ class Verifier {
     JsonTextHandler<rapidjson::StringBuffer> handler(text_);
     JsonWriter<JsonTextHandler<rapidjson::StringBuffer>> w(handler);
     write_object_value(w, extent, object);
-#if defined(ANVILRT_JSON_FAST_PATH_SIMDJSON)
-    // simdjson reads up to SIMDJSON_PADDING bytes past the text: room made (zeroed) in the buffer, kept
-    // from object to object, so the reader needs no copy.
-    std::memset(text_.Push(simdjson::SIMDJSON_PADDING), 0, simdjson::SIMDJSON_PADDING);
-    text_.Pop(simdjson::SIMDJSON_PADDING);
-    std::string_view text(text_.GetString(), text_.GetSize());
-    u64 offset = 0, length = 0;
-    JsonTextReader reader(text, text.size() + simdjson::SIMDJSON_PADDING);
-#else
     std::string_view text(text_.GetString(), text_.GetSize());
     u64 offset = 0, length = 0;
     JsonTextReader reader(text);
-#endif
     if (!read_object_json(reader, game_, reread_, offset, length) || reader.peek() != '\0') {
       // Not read by the fast reader: the general one, which names what is wrong if anything is.
       if (!read_through_document(extent, offset, length)) return;
