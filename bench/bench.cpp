@@ -17,6 +17,7 @@
 //
 // --only TEXT measures only the rows whose name holds TEXT (and memcpy, the reference), e.g.
 // --only "verify --no-json" for the --game auto row against the ac2 one; it leaves out the .forge rows.
+// Given more than once, the rows whose name holds any of them (--only verify --only dump --only build).
 // --forge-only yes measures the .forge rows alone.
 #include <absl/strings/str_format.h>
 #include <fcntl.h>
@@ -123,7 +124,8 @@ int main(int argc, char** argv) {
   u64 visuals = 630686;
   int runs = 3;
   std::string dir = std::filesystem::temp_directory_path() / "anvilrt-bench";
-  std::string anvilrt_binary, only;
+  std::string anvilrt_binary;
+  std::vector<std::string> only;
   std::optional<u64> forge_big;
   bool forge_only = false;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -137,7 +139,7 @@ int main(int argc, char** argv) {
     else if (a == "--anvilrt")
       anvilrt_binary = argv[i + 1];
     else if (a == "--only")
-      only = argv[i + 1];
+      only.push_back(argv[i + 1]);
     else if (a == "--forge-big")
       forge_big = std::stoull(argv[i + 1]);
     else if (a == "--forge-only")
@@ -167,7 +169,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const double size = static_cast<double>(record->size);
-  auto wanted = [&](std::string_view name) { return only.empty() || name.find(only) != std::string_view::npos; };
+  auto wanted = [&](std::string_view name) {
+    return only.empty() || std::any_of(only.begin(), only.end(),
+                                       [&](const std::string& o) { return name.find(o) != std::string_view::npos; });
+  };
   if (wanted("build (MB/s of JSON read)")) {
     InputFile in = open_or_die(census);
     std::FILE* out = std::fopen(full_json.c_str(), "w");

@@ -8,6 +8,8 @@
 // This is the fast path; JsonReader (reader/json_reader.hpp) is the reference. Kept in agreement by
 // tests/json_text_reader_test.cpp (JsonTextReader.*), tests/build_in_order_test.cpp (BuildInOrder*) and
 // the fuzz invariants (fuzz/invariants.cpp) that tests/regress_test.cpp replays.
+// simdjson's On-Demand API was measured as this fast path, with the same contract, and lost: 0.64 × on
+// verify, 0.48 × on build, 5.5 × the peak RSS of build (docs/performance.md, "The JSON fast path").
 #pragma once
 
 #include <algorithm>
