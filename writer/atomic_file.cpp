@@ -91,7 +91,7 @@ AtomicFile::~AtomicFile() { discard(); }
 void AtomicFile::discard() {
   if (file_ != nullptr) std::fclose(file_);
   file_ = nullptr;
-  temp_.reset();  // unlinks it
+  temp_.remove();  // nothing once renamed
 }
 
 absl::Status AtomicFile::open(const std::string& target, const OutputOptions& options) {
@@ -123,9 +123,9 @@ absl::Status AtomicFile::open(const std::string& target, const OutputOptions& op
       if (!temp.ok())
         return absl::InternalError(absl::StrCat(target, ": cannot create a temporary file in ",
                                                 path.parent_path().string(), ": ", temp.status().message()));
-      temp_.emplace(std::move(*temp));
+      temp_ = std::move(*temp);
       final_ = resolved->path;
-      fd = temp_->fd();
+      fd = temp_.fd();
       if (resolved->kind == Kind::kRegularFile)
         keep_attributes(fd, resolved->st);
       else
@@ -146,15 +146,15 @@ absl::Status AtomicFile::open(const std::string& target, const OutputOptions& op
 
 absl::Status AtomicFile::commit() {
   if (file_ == nullptr) return absl::FailedPreconditionError("no file open");
-  bool ok = std::fflush(file_) == 0 && !std::ferror(file_) && (!temp_ || ::fsync(::fileno(file_)) == 0);
+  bool ok = std::fflush(file_) == 0 && !std::ferror(file_) && (!temp_.held() || ::fsync(::fileno(file_)) == 0);
   int error = errno;
   if (std::fclose(file_) != 0 && ok) {
     ok = false;
     error = errno;
   }
   file_ = nullptr;
-  if (ok && temp_) {
-    error = temp_->rename_to(final_);
+  if (ok && temp_.held()) {
+    error = temp_.rename_to(final_);
     ok = error == 0;
     if (ok) sync_folder(final_);
   }
@@ -162,7 +162,6 @@ absl::Status AtomicFile::commit() {
     discard();
     return cannot_write(target_, error);
   }
-  temp_.reset();
   return absl::OkStatus();
 }
 

@@ -13,7 +13,6 @@
 #include <absl/status/status.h>
 
 #include <cstdio>
-#include <optional>
 #include <span>
 #include <string>
 
@@ -42,9 +41,9 @@ class AtomicFile {
   absl::Status open(const std::string& target, const OutputOptions& options = {});
   std::FILE* stream() { return file_; }
   // Whether the output goes to a temporary regular file, which can be read back before commit().
-  bool to_temporary() const { return temp_.has_value(); }
+  bool to_temporary() const { return temp_.held(); }
   // That temporary's path (to_temporary() only).
-  const std::string& temp_path() const { return temp_->path(); }
+  const std::string& temp_path() const { return temp_.path(); }
   // Flushes; for a temporary, syncs it and renames it over the target.
   absl::Status commit();
 
@@ -52,7 +51,7 @@ class AtomicFile {
   void discard();
   std::string target_;  // as given, for messages
   std::string final_;   // the regular file the temporary replaces (links resolved)
-  std::optional<TempFile> temp_;
+  TempFile temp_;       // none when writing through a device, FIFO or terminal
   std::FILE* file_ = nullptr;
 };
 

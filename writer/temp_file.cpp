@@ -111,6 +111,16 @@ absl::StatusOr<TempFile> TempFile::create(const std::string& pattern) {
 TempFile::TempFile(TempFile&& other) noexcept
     : slot_(std::exchange(other.slot_, -1)), fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
 
+TempFile& TempFile::operator=(TempFile&& other) noexcept {
+  if (this != &other) {
+    remove();
+    slot_ = std::exchange(other.slot_, -1);
+    fd_ = std::exchange(other.fd_, -1);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
 int TempFile::rename_to(const std::string& target) {
   if (slot_ < 0) return ENOENT;
   BlockSignals block;

@@ -20,11 +20,16 @@ class TempFile {
   // Creates a new file from `pattern`, whose last six characters are "XXXXXX" (mkostemp; mode 0600,
   // close-on-exec) and registers it. The caller owns the returned descriptor (fd()).
   static absl::StatusOr<TempFile> create(const std::string& pattern);
+  // No temporary (what a created one becomes once renamed or removed).
+  TempFile() = default;
   TempFile(TempFile&& other) noexcept;
-  TempFile& operator=(TempFile&& other) = delete;
+  // Removes the temporary held, if any, and takes `other`'s.
+  TempFile& operator=(TempFile&& other) noexcept;
   TempFile(const TempFile&) = delete;
   ~TempFile() { remove(); }
 
+  // Whether a temporary is held (created, neither renamed nor removed).
+  bool held() const { return slot_ >= 0; }
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
   // Renames the temporary over `target` (rename(2): atomic) and unregisters it; on error it stays and
