@@ -35,13 +35,16 @@ std::string ReadBackFailure::message() const {
   return "";
 }
 
+std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<const u8> got) {
+  if (want.size() == got.size() && std::memcmp(want.data(), got.data(), want.size()) == 0) return std::nullopt;
+  auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
+  if (w == want.end() && g == got.end()) return std::nullopt;
+  return static_cast<std::size_t>(w - want.begin());
+}
+
 std::optional<std::size_t> object_difference(const Object& object, std::span<const u8> bytes,
                                              std::vector<u8>& scratch) {
-  std::span<const u8> got = encode_object_over(object, scratch);
-  if (got.size() == bytes.size() && std::memcmp(got.data(), bytes.data(), bytes.size()) == 0) return std::nullopt;
-  auto [want, found] = std::mismatch(bytes.begin(), bytes.end(), got.begin(), got.end());
-  if (want == bytes.end() && found == got.end()) return std::nullopt;
-  return static_cast<std::size_t>(want - bytes.begin());
+  return first_difference(bytes, encode_object_over(object, scratch));
 }
 
 std::optional<ReadBackFailure> read_back(std::span<const u8> written, const ExpectedLevel& expected,

@@ -70,6 +70,10 @@ struct ReadBackOptions {
   ReleaseFn release_written = {};
 };
 
+// The offset of the first byte where `got` differs from `want` (where the shorter ends, if one is a
+// prefix of the other), or nothing when they are equal.
+std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<const u8> got);
+
 // Whether one object reads back as the bytes it stands for: the offset (within `bytes`) of the first byte
 // where its encoding differs from them (an encoding of another length differs where the shorter ends), or
 // nothing. read_back checks each object it re-reads with it; `verify`, which streams a reading object by

@@ -4,8 +4,6 @@
 #include <absl/strings/str_cat.h>
 #include <rapidjson/stringbuffer.h>
 
-#include <algorithm>
-#include <cstring>
 
 #include "pipeline/read_back.hpp"
 #include "reader/carver.hpp"
@@ -16,14 +14,6 @@
 
 namespace anvil {
 namespace {
-
-// The offset of the first byte where `got` differs from `want`, if any.
-std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<const u8> got) {
-  if (want.size() == got.size() && std::memcmp(want.data(), got.data(), want.size()) == 0) return std::nullopt;
-  auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-  if (w == want.end() && g == got.end()) return std::nullopt;
-  return static_cast<std::size_t>(w - want.begin());
-}
 
 class Verifier {
  public:

@@ -32,6 +32,15 @@ class ReadBack : public ::testing::Test {
   std::optional<std::size_t> object_, opaque_;  // the first object piece, the first opaque piece
 };
 
+TEST(FirstDifference, NamesTheFirstDifferingByteOrWhereTheShorterEnds) {
+  const std::vector<u8> want = {1, 2, 3, 4};
+  EXPECT_EQ(first_difference(want, std::vector<u8>{1, 2, 3, 4}), std::nullopt);
+  EXPECT_EQ(first_difference(want, std::vector<u8>{1, 2, 9, 4}), 2u);
+  EXPECT_EQ(first_difference(want, std::vector<u8>{1, 2}), 2u);
+  EXPECT_EQ(first_difference(want, std::vector<u8>{1, 2, 3, 4, 5}), 4u);
+  EXPECT_EQ(first_difference({}, {}), std::nullopt);
+}
+
 TEST_F(ReadBack, IdenticalBytesReadBack) {
   std::vector<u8> written = bytes_;  // another buffer: compared byte for byte
   EXPECT_FALSE(read_back(written, expect_unchanged(level_)));
