@@ -67,7 +67,11 @@ void warning(const std::string& path, const std::string& what) {
 
 bool parse(int argc, char** argv, const char* usage_text, po::options_description& options,
            const std::vector<Arg>& args, Common& common, po::variables_map& vm, int& exit_code) {
-  const std::string usage = absl::StrReplaceAll(usage_text, {{"GAMES", dialect::game_choices()}});
+  // GAMES: the dialects' names, from the dialect table.
+  auto with_games = [](absl::string_view text) {
+    return absl::StrReplaceAll(text, {{"GAMES", dialect::game_choices()}});
+  };
+  const std::string usage = with_games(usage_text);
   // The synopsis for one-line errors: the first form, with its indented continuation lines joined (a line
   // that starts "anvilrt " again is a second form and is left to --help).
   std::vector<absl::string_view> lines = absl::StrSplit(absl::string_view(usage), '\n');
@@ -120,8 +124,7 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
   } catch (const po::required_option& e) {
     std::string name = strip_dashes(e.get_option_name());
     for (const Arg& a : args)
-      if (name == a.name)
-        return fail(absl::StrReplaceAll(absl::StrCat("missing ", a.word), {{"GAMES", dialect::game_choices()}}));
+      if (name == a.name) return fail(with_games(absl::StrCat("missing ", a.word)));
     return fail("missing --" + name);
   } catch (const po::unknown_option& e) {
     return fail("unknown option '" + e.get_option_name() + "'");

@@ -13,8 +13,8 @@ namespace anvil::gen {
 
 namespace {
 
-// Each kind: its dialect, its name, and the check it plants on (in the order of Planted, grouped by
-// dialect, which planted_kinds relies on).
+// Each kind: its dialect, its name, and the check it plants on, in the order of Planted (facts() indexes
+// by it); planted_kinds cycles through a dialect's kinds in this order.
 struct PlantedFacts {
   Planted kind;
   Game game;
