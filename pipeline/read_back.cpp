@@ -36,7 +36,9 @@ std::string ReadBackFailure::message() const {
 }
 
 std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<const u8> got) {
-  if (want.size() == got.size() && std::memcmp(want.data(), got.data(), want.size()) == 0) return std::nullopt;
+  // memcmp only on bytes: an empty span may have no pointer, which memcmp must not be given.
+  if (want.size() == got.size() && (want.empty() || std::memcmp(want.data(), got.data(), want.size()) == 0))
+    return std::nullopt;
   auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
   if (w == want.end() && g == got.end()) return std::nullopt;
   return static_cast<std::size_t>(w - want.begin());
