@@ -151,7 +151,7 @@ int run_stats(int argc, char** argv) {
           r.decompressed = read->decoded.bytes.size();
           r.checked_blocks = read->decoded.checked_blocks;
           r.rules = read->decoded.rules;
-          auto file = forge::parse_data_file(read->decoded.bytes);
+          auto file = forge::view_data_file(read->decoded.bytes);
           if (!file.ok()) {
             r.failure = forge::data_file_label(archive, d) + ": " + std::string(file.status().message());
           } else {

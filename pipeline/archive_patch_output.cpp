@@ -2,6 +2,9 @@
 
 #include <absl/strings/str_format.h>
 
+#include <algorithm>
+#include <numeric>
+
 #include "pipeline/patch_output.hpp"
 #include "reader/level_source.hpp"
 
@@ -37,12 +40,18 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
   ArchiveLevels set(bytes, archive, Game::ac2);
-  for (std::size_t i = 0; i < set.size(); ++i) {
+  // The smallest first: deciding costs the decompression of the data file that decides.
+  std::vector<std::size_t> order(set.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.size < archive.files[b].index.size;
+  });
+  for (std::size_t i : order) {
     auto data = set.decompressed(i);
     if (!data.ok()) continue;  // the command that reads it says why
     Source source{SourceKind::data_file, (*data)->entries, (*data)->regions};
-    std::size_t ac2 = carved_bytes((*data)->bytes, source, Game::ac2);
-    std::size_t sws = carved_bytes((*data)->bytes, source, Game::sws);
+    Detection d = detect((*data)->bytes, source);
+    const std::size_t ac2 = d.ac2_bytes, sws = d.sws_bytes;
     set.release(i);
     if (ac2 != sws) return ac2 > sws ? Game::ac2 : Game::sws;
   }

@@ -46,7 +46,7 @@ Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
     EXPECT_TRUE(read.ok()) << read.status();
     auto change = std::find_if(changes.begin(), changes.end(), [&](auto& c) { return c.index == i; });
     if (change != changes.end()) {
-      EXPECT_EQ(read->decoded.bytes, change->decoded) << "data file " << i;
+      EXPECT_TRUE(std::ranges::equal(read->decoded.bytes, change->decoded)) << "data file " << i;
     } else {
       const DataFileAt& x = e.a.files[i];
       const DataFileAt& y = e.b.files[i];
@@ -64,7 +64,8 @@ Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
 
 std::vector<u8> decoded_of(std::span<const u8> bytes, std::size_t i) {
   Archive a = *read_archive(bytes);
-  return read_data_file(bytes, a, i)->decoded.bytes;
+  auto read = read_data_file(bytes, a, i);
+  return {read->decoded.bytes.begin(), read->decoded.bytes.end()};
 }
 
 // Bytes of the first entry's body that hold no object (the generator's filler at its start would do,

@@ -7,6 +7,7 @@
 #include <absl/status/statusor.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,11 @@ std::string data_file_label(const Archive& archive, std::size_t index);
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                                            std::vector<std::span<const u8>>* runs = nullptr);
 
+// The check a skimming read_stored() leaves out: a plain data file (`plain`, a view of `bytes`) must not
+// hold the compression magic. The error names the archive offset.
+absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                         std::span<const u8> plain);
+
 // The compression of a stored data file: its first block set's, or plain.
 Compression compression_of(const StoredDataFile& stored);
 
@@ -41,11 +47,17 @@ struct BlockAt {
   u64 decoded_offset = 0;
   u64 decoded_size = 0;
 };
-// Every block of a compressed data file in order; `stored_offset` is where the stored form starts.
-std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset);
+// Every block of a compressed data file in order; `stored_offset` is where the stored form starts. `runs`:
+// the views of a skimming read_stored(), whose blocks hold no bytes (none: the blocks' own bytes).
+std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset,
+                                  std::span<const std::span<const u8>> runs = {});
 
+// A data file decompressed: into a buffer of its own, allocated once from the block tables and written
+// only by the decompression (never zero-filled first), or, for a plain data file, a view of its stored
+// bytes (no copy). Moving it keeps `bytes` valid.
 struct Decoded {
-  std::vector<u8> bytes;  // the data file decompressed
+  std::span<const u8> bytes;    // the data file decompressed: a view of `owned`, or of the stored bytes
+  std::unique_ptr<u8[]> owned;  // compressed data files
   Compression compression = Compression::plain;
   std::size_t checked_blocks = 0;   // blocks and chunks that carry a checksum
   ChecksumRules rules = kAllRules;  // the rules every one of them matches
@@ -53,8 +65,11 @@ struct Decoded {
 
 // Decompresses a stored data file: every claimed size checked against its compressed bytes before
 // anything is allocated, every block decompressing to exactly its stated size; errors name the block
-// and its archive offset (`stored_offset`: where the stored form starts).
-absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset);
+// and its archive offset (`stored_offset`: where the stored form starts). `runs`: the views of a skimming
+// read_stored(), which the blocks are decompressed from (none: the blocks' own bytes). A plain data file
+// decodes to a view of its stored bytes (of the run, or of `stored.plain`): they must outlive the result.
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset,
+                               std::span<const std::span<const u8>> runs = {});
 
 // The checksum rules a block's checksum matches (stored: its bytes as stored; decoded: decompressed).
 ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded);
@@ -81,6 +96,18 @@ ChecksumRules stored_rules(std::span<const SkimmedBlock> blocks, std::size_t& ch
 // name the offset in the decompressed data file.
 absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded);
 
+// A decompressed data file's entry table read in place (the read path): the runs of its declaration (the
+// unknown bytes, then each entry's name and body) are views of `bytes`, not copies; `file` holds the
+// rest, its runs empty and each body's size in body_size. Errors as parse_data_file().
+struct DataFileView {
+  std::span<const u8> bytes;  // the decompressed data file
+  DataFile file;
+  std::vector<std::span<const u8>> runs;  // in declaration order: unknown, then name and body per entry
+  std::span<const u8> name(std::size_t entry) const { return runs[1 + 2 * entry]; }
+  std::span<const u8> body(std::size_t entry) const { return runs[2 + 2 * entry]; }
+};
+absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded);
+
 // Where each entry's body lies in the decompressed data file.
 struct BodyAt {
   std::size_t entry = 0;
@@ -88,17 +115,24 @@ struct BodyAt {
   u64 size = 0;
 };
 std::vector<BodyAt> body_layout(const DataFile& file);
+std::vector<BodyAt> body_layout(const DataFileView& view);
 
 // The objects of FORMAT.md carved from each body of `file` (never across two bodies): one Level per
 // entry, over that entry's body bytes (which must outlive it).
 std::vector<Level> carve_bodies(const DataFile& file, Game game);
+std::vector<Level> carve_bodies(const DataFileView& view, Game game);
 
-// Everything about one data file, read from the archive: what `ls`, `extract` and the pipelines use.
+// Everything about one data file, read from the archive: what `ls`, `extract` and the pipelines use. The
+// stored form is skimmed (its blocks' bytes viewed in `runs`, decode()'s input) unless `copy_stored`
+// (what repack() needs: the blocks' bytes in `stored`); `decoded.bytes` of a plain data file is then a
+// view of `bytes`, of the archive, which must outlive it.
 struct DataFileRead {
   StoredDataFile stored;
+  std::vector<std::span<const u8>> runs;  // read_stored()'s, when skimmed
   Decoded decoded;
 };
-absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                            bool copy_stored = false);
 
 // The checksum rules every block of the archive matches (FORGE.md 2), and how many blocks carry one.
 // Rules over the stored bytes are tried first, without decompressing; the data files are decompressed
