@@ -11,6 +11,7 @@
 
 #include "model/forge/archive.hpp"
 #include "reader/carver.hpp"
+#include "reader/forge/data_files.hpp"
 #include "reader/level_set.hpp"
 
 namespace anvil::forge {
@@ -48,7 +49,7 @@ class ArchiveLevels final : public LevelSet {
     std::span<const u8> bytes;
     std::vector<Extent> regions;
     std::size_t entries = 0;
-    std::unique_ptr<u8[]> owned;  // what `bytes` views, for a compressed data file
+    DecodeBuffer owned;  // what `bytes` views, for a compressed data file
   };
   absl::StatusOr<const Decompressed*> decompressed(std::size_t i);
 

@@ -1,9 +1,11 @@
 #include "reader/forge/data_files.hpp"
 
 #include <absl/strings/str_format.h>
+#include <sys/mman.h>
 
 #include <cstring>
 #include <functional>
+#include <new>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
@@ -148,6 +150,28 @@ std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span
   return out;
 }
 
+namespace {
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+}
+
+void FreeBuffer::operator()(u8* p) const {
+  if (huge)
+    ::operator delete (p, std::align_val_t{kHugePage});
+  else
+    ::operator delete(p);
+}
+
+DecodeBuffer allocate_decode_buffer(std::size_t size) {
+  // Uninitialised: operator new, not new u8[n]() (nor a vector's resize, which zero-fills).
+  if (size < 4 * kHugePage) return DecodeBuffer(static_cast<u8*>(::operator new(size)), FreeBuffer{false});
+  const std::size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
+  auto* p = static_cast<u8*>(::operator new (rounded, std::align_val_t{kHugePage}));
+#ifdef MADV_HUGEPAGE
+  (void)::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it, ordinary pages
+#endif
+  return DecodeBuffer(p, FreeBuffer{true});
+}
+
 absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset,
                                std::span<const std::span<const u8>> runs) {
   Decoded out;
@@ -179,7 +203,7 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset,
     total += b.decoded_size;
   }
   // Every byte is written by a block below (each decompresses to exactly its size): no zero fill.
-  out.owned = std::make_unique_for_overwrite<u8[]>(total);
+  out.owned = allocate_decode_buffer(total);
   out.bytes = {out.owned.get(), static_cast<std::size_t>(total)};
   for (std::size_t k = 0; k < layout.size(); ++k) {
     const BlockAt& b = layout[k];

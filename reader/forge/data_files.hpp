@@ -52,12 +52,21 @@ struct BlockAt {
 std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset,
                                   std::span<const std::span<const u8>> runs = {});
 
-// A data file decompressed: into a buffer of its own, allocated once from the block tables and written
-// only by the decompression (never zero-filled first), or, for a plain data file, a view of its stored
+// A buffer for a decompressed data file: allocated once from the block tables and written only by the
+// decompression (never zero-filled first); a large one in huge pages where the system gives them (a
+// 68 MB data file otherwise takes 17,000 page faults, a third of its decompression's time).
+struct FreeBuffer {
+  bool huge = false;  // allocated aligned to the huge page size
+  void operator()(u8* p) const;
+};
+using DecodeBuffer = std::unique_ptr<u8[], FreeBuffer>;
+DecodeBuffer allocate_decode_buffer(std::size_t size);
+
+// A data file decompressed: into a buffer of its own, or, for a plain data file, a view of its stored
 // bytes (no copy). Moving it keeps `bytes` valid.
 struct Decoded {
-  std::span<const u8> bytes;    // the data file decompressed: a view of `owned`, or of the stored bytes
-  std::unique_ptr<u8[]> owned;  // compressed data files
+  std::span<const u8> bytes;  // the data file decompressed: a view of `owned`, or of the stored bytes
+  DecodeBuffer owned;         // compressed data files
   Compression compression = Compression::plain;
   std::size_t checked_blocks = 0;   // blocks and chunks that carry a checksum
   ChecksumRules rules = kAllRules;  // the rules every one of them matches
