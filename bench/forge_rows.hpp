@@ -11,6 +11,7 @@ namespace anvil::bench {
 
 struct CliRun {
   double wall = -1;  // seconds; -1 when the command failed
+  double cpu = 0;    // seconds of user and system time of the command
   long peak_rss_kib = 0;
 };
 // Runs the binary with `args` (stdout to /dev/null), its wall time and peak RSS.
