@@ -68,7 +68,7 @@ std::vector<PatternType> forge_navigation(const FieldLines& field_lines) {
   std::vector<PatternType> out;
 
   // The stored bytes: the prefix as declared, then the block sets when the compression magic follows
-  // (reader/forge/stored.hpp looks at those 8 bytes), else the plain data file up to the end.
+  // (reader/forge/data_files.cpp looks at those 8 bytes), else the plain data file up to the end.
   {
     PatternType t{type_of<forge::StoredDataFile>(), field_lines(declared(stored, Kind::kCounted)),
                   absl::StrCat("A data file's stored bytes, ending at ", kEnd, "."), false};

@@ -175,7 +175,7 @@ class KsyWriter {
         "      stored:\n        pos: entry.offset + ",
         *describe::fixed_size(describe::describe_struct<forge::DataFileHeader>()),
         "\n        size: entry.size\n        type: forge_stored_data_file\n        if: entry.size != 0\n");
-    // Whether block sets follow the prefix is the next 8 bytes, not a field (reader/forge/stored.hpp looks).
+    // Whether block sets follow the prefix is the next 8 bytes, not a field (reader/forge/data_files.cpp looks).
     const u64 magic = forge::BlockSet::kMagic;
     std::vector<std::string> magic_bytes;
     for (int i = 0; i < 8; ++i) magic_bytes.push_back(absl::StrFormat("0x%02x", (magic >> (8 * i)) & 0xff));
