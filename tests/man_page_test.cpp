@@ -1,5 +1,5 @@
 // The man page the build makes (cmake/man_page.cmake) holds every command, as `anvilrt help COMMAND`
-// prints it; the help texts, the man page and the README cite only files of the repository.
+// prints it; the help texts, the man page and the shipped documents cite only files of the repository.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -73,24 +73,29 @@ TEST(ManPage, OverviewListsEveryCommand) {
         << c.name << " is not in anvilrt --help";
 }
 
-// Every document a help text, the man page template or the README names exists in the repository, and
-// none is outside it (the developers' FORMAT.md and FORGE.md are not shipped).
-TEST(ManPage, HelpReadmeAndManPageCiteOnlyShippedFiles) {
-  std::string root = test::corpus("..");
+// Every document that a help text, the man page or a shipped document (README, docs/, corpus/) names exists
+// in the repository, and none is outside it (the developers' contract is not shipped).
+TEST(ShippedDocs, CiteOnlyFilesOfTheRepository) {
+  std::filesystem::path root = std::filesystem::path(test::corpus("..")).lexically_normal();
   std::vector<std::pair<std::string, std::string>> texts = {{"anvilrt --help", test::run_cli({"--help"}).out},
-                                                            {"README.md", test::read_text(root + "/README.md")},
                                                             {"the man page", man_page()}};
   for (const cli::Command& c : cli::commands())
     texts.emplace_back(std::string("anvilrt help ") + c.name, test::run_cli({"help", c.name}).out);
-  std::regex doc(R"(docs/[A-Za-z0-9_.-]+\.md)");
-  std::size_t cited = 0;
+  std::vector<std::filesystem::path> docs = {root / "README.md"};
+  for (const char* folder : {"docs", "corpus"})
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root / folder))
+      if (entry.path().extension() == ".md") docs.push_back(entry.path());
+  for (const auto& doc : docs) texts.emplace_back(doc.lexically_relative(root).string(), test::read_text(doc.string()));
+  EXPECT_GT(texts.size(), 30u);
+  std::regex cited(R"(docs/[A-Za-z0-9_.-]+\.md)");
+  std::size_t count = 0;
   for (const auto& [what, text] : texts) {
     for (const char* outside : {"FORMAT.md", "FORGE.md", "../shared", "/work/"})
       EXPECT_EQ(text.find(outside), std::string::npos) << what << " cites " << outside;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), doc); it != std::sregex_iterator(); ++it, ++cited)
-      EXPECT_TRUE(std::filesystem::exists(root + "/" + it->str())) << what << " cites " << it->str();
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), cited); it != std::sregex_iterator(); ++it, ++count)
+      EXPECT_TRUE(std::filesystem::exists(root / it->str())) << what << " cites " << it->str();
   }
-  EXPECT_GT(cited, 0u);
+  EXPECT_GT(count, 0u);
 }
 
 }  // namespace
