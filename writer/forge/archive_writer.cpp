@@ -88,8 +88,10 @@ absl::Status VectorSink::write_at(u64 offset, std::span<const u8> bytes) {
 
 absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
   if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0 ||
-      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    return absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
+      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+    failure_ = absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
+    return failure_;
+  }
   return absl::OkStatus();
 }
 
