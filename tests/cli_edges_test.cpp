@@ -11,7 +11,9 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -273,6 +275,17 @@ TEST_F(CliEdges, OutputErrorsNameTheOutputWithTheReason) {
   EXPECT_EQ(patched.exit_code, 2);
   EXPECT_THAT(patched.err, StartsWith(full));
   EXPECT_EQ(std::count(patched.err.begin(), patched.err.end(), '\n'), 1) << patched.err;
+
+  // Standard output on a full disk: every command says so once, and exits 2.
+  const std::string err = dir_.path("err.txt");
+  for (std::string args : {"ls " + archive, "ls --json " + archive, "verify -q " + archive, "dump -q " + archive}) {
+    int status = std::system((std::string(ANVILRT_BINARY) + " " + args + " >/dev/full 2>" + err).c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << args;
+    EXPECT_EQ(WEXITSTATUS(status), 2) << args;
+    EXPECT_EQ(test::read_text(err),
+              "anvilrt: standard output: cannot write: " + std::string(std::strerror(ENOSPC)) + "\n")
+        << args;
+  }
 }
 
 // -o naming FILE itself (by another path too) replaces FILE: a read-only one is refused unless --force,
