@@ -115,6 +115,10 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   auto in_archive = [&](const absl::Status& s) {
     return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
   };
+  // The written archive failing its check is the output's fault (the input read before).
+  auto in_output = [&](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
+  };
   auto cannot_write = [&] {
     return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
   };
@@ -126,7 +130,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
     VectorSink memory;
     auto reports = rewrite(bytes, changes, memory);
     if (!reports.ok()) return in_archive(reports.status());
-    if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return s;
+    if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return in_output(s);
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
       return cannot_write();
@@ -144,7 +148,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel(), mapped_input ? input : nullptr,
                              &*written);
       !s.ok())
-    return s;
+    return in_output(s);
   if (auto s = file.commit(); !s.ok()) return s;
   return reports;
 }
