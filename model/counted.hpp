@@ -5,7 +5,6 @@
 #include <string>
 #include <string_view>
 
-
 namespace anvil {
 
 // The plural of an English noun (of the last word of `noun`): "entry" -> "entries", "near miss" ->
