@@ -7,6 +7,7 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -97,23 +98,32 @@ int run_ls(int argc, char** argv) {
   if (json && several) out.StartArray();
   PathErrors path_errors;
   std::size_t failed = 0;  // archives that do not read, and data files
-  for (std::size_t p = 0; p < paths.size(); ++p) {
-    const std::string& path = paths[p];
-    auto input = open_input(path, path_errors);
-    if (!input) continue;
+  std::size_t listed = 0;
+  // An archive that cannot be listed: said on stderr, and an entry of the JSON array.
+  auto unlisted = [&](const std::string& path, const std::string& reason) {
+    if (!json || !several) return;
+    out.StartObject();
+    out.Key("archive");
+    out.String(ls_json_path(path));
+    out.Key("error");
+    out.String(reason);
+    out.EndObject();
+  };
+  for (const std::string& path : paths) {
+    auto input = InputFile::open(path);
+    if (!input.ok()) {
+      path_errors.failed(path, input.status());
+      std::error_code ec;
+      unlisted(path,
+               std::filesystem::exists(path, ec) ? std::string(input.status().message()) : "no such file or folder");
+      continue;
+    }
     auto read = forge::read_archive(input->bytes(), &*input);
     if (!read.ok()) {
       const std::string reason(read.status().message());
       error(path + ": " + reason);
       ++failed;
-      if (json && several) {
-        out.StartObject();
-        out.Key("archive");
-        out.String(ls_json_path(path));
-        out.Key("error");
-        out.String(reason);
-        out.EndObject();
-      }
+      unlisted(path, reason);
       continue;
     }
     const forge::Archive& archive = *read;
@@ -132,8 +142,9 @@ int run_ls(int argc, char** argv) {
       out.Key("datafiles");
       out.StartArray();
     } else if (several) {
-      std::cout << (p > 0 ? "\n" : "") << path << ":\n";
+      std::cout << (listed > 0 ? "\n" : "") << path << ":\n";
     }
+    ++listed;
     forge::ChecksumRules rules = forge::kAllRules;
     std::size_t blocks = 0;
     using Summary = absl::StatusOr<forge::DataFileSummary>;

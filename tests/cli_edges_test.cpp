@@ -161,29 +161,33 @@ TEST_F(CliEdges, LsObjectsOfAnSwsArchive) {
 }
 
 // Several archives: each after a line naming it; in JSON an array of their documents, with each data file's
-// offsets, an unreadable data file as an entry with "error", a file that is not an archive as one.
+// offsets, an unreadable data file as an entry with "error", a file that is not an archive or is missing as
+// one.
 TEST_F(CliEdges, LsSeveralArchivesOffsetsAndErrors) {
   gen::ForgeRecord record;
   std::string good = generate("a.forge", Game::ac2, &record);
   std::string bad = damaged(good, "bad.forge", record, 1, true);
   std::string text = write("notes.txt", "not an archive\n");
+  std::string missing = dir_.path("missing.forge");
 
-  auto r = test::run_cli({"ls", good, text, bad, "-q"});
+  auto r = test::run_cli({"ls", text, good, bad, missing, "-q"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out, StartsWith(good + ":\n   0  "));
   EXPECT_THAT(r.out, HasSubstr("\n\n" + bad + ":\n   0  "));
   EXPECT_THAT(r.out, Not(HasSubstr(text + ":")));
   std::vector<std::string> errors = absl::StrSplit(r.err, '\n', absl::SkipEmpty());
-  ASSERT_EQ(errors.size(), 2u) << r.err;
+  ASSERT_EQ(errors.size(), 3u) << r.err;
   EXPECT_EQ(errors[0], "anvilrt: " + text + ": not a .forge archive (it does not begin with \"scimitar\")");
   EXPECT_THAT(errors[1], StartsWith("anvilrt: " + bad + ": "));
   EXPECT_THAT(errors[1], HasSubstr(absl::StrFormat("data file 1 '%s'", record.files[1].name)));
+  EXPECT_EQ(errors[2], "anvilrt: " + missing + ": no such file or folder");
 
-  auto json = test::run_cli({"ls", good, text, bad, "--json", "-q"});
+  auto json = test::run_cli({"ls", good, text, bad, missing, "--json", "-q"});
   EXPECT_EQ(json.exit_code, 2);
   rapidjson::Document doc = strict_json(json.out);
   ASSERT_TRUE(doc.IsArray());
-  ASSERT_EQ(doc.Size(), 3u);
+  ASSERT_EQ(doc.Size(), 4u);
+  EXPECT_STREQ(doc[3]["error"].GetString(), "no such file or folder");
   EXPECT_EQ(doc[0]["archive"].GetString(), good);
   EXPECT_EQ(doc[1]["archive"].GetString(), text);
   EXPECT_STREQ(doc[1]["error"].GetString(), "not a .forge archive (it does not begin with \"scimitar\")");
