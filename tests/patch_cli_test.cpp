@@ -220,7 +220,7 @@ TEST_F(PatchCli, DryRunReportsAndWritesNothing) {
                        "op 2 transform " + kObj +
                        "/instance/slots/1/instances/0: [2,0,0,0,0,2,0,0,0,0,2,0,-1.5,0.25,100,1] -> "
                        "[2,0,0,0,0,2,0,0,0,0,2,0,-1.4,0.25,100,1]\n" +
-                       "dry run: 1 objects would change; nothing written\n");
+                       "dry run: 1 object would change; nothing written\n");
 }
 
 TEST_F(PatchCli, CommandLineErrors) {

@@ -10,6 +10,23 @@ std::string_view data_file_name(const DataFileAt& file) {
   return {reinterpret_cast<const char*>(b.data()), static_cast<std::size_t>(end - b.begin())};
 }
 
+std::string printable_name(std::string_view name) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f && c != '\\') {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
 std::optional<Compression> compression_of(u8 id) {
   switch (id) {
     case 0:

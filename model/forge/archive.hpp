@@ -46,6 +46,12 @@ struct Archive {
 // The name a data file is shown and selected by: its name entry's text up to the first NUL.
 std::string_view data_file_name(const DataFileAt& file);
 
+// A data file's name as every command prints it (ls, verify, dump, patch, errors) and as the "datafiles"
+// document spells it: bytes outside printable ASCII, and `\`, are written "\xNN" (lower-case hex), so
+// that a name never reaches a terminal as a control sequence or a line break, and is ASCII, thus valid
+// UTF-8 in JSON. A name from the archive is bytes, not text: this spelling is one-to-one.
+std::string printable_name(std::string_view name);
+
 // The algorithm of a block set's compression id (FORGE.md 2: 0 and 1 LZO1X, 2 LZO2A, 5 LZO1C).
 enum class Compression { plain, lzo1x, lzo2a, lzo1c };
 std::optional<Compression> compression_of(u8 id);

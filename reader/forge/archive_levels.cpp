@@ -13,14 +13,7 @@ std::vector<std::string> document_names(const Archive& archive) {
   std::vector<std::string> names;
   absl::flat_hash_set<std::string> taken;
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
-    std::string name;
-    for (char c : data_file_name(archive.files[i])) {
-      auto byte = static_cast<unsigned char>(c);
-      if (byte >= 0x20 && byte < 0x7f && c != '\\')
-        name += c;
-      else
-        name += absl::StrFormat("\\x%02x", byte);
-    }
+    std::string name = printable_name(data_file_name(archive.files[i]));
     if (taken.contains(name)) name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
     if (taken.contains(name)) name = absl::StrFormat("%s@%d", name, i);
     taken.insert(name);

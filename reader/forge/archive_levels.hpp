@@ -16,8 +16,8 @@
 namespace anvil::forge {
 
 // The name of every data file in the "datafiles" document: its name, "<name>@0x<file_id>" when an
-// earlier data file has that name, "<name>@<index>" when that is taken too. Bytes outside printable
-// ASCII are spelled "\xNN", so that the name is valid JSON text and a pointer segment as it is.
+// earlier data file has that name, "<name>@<index>" when that is taken too; <name> is spelled by
+// printable_name (model/forge/archive.hpp), so that it is valid JSON text and a pointer segment as it is.
 std::vector<std::string> document_names(const Archive& archive);
 
 class ArchiveLevels final : public LevelSet {
