@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
 #include "model/dialect.hpp"
+#include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 
 namespace anvil::cli {
@@ -30,12 +31,14 @@ int run_ls(int argc, char** argv) {
   if (!parse(argc, argv,
              "usage: anvilrt ls FORGE [--json] [--objects] [--game GAMES] [--jobs N] [-q] [-v]\n\n"
              "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
-             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
-             "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
-             "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"
-             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects every "
-             "block is decompressed and its checksum checked (as\n"
-             "`anvilrt verify` does). Exit 0; 2 when the archive or a data file does not read.",
+             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"
+             "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
+             "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
+             "half do, with its count; none otherwise (no block checked). A data file holding a block the rule\n"
+             "does not match is damaged: one error line naming the block, no row. Read from the block tables\n"
+             "and the stored blocks' checksums (decompressed only when no rule over the stored bytes wins):\n"
+             "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does).\n"
+             "Exit 0; 2 when the archive or a data file does not read.",
              options, {{"archive", "FORGE"}}, common, vm, code))
     return code;
   if (!parse_game(game_option)) {
@@ -60,18 +63,18 @@ int run_ls(int argc, char** argv) {
     out.Key("datafiles");
     out.StartArray();
   }
-  forge::ChecksumRules rules = forge::kAllRules;
-  std::size_t blocks = 0, failed = 0;
+  std::size_t failed = 0;
+  const forge::ArchiveChecksums checksums = forge::archive_checksums(input->bytes(), archive);
   using Summary = absl::StatusOr<forge::DataFileSummary>;
-  auto summarize = [&](std::size_t i) { return forge::summarize(input->bytes(), archive, i, objects, opened->game); };
+  auto summarize = [&](std::size_t i) {
+    return forge::summarize(input->bytes(), archive, i, objects, opened->game, checksums);
+  };
   auto list = [&](std::size_t, Summary& s) {
     if (!s.ok()) {
       error(path + ": " + std::string(s.status().message()));
       ++failed;
       return;
     }
-    rules &= s->checked_blocks ? s->rules : forge::kAllRules;
-    blocks += s->checked_blocks;
     std::string id = absl::StrFormat("0x%08x", s->file_id), type = absl::StrFormat("0x%08x", s->file_type);
     if (json) {
       out.StartObject();
@@ -90,7 +93,7 @@ int run_ls(int argc, char** argv) {
       out.Key("compression");
       out.String(std::string(forge::compression_name(s->compression)));
       out.Key("checksum_rule");
-      out.String(s->rule());
+      out.String(s->rule);
       if (objects) {
         out.Key("entries");
         out.Uint64(s->entries);
@@ -106,7 +109,7 @@ int run_ls(int argc, char** argv) {
     } else {
       std::cout << absl::StrFormat("%4d  %s  %-32s  type %s  stored %d  decompressed %d  %s  checksum %s", s->index, id,
                                    s->name, type, s->stored_size, s->decompressed_size,
-                                   forge::compression_name(s->compression), s->rule());
+                                   forge::compression_name(s->compression), s->rule);
       if (objects) {
         std::cout << absl::StrFormat("  entries %d  objects", s->entries);
         if (s->objects.empty()) std::cout << " none";
@@ -116,15 +119,19 @@ int run_ls(int argc, char** argv) {
     }
   };
   run_in_order<Summary>(archive.files.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)), summarize, list);
-  std::string rule = forge::describe_rules(rules, blocks);
   if (json) {
     out.EndArray();
     out.Key("checksum_rule");
-    out.String(rule);
+    out.String(checksums.verdict.name());
+    out.Key("checksum_blocks_matched");
+    out.Uint64(checksums.verdict.matched);
+    out.Key("checksum_blocks");
+    out.Uint64(checksums.verdict.blocks);
     out.EndObject();
     std::cout << "\n";
   } else {
-    std::cout << absl::StrFormat("%d data files, checksum rule of the archive: %s\n", archive.files.size(), rule);
+    std::cout << absl::StrFormat("%d data files, checksum rule of the archive: %s\n", archive.files.size(),
+                                 checksums.describe());
   }
   return failed > 0 ? kBadInput : kOk;
 }

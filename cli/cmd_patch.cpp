@@ -11,6 +11,7 @@
 #include "pipeline/archive_patch_output.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
+#include "reader/forge/data_files.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -55,6 +56,13 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
     error(std::string(written.status().message()));
     return kBadInput;
   }
+  // A damaged data file no edit touched was not read: it is copied as it is, damage included.
+  const forge::ArchiveChecksums& checksums = levels.checksums();
+  for (std::size_t i = 0; i < archive->archive.files.size(); ++i)
+    if (checksums.damaged(i))
+      warning(file, absl::StrFormat("%s holds a damaged block (its checksums do not all match the archive's rule "
+                                    "%s): copied byte for byte, unread",
+                                    forge::data_file_label(archive->archive, i), checksums.describe()));
   return kOk;
 }
 

@@ -32,7 +32,7 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
                                                                 const InputFile* input) {
   auto changes = patched_data_files(set, outcome);
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target, options, input);
+  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict);
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
