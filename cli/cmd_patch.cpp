@@ -89,7 +89,9 @@ int run_patch(int argc, char** argv) {
              "nothing is written. The output is read back and checked before it replaces the target.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
              "/datafiles/NAME/objects/KEY/... the data file NAME; bulk operations range over every data file, or\n"
-             "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed.\n"
+             "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed. A damaged data\n"
+             "file (a block its checksum rule does not match) is refused if edited, else copied byte for byte\n"
+             "with a warning.\n"
              "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
              options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code))
