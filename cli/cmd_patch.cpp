@@ -33,6 +33,7 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
   auto archive = open_archive(input, file, game_option, {}, quiet);
   if (!archive) return kBadInput;
   forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
+  levels.release_voted_with([&input](std::size_t offset, std::size_t size) { input.release(offset, size); });
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
   patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(levels, text, patch_options);

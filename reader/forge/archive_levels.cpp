@@ -57,7 +57,7 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
 }
 
 const ArchiveChecksums& ArchiveLevels::checksums() {
-  if (!checksums_) checksums_ = archive_checksums(bytes_, archive_);
+  if (!checksums_) checksums_ = archive_checksums(bytes_, archive_, release_voted_);
   return *checksums_;
 }
 
