@@ -58,6 +58,11 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
               }).verdict;
     }
     const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
+    // FORGE.md 2: without a rule, the blocks' checksums are not understood, and no block is changed.
+    if (stored->compressed && verdict.blocks > 0 && !verdict.rule)
+      return absl::FailedPreconditionError(data_file_label(*archive, change.index) +
+                                           ": the archive's checksum rule is " + verdict.describe() +
+                                           ", so a compressed data file cannot be changed");
     auto decoded = decode(*stored, archive->files[change.index].stored_offset(), verdict);
     if (!decoded.ok()) return name_data_file(decoded.status(), *archive, change.index);
     ChangeReport report;

@@ -42,8 +42,8 @@ struct ChangeReport {
 // is the mapped file `bytes` views: the pages the archive's checksum vote reads are dropped as it goes.
 // `checksums`: the archive's verdict (reader/forge/data_files.hpp archive_checksums()), taken here when
 // not given and a compressed data file changes. A changed data file with a damaged block is refused (its
-// DataLoss error), and a re-compressed block gets its checksum by the rule; untouched data files, damaged
-// or not, are copied byte for byte.
+// DataLoss error), as is a changed compressed data file when the rule is none; a re-compressed block gets
+// its checksum by the rule; untouched data files, damaged or not, are copied byte for byte.
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
                                                   ByteSink& out, const InputFile* input = nullptr,
                                                   const ChecksumVerdict* checksums = nullptr);

@@ -9,10 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "codec/lzo.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
@@ -212,6 +214,92 @@ TEST(ForgeDamage, PatchCarriesAnUntouchedDamagedDataFileAndRefusesToEditOne) {
   EXPECT_THAT(no.err,
               AllOf(HasSubstr("data file 0 'DataFile_000'"), HasSubstr("set 1 block 2: damaged"), HasSubstr(d.rule)));
   EXPECT_FALSE(std::filesystem::exists(refused));
+}
+
+// ac2_five_forms.forge with every checksum recomputed as Adler-32 from 1 over the decompressed bytes: a
+// rule no stored candidate can win, so the vote decompresses every block. With `spoil`, every checksum
+// is that sum with bits flipped: no candidate matches any block.
+std::vector<u8> checksummed_over_decoded(std::vector<u8> bytes, bool spoil = false) {
+  auto archive = read_archive(bytes);
+  for (std::size_t i = 0; i < archive->files.size(); ++i) {
+    auto read = read_data_file(bytes, *archive, i, ChecksumVerdict{});
+    EXPECT_TRUE(read.ok()) << read.status();
+    if (!read.ok() || !read->stored.compressed) continue;
+    const BlockSet* sets[] = {read->stored.first ? &*read->stored.first : nullptr,
+                              read->stored.second ? &*read->stored.second : nullptr};
+    for (const BlockAt& b : block_layout(read->stored, archive->files[i].stored_offset())) {
+      const BlockSet& set = *sets[b.set];
+      u64 at = b.stored_offset;
+      if (set.max_size == 0) {
+        if (set.chunks[b.block].kind == Chunk::kPlain) continue;
+        at += 1 + 8;  // [kind][u32 compressed][u32 uncompressed], then the checksum
+      }
+      const u32 sum =
+          (spoil ? 0xA5A5A5A5u : 0u) ^
+          codec::adler32(1, std::span<const u8>(read->decoded.bytes).subspan(b.decoded_offset, b.decoded_size));
+      std::memcpy(bytes.data() + at, &sum, sizeof sum);
+    }
+  }
+  return bytes;
+}
+
+TEST(ForgeDamage, ARuleOverTheDecompressedBytesIsFoundAndChecked) {
+  test::TempDir dir;
+  std::vector<u8> bytes = checksummed_over_decoded(test::read_file(test::corpus("forge/ac2_five_forms.forge")));
+  const std::string clean = dir.path("decoded.forge");
+  test::write_file(clean, bytes);
+  auto ls = test::run_cli({"ls", clean, "-q"});
+  EXPECT_EQ(ls.exit_code, 0) << ls.err;
+  EXPECT_THAT(ls.out, HasSubstr("checksum rule of the archive: adler32-1/decompressed (48 of 48 blocks)"));
+  auto verify = test::run_cli({"verify", clean, "-q"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out;
+  EXPECT_THAT(verify.out, HasSubstr(": checksum rule adler32-1/decompressed (48 of 48 blocks): 5 of 5 data files"));
+
+  // A flipped bit in one block's payload: that block decompresses to other bytes, or not at all.
+  Payload hit;
+  for (const Payload& p : checksummed_payloads(bytes))
+    if (p.datafile == 3 && p.set == 1 && p.block == 1) hit = p;
+  ASSERT_GT(hit.size, 0u);
+  bytes[hit.offset + hit.size / 3] ^= 0x02;
+  const std::string damaged = dir.path("decoded-damaged.forge");
+  test::write_file(damaged, bytes);
+  verify = test::run_cli({"verify", damaged, "-q"});
+  EXPECT_EQ(verify.exit_code, 2) << verify.out;
+  EXPECT_THAT(verify.out, HasSubstr(absl::StrFormat(": DOES NOT READ: offset 0x%x: data file 3 'DataFile_003' "
+                                                    "(0x56d3eb83): set 1 block 1: ",
+                                                    hit.checksum_at)));
+  EXPECT_THAT(verify.out, HasSubstr(": checksum rule adler32-1/decompressed (47 of 48 blocks): 4 of 5 data files"));
+  ls = test::run_cli({"ls", damaged, "-q"});
+  EXPECT_EQ(ls.exit_code, 2);
+  EXPECT_THAT(ls.err, HasSubstr("data file 3 'DataFile_003' (0x56d3eb83): set 1 block 1: "));
+}
+
+TEST(ForgeDamage, WithoutARuleEveryReportSaysNoneAndAnEditIsRefused) {
+  test::TempDir dir;
+  std::vector<u8> bytes = checksummed_over_decoded(test::read_file(test::corpus("forge/ac2_five_forms.forge")), true);
+  const std::string path = dir.path("none.forge");
+  test::write_file(path, bytes);
+  const std::string none = "none (no candidate matches any of 48 blocks)";
+  auto ls = test::run_cli({"ls", path, "-q"});
+  EXPECT_EQ(ls.exit_code, 0) << ls.err;
+  EXPECT_THAT(ls.out, HasSubstr("checksum rule of the archive: " + none));
+  EXPECT_THAT(ls.out, HasSubstr("stored 825  decompressed 833  lzo2a  checksum none\n"));
+  auto verify = test::run_cli({"verify", path, "-q"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out;
+  EXPECT_THAT(verify.out, HasSubstr(": checksum rule " + none + ": no block checked: 5 of 5 data files identical"));
+  auto stats = test::run_cli({"stats", path, "-q"});
+  EXPECT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_THAT(stats.out, HasSubstr(none));
+  const std::string patch = dir.path("edit.json");
+  std::string text = absl::StrFormat(
+      R"([{"op":"replace","path":"/datafiles/DataFile_001/objects/%s/managed","value":1}])", first_key(bytes, 1));
+  test::write_file(patch, std::vector<u8>(text.begin(), text.end()));
+  const std::string out = dir.path("out.forge");
+  auto r = test::run_cli({"patch", path, patch, "-o", out, "-q"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("data file 1 'DataFile_001' (0xccc177a5): the archive's checksum rule is " + none +
+                               ", so a compressed data file cannot be changed"));
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 // Single bits flipped in the payloads of checksummed blocks across the corpus archives: a sample of
