@@ -25,9 +25,10 @@ int run_dump(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt dump FILE [NAME|0xID...] [--game GAMES|auto] [--full] [-o OUT] [-q] [-v]\n\n"
-             "The JSON document of a level file or a decompressed data file (FORMAT.md section 4). Of a .forge\n"
-             "archive: {\"format\", \"game\", \"datafiles\": {NAME: {\"size\", \"objects\"}}}, one member per data\n"
-             "file (those named, or all), the document a patch of the archive addresses.",
+             "The JSON document of a level file or a decompressed data file (docs/patches.md section 2; its\n"
+             "fields: docs/format.md). Of a .forge archive: {\"format\", \"game\", \"datafiles\": {NAME:\n"
+             "{\"size\", \"objects\"}}}, one member per data file (those named, or all), the document a patch\n"
+             "of the archive addresses (docs/patches.md section 5).",
              options, {{"file", "FILE"}, {"select", "NAME|0xID", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;

@@ -68,10 +68,10 @@ int run_gen(int argc, char** argv) {
              "[--block-size B]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
              "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
-             "With --forge: a version-25 .forge archive (FORGE.md) of data files, each an entry table whose\n"
-             "1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set forms) or plain,\n"
-             "in two table sections, with padding between data files; checksums Adler-32 from 0 over the\n"
-             "stored bytes.",
+             "With --forge: a version-25 .forge archive (docs/format.md, Containers) of data files, each an\n"
+             "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
+             "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
+             "from 0 over the stored bytes.",
              options, {{"game", "--game GAMES", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common,
              vm, code))
     return code;

@@ -86,8 +86,10 @@ int run_patch(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [-q] [-v]\n\n"
-             "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
-             "nothing is written. The output is read back and checked before it replaces the target.\n"
+             "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
+             "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
+             "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"
+             "set_switch_distance, scale_switch_distance), what each refuses, with examples.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
              "/datafiles/NAME/objects/KEY/... the data file NAME; bulk operations range over every data file, or\n"
              "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed. A damaged data\n"

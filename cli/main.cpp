@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/man_page.hpp"
 
 namespace {
 
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
   }
   if (command == "--version") {
     std::cout << version_text();
+    return kOk;
+  }
+  if (command == "help" && argc == 3 && std::string_view(argv[2]) == "--roff") {
+    // Not for users: the build makes the man page's COMMANDS section with it (cmake/man_page.cmake).
+    std::cout << man_page_commands(kUsage);
     return kOk;
   }
   if (command == "help") {

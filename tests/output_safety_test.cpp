@@ -1,4 +1,4 @@
-// Output that never harms and input from anywhere, through the real binary (issue 12): devices, FIFOs and
+// Output that never harms and input from anywhere, through the real binary: devices, FIFOs and
 // sockets written as they are, folders refused, symbolic links followed, modes kept, read-only files
 // refused for --in-place unless --force, `-o -` and `-` / /dev/stdin / <(…) inputs, -o equal to the
 // input, and real SIGINT/SIGTERM/SIGHUP while a temporary exists. Every file lives in a fresh folder;
