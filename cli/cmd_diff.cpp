@@ -17,7 +17,7 @@ int run_diff(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt diff A B [--game GAMES|auto] [-q] [-v]\n\n"
-             "Prints a patch (FORMAT.md section 5) that turns A into B: a test of the old value and a replace\n"
+             "Prints a patch (docs/patches.md) that turns A into B: a test of the old value and a replace\n"
              "with the new one per changed field, in file order. `auto` picks the dialect from A.\n"
              "Exit 0: printed; 1: A and B do not carve into the same objects with the same opaque bytes;\n"
              "2: bad input.",
@@ -33,6 +33,8 @@ int run_diff(int argc, char** argv) {
   auto a = open_input(a_path, path_errors);
   auto b = open_input(b_path, path_errors);
   if (!a || !b) return kBadInput;
+  warn_damaged_magic(a_path, a->bytes());
+  warn_damaged_magic(b_path, b->bytes());
   Game game = resolve_game(game_option, a->bytes(), a_path, common);
   Level la = carve_level(a->bytes(), game);
   Level lb = carve_level(b->bytes(), game);

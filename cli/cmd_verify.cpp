@@ -5,15 +5,18 @@
 
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
 #include "cli/progress_bar.hpp"
+#include "model/counted.hpp"
 #include "pipeline/archive_verify.hpp"
 #include "pipeline/verify.hpp"
 #include "reader/forge/archive_levels.hpp"
+#include "reader/forge/data_files.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -46,17 +49,17 @@ struct VerifyResult {
 
 // Per archive, summed over its data files as they are reported.
 struct ArchiveTally {
-  std::size_t datafiles = 0, identical = 0, unreadable = 0, checked_blocks = 0;
-  forge::ChecksumRules rules = forge::kAllRules;
+  std::size_t datafiles = 0, identical = 0, unreadable = 0;
   std::map<forge::Compression, forge::Recompressed> recompressed;
   bool tables_identical = true;
 };
 
 std::string data_file_line(const forge::DataFileVerify& d) {
-  std::string line = absl::StrFormat(
-      "%d bytes stored (%s), %d decompressed, %d entries, %d objects carved, %d bytes opaque, %d near misses",
-      d.stored_size, forge::compression_name(d.compression), d.decompressed_size, d.entries, d.objects.objects,
-      d.objects.opaque_bytes, d.objects.near_misses);
+  std::string line =
+      absl::StrFormat("%s stored (%s), %d decompressed, %s, %s carved, %s opaque, %s", counted(d.stored_size, "byte"),
+                      forge::compression_name(d.compression), d.decompressed_size, counted(d.entries, "entry"),
+                      counted(d.objects.objects, "object"), counted(d.objects.opaque_bytes, "byte"),
+                      counted(d.objects.near_misses, "near miss"));
   if (!d.error.empty()) return line + ": DOES NOT READ: " + d.error;
   if (d.stored_difference)
     return line + absl::StrFormat(": DIFFERS at archive offset 0x%x (its stored form re-encodes differently)",
@@ -93,9 +96,12 @@ int run_verify(int argc, char** argv) {
              "give the file back identically, every object re-encoded from its fields. One line per file:\n"
              "the dialect, objects carved, bytes left opaque, candidates that failed a check, the result.\n"
              "A .forge archive: its tables re-encoded and compared, then one line per data file (stored form\n"
-             "re-encoded, every block decompressed and its checksum matched, entry table and objects round-\n"
-             "tripped), then the checksum rule all blocks match; --recompress counts, per algorithm, the\n"
-             "blocks that re-compress to their stored bytes.\n"
+             "re-encoded, every block decompressed and its checksum checked against the archive's rule, entry\n"
+             "table and objects round-tripped), then that rule: the candidate (Adler-32 from 0 or 1, over the\n"
+             "stored or the decompressed bytes) most blocks match, when more than half do, with its count;\n"
+             "a block it does not match is damaged: its data file DOES NOT READ. Without such a candidate the\n"
+             "rule is none and no block is checked. --recompress counts, per algorithm, the blocks that\n"
+             "re-compress to their stored bytes.\n"
              "Folders are walked for level files (README); a file that carves no object is a warning.\n"
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
              options, {{"paths", "PATH", -1}}, common, vm, code))
@@ -136,19 +142,24 @@ int run_verify(int argc, char** argv) {
   std::size_t identical = 0, different = 0, unreadable = 0;
   std::vector<std::string> skipped;
   std::vector<ArchiveTally> tallies(opened.size());
+  // Per archive, its checksum rule (FORGE.md 2), voted by all its blocks before any of its data files is
+  // checked against it: by the first of its data files' jobs, while the others wait.
+  std::vector<forge::ArchiveChecksums> checksums(opened.size());
+  std::vector<std::once_flag> voted(opened.size());
   ProgressBar bar("verify", common.quiet);
   auto finish_archive = [&](std::size_t i) {
     const VerifiedPath& o = opened[i];
     const ArchiveTally& t = tallies[i];
     bar.erase();
-    std::cout << absl::StrFormat("%s: checksum rule %s", o.path, forge::describe_rules(t.rules, t.checked_blocks));
-    if (t.checked_blocks > 0 && t.rules == 0) std::cout << " (no rule of FORGE.md matches every block)";
+    const forge::ChecksumVerdict& verdict = checksums[i].verdict;
+    std::cout << absl::StrFormat("%s: checksum rule %s", o.path, verdict.describe());
+    if (verdict.blocks > 0 && !verdict.rule) std::cout << ": no block checked";
     for (const auto& [c, r] : t.recompressed)
-      std::cout << absl::StrFormat("; recompressed %s: %d of %d blocks identical", forge::compression_name(c),
-                                   r.identical, r.blocks);
+      std::cout << absl::StrFormat("; recompressed %s: %d of %s identical", forge::compression_name(c), r.identical,
+                                   counted(r.blocks, "block"));
     if (recompress && t.recompressed.empty()) std::cout << "; recompressed: no compressed blocks";
     bool ok = t.tables_identical && t.identical == t.datafiles;
-    std::cout << absl::StrFormat(": %d of %d data files identical\n", t.identical, t.datafiles);
+    std::cout << absl::StrFormat(": %d of %s identical\n", t.identical, counted(t.datafiles, "data file"));
     if (t.unreadable > 0)
       ++unreadable;
     else
@@ -169,7 +180,9 @@ int run_verify(int argc, char** argv) {
         if (o.archive && work[j].datafile == VerifyJob::kTables) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
-          r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v);
+          const std::size_t i = work[j].opened;
+          std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(bytes, o.archive->archive); });
+          r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v, checksums[i].verdict);
           bar.add(o.archive->archive.files[work[j].datafile].index.size, total);
         } else if (o.source.kind == SourceKind::data_file) {
           r.game = {game_option == "auto" ? detect_game(bytes, o.source) : *parse_game(game_option), ""};
@@ -203,6 +216,7 @@ int run_verify(int argc, char** argv) {
           return;
         }
         if (!o.archive) {
+          if (o.source.kind == SourceKind::level_file) warn_damaged_magic(o.path, o.input->bytes());
           bool none = o.source.kind == SourceKind::data_file ? r.datafile.objects.objects == 0 && r.datafile.identical()
                                                              : r.report.objects == 0 && r.report.identical();
           if (none) {
@@ -215,9 +229,9 @@ int run_verify(int argc, char** argv) {
           std::cerr << r.game.note;
         }
         if (o.archive && work[j].datafile == VerifyJob::kTables) {
-          std::cout << absl::StrFormat("%s: forge archive, %d bytes, %d data files, %s: ", o.path,
-                                       o.archive->archive.size, o.archive->archive.files.size(),
-                                       game_name(o.archive->game));
+          std::cout << absl::StrFormat(
+              "%s: forge archive, %s, %s, %s: ", o.path, counted(o.archive->archive.size, "byte"),
+              counted(o.archive->archive.files.size(), "data file"), game_name(o.archive->game));
           if (r.tables.first_difference)
             std::cout << absl::StrFormat("tables DIFFER at offset 0x%x\n", *r.tables.first_difference);
           else
@@ -233,8 +247,6 @@ int run_verify(int argc, char** argv) {
           ++t.datafiles;
           t.identical += v.identical();
           t.unreadable += !v.error.empty();
-          if (v.checked_blocks > 0) t.rules &= v.rules;
-          t.checked_blocks += v.checked_blocks;
           for (const auto& [c, rc] : v.recompressed) {
             t.recompressed[c].blocks += rc.blocks;
             t.recompressed[c].identical += rc.identical;
@@ -249,9 +261,9 @@ int run_verify(int argc, char** argv) {
             r.datafile.identical() ? ++identical : ++different;
         } else {
           const VerifyReport& rep = r.report;
-          std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque, %d near misses: ", o.path,
-                                       game_name(r.game.game), rep.size, rep.objects, rep.opaque_bytes,
-                                       rep.near_misses);
+          std::cout << absl::StrFormat("%s: %s, %s, %s carved, %s opaque, %s: ", o.path, game_name(r.game.game),
+                                       counted(rep.size, "byte"), counted(rep.objects, "object"),
+                                       counted(rep.opaque_bytes, "byte"), counted(rep.near_misses, "near miss"));
           if (rep.identical()) {
             std::cout << "identical\n";
             ++identical;
@@ -264,8 +276,9 @@ int run_verify(int argc, char** argv) {
       });
   bar.erase();
   report_skipped(skipped, common);
-  std::cout << absl::StrFormat("verified %d files: %d identical, %d differ, %d missing, %d unreadable\n",
-                               identical + different + unreadable, identical, different, path_errors.missing_count(),
+  std::cout << absl::StrFormat("verified %s: %d identical, %d %s, %d missing, %d unreadable\n",
+                               counted(identical + different + unreadable, "file"), identical, different,
+                               different == 1 ? "differs" : "differ", path_errors.missing_count(),
                                path_errors.unreadable_count() + unreadable);
   if (path_errors.any() || unreadable > 0) return kBadInput;
   return different > 0 ? kDiffers : kOk;

@@ -17,8 +17,8 @@ void KeyIndex::build() {
   for (std::size_t i = 0; i < set_.size(); ++i) {
     auto level = set_.level(i);
     if (!level.ok())
-      refuse(absl::StrFormat("an object key is looked up in every data file, and data file %s cannot be read: %s",
-                             set_.name(i), level.status().message()));
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", level.status().message()));
     for (const Piece& p : (*level)->pieces) {
       if (!p.is_object()) continue;
       // Every object of an id counts, so that renaming one leaves its data file holding the id when
@@ -47,16 +47,16 @@ std::vector<std::size_t> KeyIndex::search(const std::string& key, const std::vec
     if (among != nullptr && !(*among)[i]) continue;
     auto bytes = set_.bytes_of(i);
     if (!bytes.ok())
-      refuse(absl::StrFormat("an object key is looked up in every data file, and data file %s cannot be read: %s",
-                             set_.name(i), bytes.status().message()));
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", bytes.status().message()));
     if (std::search(bytes->begin(), bytes->end(), searcher) == bytes->end()) {
       set_.release(i);
       continue;
     }
     auto level = set_.level(i);
     if (!level.ok())
-      refuse(absl::StrFormat("an object key is looked up in every data file, and data file %s cannot be read: %s",
-                             set_.name(i), level.status().message()));
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", level.status().message()));
     bool holds = false;
     for (const Piece& p : (*level)->pieces) {
       if (!p.is_object() || p.id != *id) continue;

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "pipeline/patch_output.hpp"
+#include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
 
 namespace anvil::forge {
@@ -34,25 +35,32 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
                                                                 const std::string& target, const OutputOptions& options,
                                                                 const InputFile* input) {
   auto changes = patched_data_files(set, outcome);
+  // A data file that does not read is the archive's fault: named by it.
+  if (!changes.ok() && input)
+    return absl::Status(changes.status().code(), input->path() + ": " + std::string(changes.status().message()));
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target, options, input);
+  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict);
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
-  ArchiveLevels set(bytes, archive, Game::ac2);
   // The smallest first: deciding costs the decompression of the data file that decides.
-  std::vector<std::size_t> order(set.size());
+  std::vector<std::size_t> order(archive.files.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return archive.files[a].index.size < archive.files[b].index.size;
   });
   for (std::size_t i : order) {
-    auto data = set.decompressed(i);
-    if (!data.ok()) continue;  // the command that reads it says why
-    Source source{SourceKind::data_file, (*data)->entries, (*data)->regions};
-    Detection d = detect((*data)->bytes, source);
+    // A guess from the bytes, not a reading of them: no checksum vote over the archive is taken for it
+    // (the command that reads a data file checks its blocks, and says why it does not read).
+    auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
+    if (!read.ok()) continue;
+    auto file = view_data_file(read->decoded.bytes);
+    if (!file.ok()) continue;
+    Source source{SourceKind::data_file, file->file.entries.size(), {}};
+    for (const BodyAt& body : body_layout(*file))
+      if (body.size > 0) source.regions.push_back({body.offset, body.size});
+    Detection d = detect(read->decoded.bytes, source);
     const std::size_t ac2 = d.ac2_bytes, sws = d.sws_bytes;
-    set.release(i);
     if (ac2 != sws) return ac2 > sws ? Game::ac2 : Game::sws;
   }
   return Game::ac2;

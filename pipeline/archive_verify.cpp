@@ -7,6 +7,7 @@
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
+#include "pipeline/read_back.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "writer/byte_writer.hpp"
@@ -15,12 +16,6 @@
 
 namespace anvil::forge {
 namespace {
-
-std::optional<u64> first_difference(std::span<const u8> want, std::span<const u8> got) {
-  auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-  if (w == want.end() && g == got.end()) return std::nullopt;
-  return static_cast<u64>(w - want.begin());
-}
 
 // Where `written`, a skimmed structure re-encoded without its runs (ByteWriter::skim_from, which left run k
 // out at written offset cuts[k]), first differs from `original` without those runs (views of `original`,
@@ -144,7 +139,7 @@ TablesVerify verify_tables(std::span<const u8> bytes, const Archive& archive) {
 }
 
 DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                const VerifyOptions& options) {
+                                const VerifyOptions& options, const ChecksumVerdict& checksums) {
   DataFileVerify out;
   const DataFileAt& at = archive.files[index];
   out.stored_size = at.index.size;
@@ -164,13 +159,12 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
   if (!stored->empty)
     if (auto d = skimmed_difference(*stored, bytes.subspan(at.stored_offset(), at.index.size), runs))
       out.stored_difference = at.stored_offset() + *d;
-  auto decoded = decode(*stored, at.stored_offset(), runs);
+  auto decoded = decode(*stored, at.stored_offset(), checksums, runs);
   if (!decoded.ok()) {
-    out.error = std::string(decoded.status().message());
+    out.error = std::string(name_data_file(decoded.status(), archive, index).message());
     return out;
   }
   out.checked_blocks = decoded->checked_blocks;
-  out.rules = decoded->rules;
   verify_contents(decoded->bytes, options, out, data_file_label(archive, index) + ": ");
   if (options.recompress) recompress(*stored, runs, decoded->bytes, out);
   return out;

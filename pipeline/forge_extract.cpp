@@ -80,8 +80,9 @@ absl::StatusOr<std::vector<Extracted>> extract(std::span<const u8> bytes, const 
   if (ec) return absl::InternalError(dir + ": " + ec.message());
   std::vector<std::string> names = extract_names(archive, selected);
   std::vector<Extracted> out;
+  const ChecksumVerdict checksums = archive_checksums(bytes, archive).verdict;
   for (std::size_t k = 0; k < selected.size(); ++k) {
-    auto read = read_data_file(bytes, archive, selected[k]);
+    auto read = read_data_file(bytes, archive, selected[k], checksums);
     if (!read.ok()) return read.status();
     std::string path = (std::filesystem::path(dir) / names[k]).string();
     if (auto s = write_file_atomically(path, read->decoded.bytes); !s.ok()) return s;

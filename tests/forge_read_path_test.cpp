@@ -26,8 +26,10 @@ TEST(ForgeReadPath, DataFilesDecodeWithoutCopies) {
   std::vector<u8> bytes = gen::generate_forge({Game::ac2, 4, 5, 3, 300}, &record);
   auto archive = read_archive(bytes);
   ASSERT_TRUE(archive.ok()) << archive.status();
+  const ChecksumVerdict verdict = archive_checksums(bytes, *archive).verdict;
+  ASSERT_TRUE(verdict.rule) << verdict.describe();
   for (std::size_t i = 0; i < archive->files.size(); ++i) {
-    auto read = read_data_file(bytes, *archive, i);
+    auto read = read_data_file(bytes, *archive, i, verdict);
     ASSERT_TRUE(read.ok()) << read.status();
     EXPECT_TRUE(std::ranges::equal(read->decoded.bytes, record.files[i].decoded)) << i;
     const bool in_archive = read->decoded.bytes.data() >= bytes.data() &&
@@ -36,7 +38,7 @@ TEST(ForgeReadPath, DataFilesDecodeWithoutCopies) {
     EXPECT_EQ(in_archive, record.files[i].compression == Compression::plain) << i;
     EXPECT_EQ(read->decoded.owned == nullptr, record.files[i].compression == Compression::plain) << i;
     // The copying read (repack's) decodes to the same bytes.
-    auto copied = read_data_file(bytes, *archive, i, true);
+    auto copied = read_data_file(bytes, *archive, i, verdict, true);
     ASSERT_TRUE(copied.ok()) << copied.status();
     EXPECT_TRUE(std::ranges::equal(copied->decoded.bytes, record.files[i].decoded)) << i;
   }

@@ -13,14 +13,7 @@ std::vector<std::string> document_names(const Archive& archive) {
   std::vector<std::string> names;
   absl::flat_hash_set<std::string> taken;
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
-    std::string name;
-    for (char c : data_file_name(archive.files[i])) {
-      auto byte = static_cast<unsigned char>(c);
-      if (byte >= 0x20 && byte < 0x7f && c != '\\')
-        name += c;
-      else
-        name += absl::StrFormat("\\x%02x", byte);
-    }
+    std::string name = printable_name(data_file_name(archive.files[i]));
     if (taken.contains(name)) name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
     if (taken.contains(name)) name = absl::StrFormat("%s@%d", name, i);
     taken.insert(name);
@@ -42,7 +35,7 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
   auto it = held_.find(i);
   if (it != held_.end()) return &it->second.data;
   std::size_t index = selected_.at(i);
-  auto read = read_data_file(bytes_, archive_, index);
+  auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
   if (!read.ok()) return read.status();
   Held held;
   held.data.bytes = read->decoded.bytes;
@@ -55,6 +48,11 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
   for (const BodyAt& body : body_layout(*file))
     if (body.size > 0) held.data.regions.push_back({body.offset, body.size});
   return &held_.emplace(i, std::move(held)).first->second.data;
+}
+
+const ArchiveChecksums& ArchiveLevels::checksums() {
+  if (!checksums_) checksums_ = archive_checksums(bytes_, archive_, release_voted_);
+  return *checksums_;
 }
 
 absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {

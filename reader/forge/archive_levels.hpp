@@ -5,11 +5,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "model/forge/archive.hpp"
+#include "model/release.hpp"
 #include "reader/carver.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level_set.hpp"
@@ -17,8 +19,8 @@
 namespace anvil::forge {
 
 // The name of every data file in the "datafiles" document: its name, "<name>@0x<file_id>" when an
-// earlier data file has that name, "<name>@<index>" when that is taken too. Bytes outside printable
-// ASCII are spelled "\xNN", so that the name is valid JSON text and a pointer segment as it is.
+// earlier data file has that name, "<name>@<index>" when that is taken too; <name> is spelled by
+// printable_name (model/forge/archive.hpp), so that it is valid JSON text and a pointer segment as it is.
 std::vector<std::string> document_names(const Archive& archive);
 
 class ArchiveLevels final : public LevelSet {
@@ -53,6 +55,13 @@ class ArchiveLevels final : public LevelSet {
   };
   absl::StatusOr<const Decompressed*> decompressed(std::size_t i);
 
+  // The archive's checksum rule and each data file's vote (FORGE.md 2), which decompressed() checks the
+  // blocks against: taken over the whole archive when a data file is first decompressed, unless given.
+  const ArchiveChecksums& checksums();
+  // Hands the archive ranges the vote has read to `release` (a mapped archive drops those pages, so that
+  // the vote over a large archive keeps a small RSS).
+  void release_voted_with(ReleaseFn release) { release_voted_ = std::move(release); }
+
  private:
   struct Held {
     Decompressed data;
@@ -64,6 +73,8 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> selected_;
   std::vector<std::string> names_;  // of every data file of the archive
   std::map<std::size_t, Held> held_;
+  std::optional<ArchiveChecksums> checksums_;
+  ReleaseFn release_voted_;
 };
 
 }  // namespace anvil::forge
