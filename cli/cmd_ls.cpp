@@ -29,7 +29,8 @@ int run_ls(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt ls FORGE [--json] [--objects] [--game GAMES] [--jobs N] [-q] [-v]\n\n"
-             "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
+             "One line per data file of a .forge archive: index, file_id, name (the one every command takes:\n"
+             "anvilrt help extract; docs/format.md, \"Data file names\"), file_type, stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
              "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
              "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"
@@ -50,6 +51,8 @@ int run_ls(int argc, char** argv) {
   auto opened = open_archive(*input, path, game_option, {}, common.quiet);
   if (!opened) return kBadInput;
   const forge::Archive& archive = opened->archive;
+  // The names every command takes (model/forge/archive.hpp), already printable ASCII.
+  const std::vector<std::string> names = forge::data_file_names(archive);
   const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0;
   rapidjson::OStreamWrapper stream(std::cout);
   rapidjson::PrettyWriter<rapidjson::OStreamWrapper> out(stream);
@@ -80,7 +83,7 @@ int run_ls(int argc, char** argv) {
       out.Key("file_id");
       out.String(id);
       out.Key("name");
-      out.String(s->name);
+      out.String(names[s->index]);
       out.Key("file_type");
       out.String(type);
       out.Key("stored_size");
@@ -105,7 +108,7 @@ int run_ls(int argc, char** argv) {
       out.EndObject();
     } else {
       std::cout << absl::StrFormat("%4d  %s  %-32s  type %s  stored %d  decompressed %d  %s  checksum %s", s->index, id,
-                                   s->name, type, s->stored_size, s->decompressed_size,
+                                   names[s->index], type, s->stored_size, s->decompressed_size,
                                    forge::compression_name(s->compression), s->rule());
       if (objects) {
         std::cout << absl::StrFormat("  entries %d  objects", s->entries);

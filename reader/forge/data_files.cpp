@@ -33,7 +33,7 @@ constexpr u64 kSetHeader = BlockSet::min_wire_size;
 
 std::string data_file_label(const Archive& archive, std::size_t index) {
   const DataFileAt& f = archive.files[index];
-  return absl::StrFormat("data file %d '%s' (0x%08x)", index, std::string(data_file_name(f)), f.index.file_id.value);
+  return absl::StrFormat("data file %d '%s' (0x%08x)", index, escape_name(data_file_name(f)), f.index.file_id.value);
 }
 
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
