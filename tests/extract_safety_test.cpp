@@ -3,11 +3,18 @@
 // it was) unless --keep-going; --no-clobber replaces nothing; `-o -` is refused.
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_split.h>
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <thread>
 
 #include "reader/forge/archive_reader.hpp"
 #include "tests/test_support.hpp"
@@ -17,6 +24,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+
+// Every entry of a folder (names only, sorted), links not followed.
+std::vector<std::string> entries(const std::string& folder) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(folder)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 class ExtractSafety : public ::testing::Test {
  protected:
@@ -45,14 +60,6 @@ class ExtractSafety : public ::testing::Test {
     std::string path = dir_.path("damaged.forge");
     test::write_file(path, bytes);
     return path;
-  }
-
-  // Every entry of a folder (names only), links not followed.
-  static std::vector<std::string> entries(const std::string& folder) {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(folder)) out.push_back(e.path().filename().string());
-    std::sort(out.begin(), out.end());
-    return out;
   }
 
   test::TempDir dir_;
@@ -178,6 +185,79 @@ TEST_F(ExtractSafety, StandardOutputIsRefused) {
   EXPECT_EQ(r.err, "anvilrt: -o -: extract writes files into a folder; name one (standard output takes no files)\n");
   EXPECT_EQ(fs::exists("-"), existed);
 }
+
+// Whether process `pid` blocks signal `sig` (its SigBlk mask in /proc).
+bool blocks(pid_t pid, int sig) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.starts_with("SigBlk:")) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
+  return false;
+}
+
+// A real signal while extract stages its files: the staging folder goes with them, and the folder is as it
+// was (here: empty). Not timed: the child is stopped to look at the folder, and the signal is sent while
+// the staging folder holds some of the files but not all (so no rename into place has begun) and the
+// child does not block it.
+class SignalDuringExtract : public ::testing::TestWithParam<int> {};
+
+TEST_P(SignalDuringExtract, LeavesTheFolderAsItWas) {
+  const int sig = GetParam();
+  test::TempDir dir;
+  std::string archive = dir.path("many.forge"), out = dir.path("out");
+  const std::size_t datafiles = 30;
+  auto r = test::run_cli({"gen", "--forge", "--game", "ac2", "--datafiles", std::to_string(datafiles), "--visuals",
+                          "150", "--seed", "4", "-o", archive});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  fs::create_directories(out);
+  std::vector<std::string> args = {ANVILRT_BINARY, "extract", archive, "-o", out};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults, none;
+  sigemptyset(&defaults);
+  sigemptyset(&none);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, s);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+
+  int status = 0;
+  bool sent = false;
+  while (!sent) {
+    ::kill(pid, SIGSTOP);
+    ASSERT_EQ(::waitpid(pid, &status, WUNTRACED), pid);
+    ASSERT_TRUE(WIFSTOPPED(status)) << "extract ended before its staging folder was seen: " << status;
+    std::vector<std::string> names = entries(out);
+    if (names.size() == 1 && names[0].starts_with(".anvilrt-stage-")) {
+      std::size_t staged = entries(out + "/" + names[0]).size();
+      if (staged >= 1 && staged < datafiles && !blocks(pid, sig)) {
+        ::kill(pid, sig);
+        sent = true;
+      }
+    }
+    ::kill(pid, SIGCONT);
+    if (!sent) std::this_thread::yield();
+  }
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), sig);
+  EXPECT_TRUE(entries(out).empty()) << entries(out).front();
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, SignalDuringExtract, ::testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(sigabbrev_np(info.param));
+                         });
 
 }  // namespace
 }  // namespace anvil
