@@ -28,11 +28,12 @@ int run_extract(int argc, char** argv) {
              "\\xNN; NAME@0xID for a name an earlier data file has, case ignored), its FILE name, or 0xID (its\n"
              "file_id: every data file that has it). FILE is NAME with / \\ : * ? \" < > | %, each \\xNN, a\n"
              "leading '.' and the last letter of a Windows device name (CON, NUL, COM1...) spelled %NN, so that\n"
-             "any file system takes it (docs/format.md, \"Data file names\").\n\n"
+             "any file system takes it (docs/data-file-names.md).\n\n"
              "All or nothing: the files are written in a temporary folder inside DIR and renamed into place at\n"
-             "the end; a data file that does not read, an error or a signal leaves DIR as it was. Nothing inside\n"
-             "DIR is followed: a symbolic link at a file's name is replaced by the file, never written through,\n"
-             "and a folder there is refused. DIR itself may be a symbolic link to a folder (you named it).\n"
+             "the end; a data file that does not read, or an error or a signal before then, leaves DIR as it\n"
+             "was. --keep-going writes every data file that reads and lists the others. Nothing inside DIR is\n"
+             "followed: a symbolic link at a file's name is replaced by the file, never written through, and a\n"
+             "folder there is refused. DIR itself may be a symbolic link to a folder (you named it).\n"
              "Exit 0; 2 when the archive or a data file does not read, a selector names none, or a file is\n"
              "refused.",
              options, {{"archive", "FORGE"}, {"select", "NAME|0xID", -1}, {"output", "-o DIR", 0}}, common, vm, code))

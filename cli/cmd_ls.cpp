@@ -29,8 +29,8 @@ int run_ls(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt ls FORGE [--json] [--objects] [--game GAMES] [--jobs N] [-q] [-v]\n\n"
-             "One line per data file of a .forge archive: index, file_id, name (the one every command takes:\n"
-             "anvilrt help extract; docs/format.md, \"Data file names\"), file_type, stored size,\n"
+             "One line per data file of a .forge archive: index, file_id, name (the one every command takes;\n"
+             "bytes that are not printable ASCII as \\xNN: docs/data-file-names.md), file_type, stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
              "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
              "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"

@@ -80,7 +80,8 @@ int run_patch(int argc, char** argv) {
              "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
              "nothing is written. The output is read back and checked before it replaces the target.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
-             "/datafiles/NAME/objects/KEY/... the data file NAME; bulk operations range over every data file, or\n"
+             "/datafiles/NAME/objects/KEY/... the data file NAME (as ls shows it, its file name, or 0xID:\n"
+             "docs/data-file-names.md); bulk operations range over every data file, or\n"
              "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed.\n"
              "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
