@@ -192,5 +192,36 @@ TEST_F(OneName, PatchByNameAndById) {
   EXPECT_THAT(r.err, HasSubstr("no data file is named or has the id \"0x12345678\""));
 }
 
+// An id that two data files share: extract and dump take both; a patch pointer must name one, and is
+// refused naming them.
+TEST_F(OneName, AnIdThatSeveralDataFilesShare) {
+  std::vector<u8> bytes = test::read_file(archive_);
+  auto archive = read_archive(bytes);
+  ASSERT_TRUE(archive.ok()) << archive.status();
+  u32 id = archive->files[3].index.file_id.value;
+  std::memcpy(bytes.data() + archive->files[4].index_entry_offset + 8, &id, 4);
+  std::string shared = dir_.path("shared.forge");
+  test::write_file(shared, bytes);
+
+  auto ls = test::run_cli({"ls", shared});
+  ASSERT_EQ(ls.exit_code, 0) << ls.err;
+  std::string out = dir_.path("both");
+  auto r = test::run_cli({"extract", shared, ids_[3], "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out + "/" + clash_ + ".data"));
+  EXPECT_TRUE(fs::exists(out + "/DataFile_004.data"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator()), 2);
+
+  std::string patch = dir_.path("p.json");
+  std::string text = absl::StrFormat(R"([{"op":"test","path":"/datafiles/%s/size","value":1}])", ids_[3]);
+  test::write_file(patch, std::vector<u8>(text.begin(), text.end()));
+  r = test::run_cli({"patch", shared, patch, "-o", dir_.path("p.forge"), "-q"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(absl::StrFormat("several data files have the id %s (%s, DataFile_004): address one by "
+                                               "its name",
+                                               ids_[3], clash_)));
+  EXPECT_FALSE(fs::exists(dir_.path("p.forge")));
+}
+
 }  // namespace
 }  // namespace anvil::forge
