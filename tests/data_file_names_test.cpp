@@ -183,6 +183,19 @@ TEST_F(OneName, PatchByNameAndById) {
   rapidjson::Document first_before = dump(archive_, "Same"), first_after = dump(outputs[0], "Same");
   EXPECT_TRUE(first_before == first_after);
 
+  // A name with a '/' and an escape: as ls shows it (in a pointer '/' is "~1"; in JSON text '\' is "\\"),
+  // as its file name, and as its id, the same data file.
+  u64 size = dump(archive_, ids_[2])["datafiles"]["a/b:\\x1b"]["size"].GetUint64();
+  std::string tests = dir_.path("t.json");
+  std::string ops;
+  for (const std::string& segment : {std::string("a~1b:\\\\x1b"), std::string("a%2fb%3a%1b"), ids_[2]})
+    ops += absl::StrFormat(R"(%s{"op":"test","path":"/datafiles/%s/size","value":%d})", ops.empty() ? "" : ",", segment,
+                           size);
+  ops = "[" + ops + "]";
+  test::write_file(tests, std::vector<u8>(ops.begin(), ops.end()));
+  auto tested = test::run_cli({"patch", archive_, tests, "--dry-run", "-q"});
+  EXPECT_EQ(tested.exit_code, 0) << ops << "\n" << tested.err;
+
   // An id that no data file has is refused, naming it.
   std::string patch = dir_.path("none.json");
   std::string text = R"([{"op":"replace","path":"/datafiles/0x12345678/size","value":1}])";
