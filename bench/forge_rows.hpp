@@ -1,4 +1,4 @@
-// The `.forge` rows of the performance table (issue 13), measured through the `anvilrt` binary on
+// The `.forge` rows of the performance table, measured through the `anvilrt` binary on
 // archives it generates (`gen --forge`), plus the LZO decoder against liblzo2 alone in process.
 #pragma once
 

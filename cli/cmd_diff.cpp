@@ -17,7 +17,7 @@ int run_diff(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt diff A B [--game GAMES|auto] [-q] [-v]\n\n"
-             "Prints a patch (FORMAT.md section 5) that turns A into B: a test of the old value and a replace\n"
+             "Prints a patch (docs/patches.md) that turns A into B: a test of the old value and a replace\n"
              "with the new one per changed field, in file order. `auto` picks the dialect from A.\n"
              "Exit 0: printed; 1: A and B do not carve into the same objects with the same opaque bytes;\n"
              "2: bad input.",

@@ -1,5 +1,7 @@
 // anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v]
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
@@ -27,9 +29,10 @@ int run_dump(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt dump FILE [NAME|0xID...] [--game GAMES|auto] [--full] [-o OUT] [-q] [-v]\n\n"
-             "The JSON document of a level file or a decompressed data file (FORMAT.md section 4). Of a .forge\n"
-             "archive: {\"format\", \"game\", \"datafiles\": {NAME: {\"size\", \"objects\"}}}, one member per data\n"
-             "file (those named, or all), the document a patch of the archive addresses.",
+             "The JSON document of a level file or a decompressed data file (docs/patches.md section 2; its\n"
+             "fields: docs/format.md). Of a .forge archive: {\"format\", \"game\", \"datafiles\": {NAME:\n"
+             "{\"size\", \"objects\"}}}, one member per data file (those named, or all), the document a patch\n"
+             "of the archive addresses (docs/patches.md section 5).",
              options, {{"file", "FILE"}, {"select", "NAME|0xID", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
@@ -64,19 +67,29 @@ int run_dump(int argc, char** argv) {
 
   ProgressBar bar("dump", common.quiet);
   std::size_t objects = 0;
+  // A write error names the output, and a data file that does not read names the input.
+  const std::string output_name = out.empty() || out == "-" ? "standard output" : out;
+  bool input_failed = false;
   // One data file decompressed at a time, dropped when the next is asked for.
   std::size_t next = 0;
   NextLevel next_level = [&]() -> absl::StatusOr<std::optional<DumpedLevel>> {
     if (next > 0) levels->release(next - 1);
     if (next == levels->size()) return std::nullopt;
     auto data = levels->decompressed(next);
-    if (!data.ok()) return data.status();
+    if (!data.ok()) {
+      input_failed = true;
+      return data.status();
+    }
     return DumpedLevel{levels->name(next++), (*data)->bytes, (*data)->regions};
   };
   auto write = [&](std::FILE* stream) -> bool {
-    if (!levels) return dump_json(input->bytes(), dump, stream, bar.callback(), &objects);
+    if (!levels) {
+      if (dump_json(input->bytes(), dump, stream, bar.callback(), &objects)) return true;
+      error(output_name + ": cannot write: " + std::strerror(errno));
+      return false;
+    }
     if (auto s = dump_datafiles_json(levels->game(), next_level, stream); !s.ok()) {
-      error(file + ": " + std::string(s.message()));
+      error((input_failed ? file : output_name) + ": " + std::string(s.message()));
       return false;
     }
     return true;
@@ -97,10 +110,7 @@ int run_dump(int argc, char** argv) {
     error(std::string(s.message()));
     return kBadInput;
   }
-  if (!write(output.stream())) {
-    if (!levels) error(out + ": cannot write");
-    return kBadInput;
-  }
+  if (!write(output.stream())) return kBadInput;
   if (auto s = output.commit(); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;

@@ -8,6 +8,7 @@
 #include "cli/progress_bar.hpp"
 #include "gen/forge.hpp"
 #include "gen/generator.hpp"
+#include "model/counted.hpp"
 #include "model/dialect.hpp"
 #include "writer/output_target.hpp"
 
@@ -30,11 +31,13 @@ int run_gen_forge(Game game, u64 datafiles, u64 visuals, u64 seed, u64 block_siz
     error(std::string(record.status().message()));
     return kBadInput;
   }
-  std::cout << absl::StrFormat("%s: %d bytes, %d data files\n", out, record->size, record->files.size());
+  std::cout << absl::StrFormat("%s: %s, %s\n", out, counted(record->size, "byte"),
+                               counted(record->files.size(), "data file"));
   for (const auto& f : record->files)
-    std::cout << absl::StrFormat("  0x%08x %s: %s, %s, %d bytes stored, %d decompressed, %d entries, %d Visuals\n",
-                                 f.file_id, f.name, forge::compression_name(f.compression),
-                                 gen::stored_form_name(f.form), f.stored_size, f.decoded.size(), f.entries, f.visuals);
+    std::cout << absl::StrFormat("  0x%08x %s: %s, %s, %s stored, %d decompressed, %s, %s\n", f.file_id, f.name,
+                                 forge::compression_name(f.compression), gen::stored_form_name(f.form),
+                                 counted(f.stored_size, "byte"), f.decoded.size(), counted(f.entries, "entry"),
+                                 counted(f.visuals, "Visual"));
   return kOk;
 }
 
@@ -68,10 +71,10 @@ int run_gen(int argc, char** argv) {
              "[--block-size B]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
              "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
-             "With --forge: a version-25 .forge archive (FORGE.md) of data files, each an entry table whose\n"
-             "1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set forms) or plain,\n"
-             "in two table sections, with padding between data files; checksums Adler-32 from 0 over the\n"
-             "stored bytes.",
+             "With --forge: a version-25 .forge archive (docs/format.md, Containers) of data files, each an\n"
+             "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
+             "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
+             "from 0 over the stored bytes.",
              options, {{"game", "--game GAMES", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common,
              vm, code))
     return code;
@@ -108,10 +111,13 @@ int run_gen(int argc, char** argv) {
     error(std::string(record.status().message()));
     return kBadInput;
   }
-  summary << absl::StrFormat("%s: %s, %d bytes, %d Visuals", out, game_name(*game), record->size, record->visuals);
-  if (dialect::carves<sws::LODSelector>(*game)) summary << absl::StrFormat(", %d LODSelectors", record->selectors);
-  summary << absl::StrFormat(", %d bytes carved, %d opaque, %d planted near misses\n", record->carved_bytes,
-                             record->size - record->carved_bytes, record->near_misses.size());
+  summary << absl::StrFormat("%s: %s, %s, %s", out, game_name(*game), counted(record->size, "byte"),
+                             counted(record->visuals, "Visual"));
+  if (dialect::carves<sws::LODSelector>(*game))
+    summary << absl::StrFormat(", %s", counted(record->selectors, "LODSelector"));
+  summary << absl::StrFormat(", %s carved, %d opaque, %d planted %s\n", counted(record->carved_bytes, "byte"),
+                             record->size - record->carved_bytes, record->near_misses.size(),
+                             record->near_misses.size() == 1 ? "near miss" : "near misses");
   return kOk;
 }
 

@@ -1,135 +1,223 @@
-// anvilrt ls FORGE [--json] [--objects] [--game ac2|sws] [--jobs N]
-// The data files are summed up in parallel on all cores (cli/parallel.hpp) and listed in order.
+// anvilrt ls FORGE... [--json] [--objects] [--game ac2|sws|auto] [--jobs N]
+// The data files of each archive are summed up in parallel on all cores (cli/parallel.hpp) and listed in
+// order.
 #include <absl/strings/str_format.h>
+#include <rapidjson/encodings.h>
 #include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
 
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
-#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "cli/parallel.hpp"
+#include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "pipeline/archive_patch_output.hpp"
+#include "reader/forge/archive_reader.hpp"
 #include "reader/forge/summary.hpp"
 
 namespace anvil::cli {
+namespace {
+
+using LsJson = rapidjson::PrettyWriter<rapidjson::OStreamWrapper>;
+
+// A path as a JSON string: as given when it is UTF-8, else in the spelling of data-file names (bytes
+// that are not text cannot go into JSON as they are).
+std::string ls_json_path(const std::string& path) {
+  rapidjson::StringStream in(path.c_str());
+  rapidjson::StringBuffer ignored;
+  while (in.Tell() < path.size())
+    if (!rapidjson::UTF8<>::Validate(in, ignored)) return forge::printable_name(path);
+  return path;
+}
+
+// What ls shows of a data file before reading its blocks: from the tables alone. Its name is the one every
+// command takes (data_file_names), spelled by printable_name, so that a control character in an archive
+// never reaches the terminal.
+void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vector<std::string>& names,
+                      std::size_t i) {
+  const forge::DataFileAt& f = archive.files[i];
+  out.Key("index");
+  out.Uint64(i);
+  out.Key("file_id");
+  out.String(absl::StrFormat("0x%08x", f.index.file_id.value));
+  out.Key("name");
+  out.String(names[i]);
+  out.Key("file_type");
+  out.String(absl::StrFormat("0x%08x", f.name.file_type));
+  out.Key("header_offset");
+  out.Uint64(f.index.offset);
+  out.Key("stored_offset");
+  out.Uint64(f.stored_offset());
+  out.Key("stored_size");
+  out.Uint64(f.index.size);
+}
+
+}  // namespace
 
 int run_ls(int argc, char** argv) {
-  std::string path, game_option, jobs_text;
+  std::vector<std::string> paths;
+  std::string game_option, jobs_text;
   po::options_description options("options");
+  add_game_option(options, game_option);
   options.add_options()("json", "one JSON document instead of lines")(
       "objects", "also carve each data file's entry bodies and count the objects of each class")(
-      "game", po::value(&game_option)->default_value("ac2"),
-      ("the dialect objects are carved in: " + dialect::game_list()).c_str())(
       "jobs,j", po::value(&jobs_text), "data files read at once (default: one per core)")(
-      "archive", po::value(&path)->required(), "the .forge archive");
+      "archives", po::value(&paths)->required()->multitoken(), "the .forge archives");
   po::variables_map vm;
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE [--json] [--objects] [--game GAMES] [--jobs N] [-q] [-v]\n\n"
-             "One line per data file of a .forge archive: index, file_id, name (the one every command takes;\n"
-             "bytes that are not printable ASCII as \\xNN: docs/data-file-names.md), file_type, stored size,\n"
+             "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
+             "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
              "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
              "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"
-             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects every "
-             "block is decompressed and its checksum checked (as\n"
-             "`anvilrt verify` does). Exit 0; 2 when the archive or a data file does not read.",
-             options, {{"archive", "FORGE"}}, common, vm, code))
+             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects\n"
+             "every block is decompressed and its checksum checked (as `anvilrt verify` does), and the objects\n"
+             "are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
+             "whose bodies carve anything).\n"
+             "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
+             "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
+             "(docs/data-file-names.md).\n"
+             "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
+             "--json: {\"archive\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its index,\n"
+             "file_id, name, file_type, header_offset (the archive offset of its 440-byte header),\n"
+             "stored_offset (of its stored bytes, right after that header), stored_size, and either\n"
+             "decompressed_size, compression, checksum_rule (and with --objects entries, objects) or, when it\n"
+             "does not read, \"error\" (also said on stderr).\n"
+             "Exit 0; 2 when an archive or a data file does not read.",
+             options, {{"archives", "FORGE", -1}}, common, vm, code))
     return code;
-  if (!parse_game(game_option)) {
-    error("--game must be " + dialect::game_list() + ", not '" + game_option + "'");
-    return kBadInput;
-  }
+  if (!check_game_option(game_option)) return kBadInput;
   u64 jobs = std::max(1u, std::thread::hardware_concurrency());
   if (vm.count("jobs") && !parse_count("--jobs", jobs_text, 1, jobs)) return kBadInput;
-  PathErrors path_errors;
-  auto input = open_input(path, path_errors);
-  if (!input) return kBadInput;
-  auto opened = open_archive(*input, path, game_option, {}, common.quiet);
-  if (!opened) return kBadInput;
-  const forge::Archive& archive = opened->archive;
-  // The names every command takes (model/forge/archive.hpp), already printable ASCII.
-  const std::vector<std::string> names = forge::data_file_names(archive);
-  const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0;
+  const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0, several = paths.size() > 1;
   rapidjson::OStreamWrapper stream(std::cout);
-  rapidjson::PrettyWriter<rapidjson::OStreamWrapper> out(stream);
-  if (json) {
+  LsJson out(stream);
+  if (json && several) out.StartArray();
+  PathErrors path_errors;
+  std::size_t failed = 0;  // archives that do not read, and data files
+  std::size_t listed = 0;
+  // An archive that cannot be listed: said on stderr, and an entry of the JSON array.
+  auto unlisted = [&](const std::string& path, const std::string& reason) {
+    if (!json || !several) return;
     out.StartObject();
     out.Key("archive");
-    out.String(path);
-    out.Key("datafiles");
-    out.StartArray();
-  }
-  forge::ChecksumRules rules = forge::kAllRules;
-  std::size_t blocks = 0, failed = 0;
-  using Summary = absl::StatusOr<forge::DataFileSummary>;
-  auto summarize = [&](std::size_t i) { return forge::summarize(input->bytes(), archive, i, objects, opened->game); };
-  auto list = [&](std::size_t, Summary& s) {
-    if (!s.ok()) {
-      error(path + ": " + std::string(s.status().message()));
-      ++failed;
-      return;
+    out.String(ls_json_path(path));
+    out.Key("error");
+    out.String(reason);
+    out.EndObject();
+  };
+  for (const std::string& path : paths) {
+    auto input = InputFile::open(path);
+    if (!input.ok()) {
+      path_errors.failed(path, input.status());
+      std::error_code ec;
+      unlisted(path,
+               std::filesystem::exists(path, ec) ? std::string(input.status().message()) : "no such file or folder");
+      continue;
     }
-    rules &= s->checked_blocks ? s->rules : forge::kAllRules;
-    blocks += s->checked_blocks;
-    std::string id = absl::StrFormat("0x%08x", s->file_id), type = absl::StrFormat("0x%08x", s->file_type);
+    auto read = forge::read_archive(input->bytes(), &*input);
+    if (!read.ok()) {
+      const std::string reason(read.status().message());
+      error(path + ": " + reason);
+      ++failed;
+      unlisted(path, reason);
+      continue;
+    }
+    const forge::Archive& archive = *read;
+    const std::vector<std::string> names = forge::data_file_names(archive);
+    // Only --objects carves: without it the dialect is not looked for.
+    Game game = Game::ac2;
+    if (objects && game_option != "auto") {
+      game = *parse_game(game_option);
+    } else if (objects) {
+      game = forge::detect_archive_game(input->bytes(), archive);
+      if (!common.quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";
+    }
     if (json) {
       out.StartObject();
-      out.Key("index");
-      out.Uint64(s->index);
-      out.Key("file_id");
-      out.String(id);
-      out.Key("name");
-      out.String(names[s->index]);
-      out.Key("file_type");
-      out.String(type);
-      out.Key("stored_size");
-      out.Uint64(s->stored_size);
-      out.Key("decompressed_size");
-      out.Uint64(s->decompressed_size);
-      out.Key("compression");
-      out.String(std::string(forge::compression_name(s->compression)));
-      out.Key("checksum_rule");
-      out.String(s->rule());
-      if (objects) {
-        out.Key("entries");
-        out.Uint64(s->entries);
-        out.Key("objects");
+      out.Key("archive");
+      out.String(ls_json_path(path));
+      out.Key("datafiles");
+      out.StartArray();
+    } else if (several) {
+      std::cout << (listed > 0 ? "\n" : "") << path << ":\n";
+    }
+    ++listed;
+    forge::ChecksumRules rules = forge::kAllRules;
+    std::size_t blocks = 0;
+    using Summary = absl::StatusOr<forge::DataFileSummary>;
+    auto summarize = [&](std::size_t i) { return forge::summarize(input->bytes(), archive, i, objects, game); };
+    auto list = [&](std::size_t i, Summary& s) {
+      if (!s.ok()) {
+        error(path + ": " + std::string(s.status().message()));
+        ++failed;
+        if (json) {
+          out.StartObject();
+          ls_table_members(out, archive, names, i);
+          out.Key("error");
+          out.String(std::string(s.status().message()));
+          out.EndObject();
+        }
+        return;
+      }
+      rules &= s->checked_blocks ? s->rules : forge::kAllRules;
+      blocks += s->checked_blocks;
+      if (json) {
         out.StartObject();
-        for (const auto& [name, n] : s->objects) {
-          out.Key(name);
-          out.Uint64(n);
+        ls_table_members(out, archive, names, i);
+        out.Key("decompressed_size");
+        out.Uint64(s->decompressed_size);
+        out.Key("compression");
+        out.String(std::string(forge::compression_name(s->compression)));
+        out.Key("checksum_rule");
+        out.String(s->rule());
+        if (objects) {
+          out.Key("entries");
+          out.Uint64(s->entries);
+          out.Key("objects");
+          out.StartObject();
+          for (const auto& [name, n] : s->objects) {
+            out.Key(name);
+            out.Uint64(n);
+          }
+          out.EndObject();
         }
         out.EndObject();
+      } else {
+        std::cout << absl::StrFormat("%4d  0x%08x  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s",
+                                     s->index, s->file_id, names[s->index], s->file_type, s->stored_size,
+                                     s->decompressed_size, forge::compression_name(s->compression), s->rule());
+        if (objects) {
+          std::cout << absl::StrFormat("  entries %d  objects", s->entries);
+          if (s->objects.empty()) std::cout << " none";
+          for (const auto& [name, n] : s->objects) std::cout << absl::StrFormat(" %s=%d", name, n);
+        }
+        std::cout << "\n";
       }
+    };
+    run_in_order<Summary>(archive.files.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)), summarize, list);
+    std::string rule = forge::describe_rules(rules, blocks);
+    if (json) {
+      out.EndArray();
+      out.Key("checksum_rule");
+      out.String(rule);
       out.EndObject();
     } else {
-      std::cout << absl::StrFormat("%4d  %s  %-32s  type %s  stored %d  decompressed %d  %s  checksum %s", s->index, id,
-                                   names[s->index], type, s->stored_size, s->decompressed_size,
-                                   forge::compression_name(s->compression), s->rule());
-      if (objects) {
-        std::cout << absl::StrFormat("  entries %d  objects", s->entries);
-        if (s->objects.empty()) std::cout << " none";
-        for (const auto& [name, n] : s->objects) std::cout << absl::StrFormat(" %s=%d", name, n);
-      }
-      std::cout << "\n";
+      std::cout << absl::StrFormat("%s, checksum rule of the archive: %s\n", counted(archive.files.size(), "data file"),
+                                   rule);
     }
-  };
-  run_in_order<Summary>(archive.files.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)), summarize, list);
-  std::string rule = forge::describe_rules(rules, blocks);
-  if (json) {
-    out.EndArray();
-    out.Key("checksum_rule");
-    out.String(rule);
-    out.EndObject();
-    std::cout << "\n";
-  } else {
-    std::cout << absl::StrFormat("%d data files, checksum rule of the archive: %s\n", archive.files.size(), rule);
   }
-  return failed > 0 ? kBadInput : kOk;
+  if (json && several) out.EndArray();
+  if (json && (several || out.IsComplete())) std::cout << "\n";
+  std::cout.flush();
+  return failed > 0 || path_errors.any() ? kBadInput : kOk;
 }
 
 }  // namespace anvil::cli

@@ -1,11 +1,13 @@
 // anvilrt patch FILE PATCH.json (-o OUT | --in-place [--force]) [--dry-run] [--game ac2|sws|auto] [-q] [-v]
 #include <absl/strings/str_format.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_bar.hpp"
+#include "model/counted.hpp"
 #include "patch/archive_patch.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
@@ -36,18 +38,23 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
   patch_options.record_changes = dry_run;
   patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(levels, text, patch_options);
   if (outcome.error) {
-    error(patch_path + ": " + outcome.error->message());
-    return outcome.error->exit_code;
+    const patch::PatchError& e = *outcome.error;
+    if (e.input_fault)
+      error(absl::StrFormat("%s: %s (needed by op %d (%s) of %s)", file, e.reason, e.op_index, e.pointer, patch_path));
+    else
+      error(patch_path + ": " + e.message());
+    return e.exit_code;
   }
   if (dry_run) {
     for (const patch::Change& c : outcome.document_changes) print_change(c, "");
     for (const patch::DataFilePatch& d : outcome.datafiles) {
-      std::cout << absl::StrFormat("data file %s: %d objects would change\n", levels.name(d.datafile),
-                                   d.result.edited.size());
+      std::cout << absl::StrFormat("data file %s: %s would change\n", levels.name(d.datafile),
+                                   counted(d.result.edited.size(), "object"));
       for (const patch::Change& c : d.result.changes) print_change(c, "  ");
     }
-    std::cout << absl::StrFormat("dry run: %d objects would change in %d of %d data files; nothing written\n",
-                                 outcome.edited_objects(), outcome.edited_datafiles(), levels.size());
+    std::cout << absl::StrFormat("dry run: %s would change in %d of %s; nothing written\n",
+                                 counted(outcome.edited_objects(), "object"), outcome.edited_datafiles(),
+                                 counted(levels.size(), "data file"));
     return kOk;
   }
   auto written = forge::write_patched_archive(input.bytes(), levels, outcome, out, output_options, &input);
@@ -67,7 +74,7 @@ int run_patch(int argc, char** argv) {
   options.add_options()("output,o", po::value(&out),
                         "write the patched file to OUT (atomically; - for standard output)")(
       "in-place", "replace FILE itself (atomically, keeping its mode)")(
-      "force", "with --in-place: replace FILE even when it is read-only")(
+      "force", "replace FILE even when it is read-only (with --in-place, or -o naming FILE itself)")(
       "dry-run", "print what each operation changes and write nothing")(
       "file", po::value(&file)->required(),
       "a level file, a decompressed data file or a .forge archive (- for standard input)")(
@@ -77,8 +84,10 @@ int run_patch(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [-q] [-v]\n\n"
-             "Applies the patch (FORMAT.md section 5) all or nothing: any failing operation aborts it and\n"
-             "nothing is written. The output is read back and checked before it replaces the target.\n"
+             "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
+             "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
+             "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"
+             "set_switch_distance, scale_switch_distance), what each refuses, with examples.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
              "/datafiles/NAME/objects/KEY/... the data file NAME (as ls shows it, its file name, or 0xID:\n"
              "docs/data-file-names.md); bulk operations range over every data file, or\n"
@@ -107,8 +116,12 @@ int run_patch(int argc, char** argv) {
     error("--in-place replaces FILE, and standard input (-) is not a file: give -o OUT");
     return kBadInput;
   }
-  if (vm.count("force") && !in_place) {
-    error("--force only goes with --in-place");
+  // -o naming FILE itself (by any path to it) replaces FILE as --in-place does, under the same rule.
+  std::error_code same_error;
+  const bool onto_input = !in_place && !out.empty() && file != "-" && out != "-" &&
+                          std::filesystem::equivalent(file, out, same_error) && !same_error;
+  if (vm.count("force") && !in_place && !onto_input) {
+    error("--force only goes with --in-place (or -o naming FILE itself)");
     return kBadInput;
   }
   if (in_place) out = file;
@@ -119,8 +132,9 @@ int run_patch(int argc, char** argv) {
   auto patch_file = open_input(patch_path, path_errors);
   if (!patch_file) return kBadInput;
   auto text = patch_file->bytes();
-  // --in-place of a read-only FILE is refused unless --force, for a level file and an archive alike.
-  const OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
+  // Replacing a read-only FILE (--in-place, or -o FILE) is refused unless --force, for a level file and an
+  // archive alike.
+  const OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
   Source source = find_source(input->bytes(), file, common);
   if (source.kind == SourceKind::archive)
     return patch_archive(*input, file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
@@ -155,7 +169,8 @@ int run_patch(int argc, char** argv) {
   if (dry_run) {
     bar.erase();
     for (const patch::Change& c : result.changes) print_change(c, "");
-    std::cout << absl::StrFormat("dry run: %d objects would change; nothing written\n", result.edited.size());
+    std::cout << absl::StrFormat("dry run: %s would change; nothing written\n",
+                                 counted(result.edited.size(), "object"));
     return kOk;
   }
 

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/parallel.hpp"
 #include "cli/progress_bar.hpp"
+#include "model/counted.hpp"
 #include "pipeline/archive_verify.hpp"
 #include "pipeline/verify.hpp"
 #include "reader/forge/archive_levels.hpp"
@@ -53,10 +54,11 @@ struct ArchiveTally {
 };
 
 std::string data_file_line(const forge::DataFileVerify& d) {
-  std::string line = absl::StrFormat(
-      "%d bytes stored (%s), %d decompressed, %d entries, %d objects carved, %d bytes opaque, %d near misses",
-      d.stored_size, forge::compression_name(d.compression), d.decompressed_size, d.entries, d.objects.objects,
-      d.objects.opaque_bytes, d.objects.near_misses);
+  std::string line =
+      absl::StrFormat("%s stored (%s), %d decompressed, %s, %s carved, %s opaque, %s", counted(d.stored_size, "byte"),
+                      forge::compression_name(d.compression), d.decompressed_size, counted(d.entries, "entry"),
+                      counted(d.objects.objects, "object"), counted(d.objects.opaque_bytes, "byte"),
+                      counted(d.objects.near_misses, "near miss"));
   if (!d.error.empty()) return line + ": DOES NOT READ: " + d.error;
   if (d.stored_difference)
     return line + absl::StrFormat(": DIFFERS at archive offset 0x%x (its stored form re-encodes differently)",
@@ -144,11 +146,11 @@ int run_verify(int argc, char** argv) {
     std::cout << absl::StrFormat("%s: checksum rule %s", o.path, forge::describe_rules(t.rules, t.checked_blocks));
     if (t.checked_blocks > 0 && t.rules == 0) std::cout << " (no rule of FORGE.md matches every block)";
     for (const auto& [c, r] : t.recompressed)
-      std::cout << absl::StrFormat("; recompressed %s: %d of %d blocks identical", forge::compression_name(c),
-                                   r.identical, r.blocks);
+      std::cout << absl::StrFormat("; recompressed %s: %d of %s identical", forge::compression_name(c), r.identical,
+                                   counted(r.blocks, "block"));
     if (recompress && t.recompressed.empty()) std::cout << "; recompressed: no compressed blocks";
     bool ok = t.tables_identical && t.identical == t.datafiles;
-    std::cout << absl::StrFormat(": %d of %d data files identical\n", t.identical, t.datafiles);
+    std::cout << absl::StrFormat(": %d of %s identical\n", t.identical, counted(t.datafiles, "data file"));
     if (t.unreadable > 0)
       ++unreadable;
     else
@@ -215,9 +217,9 @@ int run_verify(int argc, char** argv) {
           std::cerr << r.game.note;
         }
         if (o.archive && work[j].datafile == VerifyJob::kTables) {
-          std::cout << absl::StrFormat("%s: forge archive, %d bytes, %d data files, %s: ", o.path,
-                                       o.archive->archive.size, o.archive->archive.files.size(),
-                                       game_name(o.archive->game));
+          std::cout << absl::StrFormat(
+              "%s: forge archive, %s, %s, %s: ", o.path, counted(o.archive->archive.size, "byte"),
+              counted(o.archive->archive.files.size(), "data file"), game_name(o.archive->game));
           if (r.tables.first_difference)
             std::cout << absl::StrFormat("tables DIFFER at offset 0x%x\n", *r.tables.first_difference);
           else
@@ -249,9 +251,9 @@ int run_verify(int argc, char** argv) {
             r.datafile.identical() ? ++identical : ++different;
         } else {
           const VerifyReport& rep = r.report;
-          std::cout << absl::StrFormat("%s: %s, %d bytes, %d objects carved, %d bytes opaque, %d near misses: ", o.path,
-                                       game_name(r.game.game), rep.size, rep.objects, rep.opaque_bytes,
-                                       rep.near_misses);
+          std::cout << absl::StrFormat("%s: %s, %s, %s carved, %s opaque, %s: ", o.path, game_name(r.game.game),
+                                       counted(rep.size, "byte"), counted(rep.objects, "object"),
+                                       counted(rep.opaque_bytes, "byte"), counted(rep.near_misses, "near miss"));
           if (rep.identical()) {
             std::cout << "identical\n";
             ++identical;
@@ -264,8 +266,9 @@ int run_verify(int argc, char** argv) {
       });
   bar.erase();
   report_skipped(skipped, common);
-  std::cout << absl::StrFormat("verified %d files: %d identical, %d differ, %d missing, %d unreadable\n",
-                               identical + different + unreadable, identical, different, path_errors.missing_count(),
+  std::cout << absl::StrFormat("verified %s: %d identical, %d %s, %d missing, %d unreadable\n",
+                               counted(identical + different + unreadable, "file"), identical, different,
+                               different == 1 ? "differs" : "differ", path_errors.missing_count(),
                                path_errors.unreadable_count() + unreadable);
   if (path_errors.any() || unreadable > 0) return kBadInput;
   return different > 0 ? kDiffers : kOk;

@@ -14,6 +14,7 @@
 #include <iostream>
 
 #include "cli/progress_bar.hpp"
+#include "model/counted.hpp"
 #include "model/dialect.hpp"
 #include "reader/level.hpp"
 
@@ -183,9 +184,9 @@ GameChoice choose_game(const std::string& option, std::span<const u8> bytes, con
   GameChoice choice{d.game, ""};
   if (common.verbose)
     choice.note = absl::StrFormat(
-        "anvilrt: %s: game auto: picked %s (%s: ac2 carves %d bytes, sws %d)\n", path, game_name(d.game),
+        "anvilrt: %s: game auto: picked %s (%s: ac2 carves %s, sws %d)\n", path, game_name(d.game),
         d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d KiB", kDetectWindows, kDetectWindow >> 10),
-        d.ac2_bytes, d.sws_bytes);
+        counted(d.ac2_bytes, "byte"), d.sws_bytes);
   else if (announce && !common.quiet)
     choice.note = "anvilrt: " + path + ": game auto: picked " + std::string(game_name(d.game)) + "\n";
   return choice;
@@ -235,7 +236,7 @@ std::optional<InputFile> open_input(const std::string& path, PathErrors& errors)
 Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common) {
   Source source = detect_source(bytes);
   if (!common.quiet && source.kind == SourceKind::data_file)
-    std::cerr << "anvilrt: " << path << ": a decompressed data file (" << source.entries << " entries)\n";
+    std::cerr << "anvilrt: " << path << ": a decompressed data file (" << counted(source.entries, "entry") << ")\n";
   else if (!common.quiet && source.kind == SourceKind::archive)
     std::cerr << "anvilrt: " << path << ": a forge archive\n";
   return source;
@@ -295,9 +296,9 @@ void report_skipped(const std::vector<std::string>& skipped, const Common& commo
   if (common.verbose)
     for (const std::string& path : skipped) std::cerr << "anvilrt: " << path << ": skipped: no object carved\n";
   std::cerr << absl::StrFormat(
-      "anvilrt: skipped %d files of the folders that carve no object and have no level-file extension (--all takes "
-      "them)\n",
-      skipped.size());
+      "anvilrt: skipped %s of the folders that carve no object and have no level-file extension (--all takes "
+      "%s)\n",
+      counted(skipped.size(), "file"), skipped.size() == 1 ? "it" : "them");
 }
 
 }  // namespace anvil::cli

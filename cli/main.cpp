@@ -1,10 +1,14 @@
 // anvilrt: read, check, edit and write back Anvil/Scimitar level data. Dispatches to one command.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/man_page.hpp"
 
 namespace {
 
@@ -21,7 +25,7 @@ commands:
   diff A B             print the patch that turns level file A into B
   gen -o FILE          write synthetic level data following the research notes' distributions
   stats PATH...        census of level files, data files, archives: objects, field values, near misses
-  ls FORGE             list the data files of a .forge archive (--json, --objects)
+  ls FORGE...          list the data files of .forge archives (--json, --objects)
   extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...])
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
   version              the version, the git commit it was built from, the formats it reads
@@ -35,6 +39,17 @@ const anvil::cli::Command* find(std::string_view name) {
   for (const anvil::cli::Command& c : anvil::cli::commands())
     if (name == c.name) return &c;
   return nullptr;
+}
+
+// What a command printed on standard output must have reached it: a failed write there (a full disk) is
+// an error naming it, with the system's reason, and exit 2 (unless the command failed already, and said
+// why).
+int flushed(int code) {
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed || code == anvil::cli::kBadInput) return code;
+  anvil::cli::error(std::string("standard output: cannot write: ") + std::strerror(errno));
+  return anvil::cli::kBadInput;
 }
 
 int unknown(std::string_view name) {
@@ -59,6 +74,11 @@ int main(int argc, char** argv) {
     std::cout << version_text();
     return kOk;
   }
+  if (command == "help" && argc == 3 && std::string_view(argv[2]) == "--roff") {
+    // Not for users: the build makes the man page's COMMANDS section with it (cmake/man_page.cmake).
+    std::cout << man_page_commands(kUsage);
+    return kOk;
+  }
   if (command == "help") {
     // `anvilrt help CMD` is `anvilrt CMD --help`.
     if (argc > 3) {
@@ -69,8 +89,8 @@ int main(int argc, char** argv) {
     if (c == nullptr) return unknown(argv[2]);
     std::string help = "--help";
     char* args[] = {argv[2], help.data(), nullptr};
-    return c->run(2, args);
+    return flushed(c->run(2, args));
   }
-  if (const Command* c = find(command)) return c->run(argc - 1, argv + 1);
+  if (const Command* c = find(command)) return flushed(c->run(argc - 1, argv + 1));
   return unknown(command);
 }

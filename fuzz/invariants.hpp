@@ -1,4 +1,4 @@
-// The invariants the fuzz harnesses assert (issue 6), shared with tests/regress_test.cpp so that every
+// The invariants the fuzz harnesses assert, shared with tests/regress_test.cpp so that every
 // input a campaign found is replayed through exactly the check that caught it. Each check returns an
 // empty string when the invariant holds, otherwise what broke; none of them throws or aborts.
 // Each does its work once (docs/fuzzing.md, "Where the time goes"): one carve per dialect serves every

@@ -1,4 +1,4 @@
-// The per-game facts in one place (issue 14): each dialect's name and title, the width of its object
+// The per-game facts in one place: each dialect's name and title, the width of its object
 // ids, and the top-level object kinds it carves (FORMAT.md sections 1-3): their JSON "class", their
 // class id, and the Object alternative (the layout declaration) each maps to. The carver, the JSON
 // readers, the schema catalog, the patch engine and stats all ask this table; none spells a fact again.

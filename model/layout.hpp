@@ -23,7 +23,10 @@
 
 #include <array>
 #include <boost/serialization/nvp.hpp>
+#include <concepts>
 #include <optional>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -200,13 +203,21 @@ inline UntilTail until_tail(Key name, OpaqueBytes& data) { return {name, data}; 
 // A check on fields read before (a version, a kind, an offset that must lie past a header). The
 // loading byte archive fails when `holds` is false, at the offset `back` bytes before where it is (the
 // start of the field checked); the other archives ignore it, as the fields it checks are theirs.
+// The value found is printed as the field's type reads it: a negative count as -1, not as 4294967295.
 struct Require {
   bool holds;
   std::size_t back;
   const char* what;
   u64 found;
+  bool found_signed = false;  // `found` holds a negative value as its two's complement
+  std::string found_text() const {
+    return found_signed ? std::to_string(static_cast<i64>(found)) : std::to_string(found);
+  }
 };
-inline Require require(bool holds, std::size_t back, const char* what, u64 found) { return {holds, back, what, found}; }
+template <std::integral T>
+Require require(bool holds, std::size_t back, const char* what, T found) {
+  return {holds, back, what, static_cast<u64>(found), std::is_signed_v<T>};
+}
 
 // The size of a byte run that is stored further on (FORGE.md 2: a chunk's compressed size, three fields
 // before its bytes). Saving: `data`'s size, as Count; loading: the stored value, into `length`, for the

@@ -15,8 +15,8 @@ void KeyIndex::build() {
   for (std::size_t i = 0; i < set_.size(); ++i) {
     auto level = set_.level(i);
     if (!level.ok())
-      refuse(absl::StrFormat("an object key is looked up in every data file, and data file %s cannot be read: %s",
-                             set_.name(i), level.status().message()));
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", level.status().message()));
     for (const Piece& p : (*level)->pieces) {
       if (!p.is_object()) continue;
       // Every object of an id counts, so that renaming one leaves its data file holding the id when

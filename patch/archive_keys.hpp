@@ -19,10 +19,13 @@ namespace anvil::patch::archive {
 struct Refusal {
   std::string reason;
   int exit_code = kBadPatch;
+  bool input_fault = false;  // PatchError::input_fault
 };
 [[noreturn]] inline void refuse(std::string reason, int exit_code = kBadPatch) {
   throw Refusal{std::move(reason), exit_code};
 }
+// A refusal for the archive's fault: a data file the operation needs does not read.
+[[noreturn]] inline void refuse_unreadable(std::string reason) { throw Refusal{std::move(reason), kBadPatch, true}; }
 
 class KeyIndex {
  public:

@@ -49,7 +49,8 @@ void Router::run_datafile(std::size_t datafile, Sub& sub, ArchivePatchOutcome& o
   if (sub.index.empty()) return;
   auto level = set_.level(datafile);
   if (!level.ok()) {
-    fail(sub.index.front(), PatchError{0, pointers_[sub.index.front()], std::string(level.status().message())});
+    fail(sub.index.front(),
+         PatchError{0, pointers_[sub.index.front()], std::string(level.status().message()), kBadPatch, true});
     return;
   }
   while (!sub.index.empty()) {
@@ -94,7 +95,7 @@ ArchivePatchOutcome Router::run() {
     try {
       route(i, patch_[static_cast<rapidjson::SizeType>(i)]);
     } catch (const Refusal& r) {
-      fail(i, PatchError{0, pointers_[i], r.reason, r.exit_code});
+      fail(i, PatchError{0, pointers_[i], r.reason, r.exit_code, r.input_fault});
     }
   }
   for (auto& [datafile, sub] : subs_) run_datafile(datafile, sub, outcome);

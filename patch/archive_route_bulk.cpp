@@ -1,5 +1,5 @@
-// Routing a bulk operation of an archive patch (patch/bulk.hpp): to every data file it ranges over, or,
-// when it names its objects by key, to the data files that hold them, each with its own keys.
+// Routing a bulk operation of an archive patch (patch/bulk.cpp, through the engine): to every data file it ranges over,
+// or, when it names its objects by key, to the data files that hold them, each with its own keys.
 #include <absl/strings/str_format.h>
 
 #include <algorithm>

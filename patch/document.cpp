@@ -144,7 +144,7 @@ void Engine::require_modifiable(const Location& loc, std::string_view what) {
     case Location::kSpans:
       fail("\"spans\" are read-only: opaque bytes cannot be patched");
     case Location::kAllObjects:
-      fail("objects cannot be added or removed (FORMAT.md section 1)");
+      fail("objects cannot be added or removed: the bytes around them would have to grow or shrink");
     case Location::kObject:
       break;
   }

@@ -69,9 +69,12 @@ struct PatchError {
   std::string pointer;                 // the operation's `path` (bulk operations: their name)
   std::string reason;
   int exit_code = kBadPatch;
+  // The fault is the patched file's, not the patch's (a data file of the archive that does not read):
+  // the CLI names that file, and says which operation needed it.
+  bool input_fault = false;
 
   // "op 3 (/objects/…/slots/7): reason", or the reason alone for the whole patch. The CLI prefixes
-  // "anvilrt: PATCH: ".
+  // "anvilrt: PATCH: " (with input_fault, "anvilrt: FILE: reason (needed by op 3 (…) of PATCH)").
   std::string message() const;
 };
 

@@ -128,14 +128,14 @@ void Engine::modify(const std::string& op, const Location& loc, const Location* 
   }
   std::vector<std::size_t> touched{loc.piece};
   if (op == "remove") {
-    if (loc.segments.size() == 2) fail("an object cannot be removed (FORMAT.md section 1)");
+    if (loc.segments.size() == 2) fail("an object cannot be removed: the bytes around it would have to shrink");
     dom_remove(target, loc.segments);
   } else {
     if (op == "replace" && before == nullptr) fail("points to nothing in the document (replace needs a value there)");
     Value incoming;
     if (op == "move") {
       if (is_proper_prefix(*from, loc)) fail("\"from\" is a parent of \"path\": a value cannot move into itself");
-      if (from->segments.size() == 2) fail("an object cannot be removed (FORMAT.md section 1)");
+      if (from->segments.size() == 2) fail("an object cannot be removed: the bytes around it would have to shrink");
       Document& source = dom(from->piece);
       Value removed = dom_remove(source, from->segments);
       incoming.CopyFrom(removed, target.GetAllocator());

@@ -3,6 +3,7 @@
 #include <absl/strings/str_format.h>
 
 #include "pipeline/patch_output.hpp"
+#include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
 
 namespace anvil::forge {
@@ -31,6 +32,9 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
                                                                 const std::string& target, const OutputOptions& options,
                                                                 const InputFile* input) {
   auto changes = patched_data_files(set, outcome);
+  // A data file that does not read is the archive's fault: named by it.
+  if (!changes.ok() && input)
+    return absl::Status(changes.status().code(), input->path() + ": " + std::string(changes.status().message()));
   if (!changes.ok()) return changes.status();
   return rewrite_file(bytes, *changes, target, options, input);
 }

@@ -2,6 +2,9 @@
 
 #include <rapidjson/stringbuffer.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include "reader/level.hpp"
 #include "writer/document_json.hpp"
 #include "writer/json_text_handler.hpp"
@@ -117,7 +120,8 @@ absl::Status dump_datafiles_json(Game game, const NextLevel& next, std::FILE* ou
   }
   if (!status.ok()) return status;
   std::fputc('\n', out);
-  if (std::fflush(out) != 0 || std::ferror(out)) return absl::InternalError("cannot write");
+  if (std::fflush(out) != 0 || std::ferror(out))
+    return absl::InternalError(std::string("cannot write: ") + std::strerror(errno));
   return absl::OkStatus();
 }
 

@@ -26,7 +26,7 @@ struct DumpOptions {
   std::vector<Extent> regions = {};
 };
 
-// Writes the document to `out`; false if writing failed.
+// Writes the document to `out`; false if writing failed (errno then holds the reason).
 // `progress` hears how far the objects (and with `full`, the spans) are written; `objects`, when given,
 // receives the number of objects written.
 bool dump_json(std::span<const u8> bytes, const DumpOptions& options, std::FILE* out, const ProgressFn& progress = {},
@@ -46,7 +46,7 @@ using NextLevel = std::function<absl::StatusOr<std::optional<DumpedLevel>>()>;
 
 // { "format", "game", "datafiles": { "<name>": { "size", "objects" }, ... } }, each level carved as it
 // comes. A level's error stops the output there (the document is then incomplete) and is returned; a
-// write error is an Internal error.
+// write error is an Internal error, "cannot write: <the system's reason>".
 absl::Status dump_datafiles_json(Game game, const NextLevel& next, std::FILE* out);
 std::string dump_datafiles_json(Game game, const NextLevel& next, absl::Status& status);
 

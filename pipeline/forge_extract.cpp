@@ -14,7 +14,7 @@ absl::StatusOr<std::vector<std::size_t>> select_data_files(const Archive& archiv
   for (const std::string& sel : selectors) {
     std::vector<std::size_t> found = find_data_files(archive, names, sel);
     if (found.empty())
-      return absl::NotFoundError("no data file is named or has the id '" + escape_name(sel) + "' (see anvilrt ls)");
+      return absl::NotFoundError("no data file is named or has the id '" + printable_name(sel) + "' (see anvilrt ls)");
     for (std::size_t i : found) chosen[i] = true;
   }
   std::vector<std::size_t> out;

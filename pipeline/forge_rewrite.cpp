@@ -1,8 +1,11 @@
 #include "pipeline/forge_rewrite.hpp"
 
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
@@ -107,9 +110,17 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options,
                                                        const InputFile* input) {
-  // What the archive's content refuses names the archive (a failed write names its own file).
+  // What the archive's content refuses names the archive; a failed write names the output, with the
+  // system's reason.
   auto in_archive = [&](const absl::Status& s) {
     return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
+  };
+  // The written archive failing its check is the output's fault (the input read before).
+  auto in_output = [&](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
+  };
+  auto cannot_write = [&] {
+    return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
   };
   AtomicFile file;
   if (auto s = file.open(target, options); !s.ok()) return s;
@@ -119,24 +130,25 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
     VectorSink memory;
     auto reports = rewrite(bytes, changes, memory);
     if (!reports.ok()) return in_archive(reports.status());
-    if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return s;
+    if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return in_output(s);
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
-      return absl::InternalError("cannot write " + target);
+      return cannot_write();
     if (auto s = file.commit(); !s.ok()) return s;
     return reports;
   }
   const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
   FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
   auto reports = rewrite(bytes, changes, sink, input);
+  if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));
   if (!reports.ok()) return in_archive(reports.status());
-  if (std::fflush(file.stream()) != 0) return absl::InternalError("cannot write " + target);
+  if (std::fflush(file.stream()) != 0) return cannot_write();
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();
   if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel(), mapped_input ? input : nullptr,
                              &*written);
       !s.ok())
-    return s;
+    return in_output(s);
   if (auto s = file.commit(); !s.ok()) return s;
   return reports;
 }

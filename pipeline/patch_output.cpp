@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 
+#include "model/counted.hpp"
 #include "pipeline/read_back.hpp"
 #include "writer/atomic_file.hpp"
 
@@ -29,7 +30,7 @@ absl::Status write_error(const std::string& name) {
 std::optional<std::string> check_written(const Level& original, const PatchResult& result, std::span<const u8> written,
                                          const ReleaseFn& release_original, const ReleaseFn& release_written) {
   if (written.size() != original.bytes.size())
-    return absl::StrFormat("the output has %d bytes, not %d", written.size(), original.bytes.size());
+    return absl::StrFormat("the output has %s, not %d", counted(written.size(), "byte"), original.bytes.size());
   if (result.edited.size() != result.edited_objects.size())
     return "the patch result lists edited pieces and patched objects that do not pair up";
   // An edit may turn an object into one of another class of the same size, as `build` allows.

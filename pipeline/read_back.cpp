@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "model/counted.hpp"
 #include "reader/level.hpp"
 #include "writer/encode.hpp"
 
@@ -22,11 +23,11 @@ ExpectedLevel expect_unchanged(const Level& level) {
 std::string ReadBackFailure::message() const {
   switch (what) {
     case What::kSize:
-      return absl::StrFormat("the output has %d bytes, not %d", found, expected);
+      return absl::StrFormat("the output has %s, not %d", counted(found, "byte"), expected);
     case What::kCarve:
       return absl::StrFormat("the output carves differently at offset 0x%x", offset);
     case What::kPieceCount:
-      return absl::StrFormat("the output carves into %d pieces, not %d", found, expected);
+      return absl::StrFormat("the output carves into %s, not %d", counted(found, "piece"), expected);
     case What::kObject:
       return absl::StrFormat("the object at offset 0x%x does not read back as expected", offset);
     case What::kBytes:

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/check_text.hpp"
+#include "model/counted.hpp"
 #include "model/layout.hpp"
 #include "reader/check_failure.hpp"
 
@@ -170,7 +171,7 @@ class ByteReader {
   ByteReader& operator&(const Require& r) {
     if (!ok() || r.holds) return *this;
     cur_ -= std::min(r.back, pos());
-    fail(r.what, absl::StrFormat("%d", r.found));
+    fail(r.what, r.found_text());
     return *this;
   }
 
@@ -251,7 +252,7 @@ class ByteReader {
   [[gnu::noinline]] void fail_truncated(const char* name, std::size_t size) {
     if (failure_) return;  // a field after the failure, with nothing left to read
     push(name);
-    fail(absl::StrFormat("needs %d bytes", size), absl::StrFormat("%d left", remaining()));
+    fail("needs " + counted(size, "byte"), absl::StrFormat("%d left", remaining()));
     --depth_;
   }
 

@@ -137,7 +137,7 @@ class JsonReader {
   }
 
   JsonReader& operator&(const Require& r) {
-    if (ok() && !r.holds) fail(r.what, std::to_string(r.found));
+    if (ok() && !r.holds) fail(r.what, r.found_text());
     return *this;
   }
 

@@ -68,10 +68,10 @@ std::vector<PatternType> forge_navigation(const FieldLines& field_lines) {
   std::vector<PatternType> out;
 
   // The stored bytes: the prefix as declared, then the block sets when the compression magic follows
-  // (reader/forge/stored.hpp looks at those 8 bytes), else the plain data file up to the end.
+  // (reader/forge/data_files.cpp looks at those 8 bytes), else the plain data file up to the end.
   {
     PatternType t{type_of<forge::StoredDataFile>(), field_lines(declared(stored, Kind::kCounted)),
-                  absl::StrCat("A data file's stored bytes (FORGE.md 2), ending at ", kEnd, "."), false};
+                  absl::StrCat("A data file's stored bytes, ending at ", kEnd, "."), false};
     const Node& first = declared(stored, "first");
     const Node& second = declared(stored, "second");
     const std::size_t magic_size = sizeof forge::BlockSet::kMagic;
@@ -111,7 +111,7 @@ std::vector<PatternType> forge_navigation(const FieldLines& field_lines) {
         absl::StrCat(type_of<forge::NameEntry>(), " name_entries[", count, "] @ section.",
                      declared(section, "name_table").name, ";"),
         absl::StrCat("if (", next, " != ", forge::TableSection::kLast, ") forge_table_section_at next @ ", next, ";")},
-       "A table section, its entries, and the next section (FORGE.md 1).",
+       "A table section, its entries, and the next section.",
        true});
   out.push_back({"forge_archive",
                  {absl::StrCat(type_of<forge::ArchiveHeader>(), " header;"),
@@ -119,7 +119,7 @@ std::vector<PatternType> forge_navigation(const FieldLines& field_lines) {
                                declared(archive, "first_header").name, ";"),
                   absl::StrCat("forge_table_section_at first_section @ data_header.",
                                declared(data_header, "first_section").name, ";")},
-                 "A whole .forge archive (FORGE.md 1).",
+                 "A whole .forge archive.",
                  false});
   return out;
 }

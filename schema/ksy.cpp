@@ -89,7 +89,7 @@ class KsyWriter {
         "# Each top-level type reads ONE object from a stream of exactly its length: take the object's\n"
         "# offset and length from `anvilrt dump`, e.g. in Python\n"
         "#   Anvilrt.Ac2Visual(KaitaiStream(BytesIO(data[offset:offset + length])))\n"
-        "# forge_archive reads a whole .forge archive (FORGE.md), forge_stored_data_file a data file's stored\n"
+        "# forge_archive reads a whole .forge archive, forge_stored_data_file a data file's stored\n"
         "# bytes, forge_data_file a decompressed data file.\n"
         "# Top-level types:";
     for (const TopLevel& t : tops)
@@ -149,14 +149,14 @@ class KsyWriter {
   // instances at those offsets; the parts themselves are the generated types.
   void containers_navigation() {
     types_["forge_archive"] =
-        "    doc: A whole .forge archive (FORGE.md 1).\n"
+        "    doc: A whole .forge archive.\n"
         "    seq:\n"
         "      - id: header\n        type: forge_archive_header\n"
         "    instances:\n"
         "      data_header:\n        pos: header.first_header\n        type: forge_data_header\n"
         "      first_section:\n        pos: data_header.first_section\n        type: forge_table_section_at\n";
     types_["forge_table_section_at"] =
-        "    doc: A table section, its entries, and the next section (FORGE.md 1).\n"
+        "    doc: A table section, its entries, and the next section.\n"
         "    seq:\n"
         "      - id: section\n        type: forge_table_section\n"
         "    instances:\n"
@@ -175,12 +175,12 @@ class KsyWriter {
         "      stored:\n        pos: entry.offset + ",
         *describe::fixed_size(describe::describe_struct<forge::DataFileHeader>()),
         "\n        size: entry.size\n        type: forge_stored_data_file\n        if: entry.size != 0\n");
-    // Whether block sets follow the prefix is the next 8 bytes, not a field (reader/forge/stored.hpp looks).
+    // Whether block sets follow the prefix is the next 8 bytes, not a field (reader/forge/data_files.cpp looks).
     const u64 magic = forge::BlockSet::kMagic;
     std::vector<std::string> magic_bytes;
     for (int i = 0; i < 8; ++i) magic_bytes.push_back(absl::StrFormat("0x%02x", (magic >> (8 * i)) & 0xff));
     types_["forge_stored_data_file"] = absl::StrCat(
-        "    doc: A data file's stored bytes (FORGE.md 2).\n"
+        "    doc: A data file's stored bytes.\n"
         "    seq:\n"
         "      - id: num_prefix\n        type: u4\n"
         "      - id: prefix\n        size: 8\n        repeat: expr\n        repeat-expr: num_prefix\n"

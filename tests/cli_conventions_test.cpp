@@ -215,7 +215,7 @@ TEST_F(Walk, MissingAndUnreadablePathsAreReportedAlike) {
   EXPECT_EQ(verify.exit_code, 2);
   EXPECT_EQ(verify.err, "anvilrt: " + missing + ": no such file or folder\nanvilrt: " + dir_.path("gone") +
                             ": no such file or folder\n");
-  EXPECT_NE(verify.out.find("verified 1 files: 1 identical, 0 differ, 2 missing, 0 unreadable"), std::string::npos)
+  EXPECT_NE(verify.out.find("verified 1 file: 1 identical, 0 differ, 2 missing, 0 unreadable"), std::string::npos)
       << verify.out;
   auto stats = run_cli({"stats", missing, path("a.bin")});
   EXPECT_EQ(stats.exit_code, 2);

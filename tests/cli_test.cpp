@@ -15,7 +15,7 @@ TEST(Cli, VerifyCorpusFolderExitsZero) {
   auto r = run_cli({"verify", test::corpus("")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("0 differ, 0 missing, 0 unreadable"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("lod_selector_slots.bin: ac2, 807 bytes, 1 objects carved, 25 bytes opaque, 0 near misses"),
+  EXPECT_NE(r.out.find("lod_selector_slots.bin: ac2, 807 bytes, 1 object carved, 25 bytes opaque, 0 near misses"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("lod_selector.bin: sws"), std::string::npos) << r.out;

@@ -15,6 +15,7 @@
 #include <map>
 
 #include "gen/forge.hpp"
+#include "model/counted.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -112,8 +113,8 @@ TEST_F(ForgeCommands, DumpOfTheArchiveIsTheDumpsOfItsDataFiles) {
     // The member is the document of the data file alone, without "format" and "game".
     auto alone = test::run_cli({"dump", write("alone.data", f.decoded), "--game", "ac2"});
     ASSERT_EQ(alone.exit_code, 0) << alone.err;
-    EXPECT_EQ(alone.err, absl::StrFormat("anvilrt: %s: a decompressed data file (%d entries)\n",
-                                         dir_.path("alone.data"), f.entries));
+    EXPECT_EQ(alone.err, absl::StrFormat("anvilrt: %s: a decompressed data file (%s)\n", dir_.path("alone.data"),
+                                         counted(f.entries, "entry")));
     rapidjson::Document single = parse_json(alone.out);
     EXPECT_EQ(m.value.MemberCount(), 2u);
     EXPECT_EQ(m.value["size"], single["size"]);
@@ -203,9 +204,9 @@ TEST_F(ForgeCommands, DryRunReportsPerDataFile) {
   auto r = test::run_cli({"patch", archive_, patch, "--dry-run", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, absl::StrFormat("op 0 test /game: \"ac2\" (passed)\n"
-                                   "data file %s: 1 objects would change\n"
+                                   "data file %s: 1 object would change\n"
                                    "  op 1 replace /datafiles/%s/objects/%s%s: \"%s\" -> \"0x0123456789abcdef\"\n"
-                                   "dry run: 1 objects would change in 1 of 5 data files; nothing written\n",
+                                   "dry run: 1 object would change in 1 of 5 data files; nothing written\n",
                                    f.name, f.name, field.key, field.pointer, field.value));
 }
 
@@ -263,7 +264,7 @@ TEST_F(ForgeCommands, AKeyInSeveralDataFilesIsRefused) {
                                                    "/objects/", key, R"(/managed","value":1}])"));
   auto dry = test::run_cli({"patch", twice, one, "--dry-run", "-q"});
   EXPECT_EQ(dry.exit_code, 0) << dry.err;
-  EXPECT_THAT(dry.out, HasSubstr(absl::StrFormat("data file %s: 1 objects would change", record_.files[1].name)));
+  EXPECT_THAT(dry.out, HasSubstr(absl::StrFormat("data file %s: 1 object would change", record_.files[1].name)));
 }
 
 TEST_F(ForgeCommands, VerifyReportsTablesDataFilesAndRecompression) {
@@ -275,11 +276,11 @@ TEST_F(ForgeCommands, VerifyReportsTablesDataFilesAndRecompression) {
                                       record_.size));
   for (std::size_t i = 0; i < record_.files.size(); ++i) {
     const auto& f = record_.files[i];
-    EXPECT_THAT(lines[1 + i], StartsWith(absl::StrFormat("%s: %s (0x%08x): %d bytes stored (%s), %d decompressed, %d "
-                                                         "entries, %d objects carved",
+    EXPECT_THAT(lines[1 + i], StartsWith(absl::StrFormat("%s: %s (0x%08x): %d bytes stored (%s), %d decompressed, %s, "
+                                                         "%d objects carved",
                                                          archive_, f.name, f.file_id, f.stored_size,
                                                          forge::compression_name(f.compression), f.decoded.size(),
-                                                         f.entries, f.visuals)));
+                                                         counted(f.entries, "entry"), f.visuals)));
     EXPECT_THAT(lines[1 + i], testing::EndsWith(": identical"));
   }
   // The generator compresses with the -999 compressors the writer uses: every block comes out the same.
@@ -292,7 +293,7 @@ TEST_F(ForgeCommands, VerifyReportsTablesDataFilesAndRecompression) {
     EXPECT_EQ(words[2], words[4]) << last;  // "recompressed lzo1x: N of N blocks identical"
   }
   EXPECT_THAT(last, testing::EndsWith(": 5 of 5 data files identical"));
-  EXPECT_EQ(lines.back(), "verified 1 files: 1 identical, 0 differ, 0 missing, 0 unreadable");
+  EXPECT_EQ(lines.back(), "verified 1 file: 1 identical, 0 differ, 0 missing, 0 unreadable");
 
   // A data file whose block does not decompress: that data file does not read, the others do.
   std::vector<u8> bytes = test::read_file(archive_);

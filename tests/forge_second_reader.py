@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A second, independent reader of `.forge` archives (issue 13's acceptance).
+"""A second, independent reader of `.forge` archives, to check anvilrt's against.
 
 Written from ../shared/FORGE.md alone; it shares no code with anvilrt's library, only liblzo2 (through
 ctypes) for the LZO decoders. Checksums use Python's own zlib.adler32, not liblzo2's.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader (issue 13): `forge_second_reader_compare.py ANVILRT generated|patched`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
 `anvilrt patch`. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with

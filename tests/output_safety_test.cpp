@@ -1,4 +1,4 @@
-// Output that never harms and input from anywhere, through the real binary (issue 12): devices, FIFOs and
+// Output that never harms and input from anywhere, through the real binary: devices, FIFOs and
 // sockets written as they are, folders refused, symbolic links followed, modes kept, read-only files
 // refused for --in-place unless --force, `-o -` and `-` / /dev/stdin / <(…) inputs, -o equal to the
 // input, and real SIGINT/SIGTERM/SIGHUP while a temporary exists. Every file lives in a fresh folder;
@@ -29,7 +29,7 @@
 
 extern char** environ;
 
-namespace anvil {
+namespace anvil::output_safety {
 namespace {
 
 namespace fs = std::filesystem;
@@ -294,7 +294,7 @@ TEST_F(OutputSafety, ReadOnlyFileNeedsForceInPlace) {
 
   r = test::run_cli({"patch", level, patch, "--game", "ac2", "-o", path("x.bin"), "--force"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "anvilrt: --force only goes with --in-place\n");
+  EXPECT_EQ(r.err, "anvilrt: --force only goes with --in-place (or -o naming FILE itself)\n");
 
   r = test::run_cli({"patch", level, patch, "--game", "ac2", "--in-place", "--force"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -379,7 +379,7 @@ TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
   std::string verified = shell(cat + binary() + " verify - --game ac2", status);
   EXPECT_EQ(status, 0);
   EXPECT_TRUE(verified.starts_with("-: ac2, 807 bytes,")) << verified;
-  EXPECT_NE(verified.find("identical\nverified 1 files: 1 identical"), std::string::npos) << verified;
+  EXPECT_NE(verified.find("identical\nverified 1 file: 1 identical"), std::string::npos) << verified;
   auto stats = test::run_cli({"stats", kSlotsLevel, "--game", "ac2", "--json"});
   std::string piped_stats = shell(cat + binary() + " stats - --game ac2 --json", status);
   EXPECT_EQ(status, 0);
@@ -527,4 +527,4 @@ INSTANTIATE_TEST_SUITE_P(Signals, SignalDuringWrite, ::testing::Values(SIGINT, S
                          });
 
 }  // namespace
-}  // namespace anvil
+}  // namespace anvil::output_safety

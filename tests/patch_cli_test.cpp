@@ -50,61 +50,64 @@ class PatchCli : public ::testing::Test {
   int count_ = 0;
 };
 
-const std::string kSlots = test::corpus("ac2/lod_selector_slots.bin");
+const std::string kSlotsLevel = test::corpus("ac2/lod_selector_slots.bin");
 const std::string kObj = "/objects/0x00000000000004d2";
 const std::string kRepl = kObj + "/instance/slots/1/materials/1/replacement";
 
 TEST_F(PatchCli, MalformedPatches) {
-  expect_error(kSlots, "ac2", "[{\"op\":\"test\"", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\"", 2,
                "line 1, column 14: not JSON: missing a comma or '}' after an object member");
-  expect_error(kSlots, "ac2", "[\n  {\"op\": \"test\",\n   \"path\": \"/size\" \"value\": 807}\n]", 2,
+  expect_error(kSlotsLevel, "ac2", "[\n  {\"op\": \"test\",\n   \"path\": \"/size\" \"value\": 807}\n]", 2,
                "line 3, column 20: not JSON: missing a comma or '}' after an object member");
-  expect_error(kSlots, "ac2", "[\n {\"op\":\"test\",\"path\":\"/size\",\"value\":0E+222}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[\n {\"op\":\"test\",\"path\":\"/size\",\"value\":0E+222}]", 2,
                "line 2, column 38: a number that the JSON parser would misread");
-  expect_error(kSlots, "ac2", "{\"op\":\"test\"}", 2, "a patch must be a JSON array of operations (found an object)");
-  expect_error(kSlots, "ac2", "[7]", 2, "op 0 (): an operation must be a JSON object (found a number)");
-  expect_error(kSlots, "ac2", "[{\"op\":7,\"path\":\"/size\"}]", 2,
+  expect_error(kSlotsLevel, "ac2", "{\"op\":\"test\"}", 2,
+               "a patch must be a JSON array of operations (found an object)");
+  expect_error(kSlotsLevel, "ac2", "[7]", 2, "op 0 (): an operation must be a JSON object (found a number)");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":7,\"path\":\"/size\"}]", 2,
                "op 0 (): \"op\" must be a string (found a number)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":[],\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":[],\"value\":1}]", 2,
                "op 0 (replace): \"path\" must be a JSON pointer string (found an array)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"copy\",\"from\":null,\"path\":\"" + kRepl + "\"}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"copy\",\"from\":null,\"path\":\"" + kRepl + "\"}]", 2,
                "op 0 (" + kRepl + "): \"from\" must be a JSON pointer string (found null)");
-  expect_error(kSlots, "ac2", "[{\"path\":\"/size\",\"value\":1}]", 2, "op 0 (): missing \"op\" (a string)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"frobnicate\",\"path\":\"/size\"}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"path\":\"/size\",\"value\":1}]", 2, "op 0 (): missing \"op\" (a string)");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"frobnicate\",\"path\":\"/size\"}]", 2,
                "op 0 (frobnicate): unknown op \"frobnicate\" (test, replace, add, remove, move, copy, swap_material, "
                "transform, set_switch_distance, scale_switch_distance)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"value\":1}]", 2,
                "op 0 (replace): missing \"path\" (a JSON pointer string)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\"}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\"}]", 2,
                "op 0 (" + kRepl + "): missing \"value\"");
-  expect_error(kSlots, "ac2", "[{\"op\":\"copy\",\"path\":\"" + kRepl + "\"}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"copy\",\"path\":\"" + kRepl + "\"}]", 2,
                "op 0 (" + kRepl + "): missing \"from\" (a JSON pointer string)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"op\":\"test\",\"path\":\"/size\",\"value\":807}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"op\":\"test\",\"path\":\"/size\",\"value\":807}]", 2,
                "op 0 (): member \"op\" given twice");
   std::string deep(100, '[');
-  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"path\":\"/size\",\"value\":" + deep + std::string(100, ']') + "}]",
-               2, "nested deeper than 64 levels");
+  expect_error(kSlotsLevel, "ac2",
+               "[{\"op\":\"test\",\"path\":\"/size\",\"value\":" + deep + std::string(100, ']') + "}]", 2,
+               "nested deeper than 64 levels");
 }
 
 TEST_F(PatchCli, BadPointers) {
-  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"objects\",\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"objects\",\"value\":1}]", 2,
                "op 0 (objects): not a JSON pointer (RFC 6901: \"\" or \"/\" segments, \"~0\" and \"~1\" escapes)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d3/managed\",\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2",
+               "[{\"op\":\"replace\",\"path\":\"/objects/0x00000000000004d3/managed\",\"value\":1}]", 2,
                "op 0 (/objects/0x00000000000004d3/managed): no object with key \"0x00000000000004d3\" in this file");
   expect_error(
-      kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/instance/slots/0/id\",\"value\":1}]", 2,
+      kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/instance/slots/0/id\",\"value\":1}]", 2,
       "op 0 (" + kObj + "/instance/slots/0/id): points to nothing in the document (replace needs a value there)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
                "op 0 (" + kObj + "/nonsense): points to nothing in the document (replace needs a value there)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"add\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"add\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
                "op 0 (" + kObj + "/nonsense): " + kObj + "/nonsense: unknown field");
-  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"path\":\"/elsewhere\",\"value\":1}]", 2,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"path\":\"/elsewhere\",\"value\":1}]", 2,
                "op 0 (/elsewhere): the document has no member \"elsewhere\" (format, game, size, objects, spans)");
 }
 
 TEST_F(PatchCli, RefusedFields) {
   auto refused = [&](const std::string& path, const std::string& value, const std::string& reason) {
-    expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
+    expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
                  "op 0 (" + path + "): " + reason);
   };
   // offset, length and class are members like the fields: the edited object is refused for build's reason.
@@ -117,7 +120,7 @@ TEST_F(PatchCli, RefusedFields) {
   refused("/spans/0/opaque", "\"\"", "\"spans\" are read-only: opaque bytes cannot be patched");
   refused("/format", "\"anvilrt/2\"", "\"format\" is read-only: only the fields of objects can change");
   refused("/size", "808", "\"size\" is read-only: only the fields of objects can change");
-  refused("/objects", "{}", "objects cannot be added or removed (FORMAT.md section 1)");
+  refused("/objects", "{}", "objects cannot be added or removed: the bytes around them would have to grow or shrink");
   refused("", "[]", "replace of the whole document is refused: only the fields of objects can change");
   refused(kObj + "/instance/shader_constants", "4",
           kObj + "/instance/shader_constants: shader_constants must be 3 (a checked constant) (found 4)");
@@ -125,15 +128,16 @@ TEST_F(PatchCli, RefusedFields) {
           "{\"id\":\"0x0000000000000001\",\"class\":\"ImpostorInstanceData\",\"instances\":[],\"bounds\":\"" +
               std::string(80, '0') + "\",\"impostor\":\"" + std::string(20, '0') + "\"}",
           kObj + "/length: the fields encode to 848 bytes: an object inside a level file cannot change size");
-  expect_error(kSlots, "ac2", "[{\"op\":\"remove\",\"path\":\"" + kObj + "\"}]", 2,
-               "op 0 (" + kObj + "): an object cannot be removed (FORMAT.md section 1)");
-  expect_error(kSlots, "ac2", "[{\"op\":\"move\",\"from\":\"" + kObj + "/managed\",\"path\":\"" + kObj + "/active\"}]",
-               2, "op 0 (" + kObj + "/active): " + kObj + "/managed: missing field");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"remove\",\"path\":\"" + kObj + "\"}]", 2,
+               "op 0 (" + kObj + "): an object cannot be removed: the bytes around it would have to shrink");
+  expect_error(kSlotsLevel, "ac2",
+               "[{\"op\":\"move\",\"from\":\"" + kObj + "/managed\",\"path\":\"" + kObj + "/active\"}]", 2,
+               "op 0 (" + kObj + "/active): " + kObj + "/managed: missing field");
 }
 
 TEST_F(PatchCli, BadValues) {
   auto bad = [&](const std::string& path, const std::string& value, const std::string& reason) {
-    expect_error(kSlots, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
+    expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
                  "op 0 (" + path + "): " + reason);
   };
   bad(kObj + "/managed", "256", kObj + "/managed: must be an integer 0..255 (found 256)");
@@ -161,9 +165,9 @@ TEST_F(PatchCli, BadValues) {
 }
 
 TEST_F(PatchCli, FailedTestsAndZeroMatchesExitOne) {
-  expect_error(kSlots, "ac2", "[{\"op\":\"test\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000000\"}]", 1,
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000000\"}]", 1,
                "op 0 (" + kRepl + "): test failed: the value is \"0x3333333333333334\", not \"0x0000000000000000\"");
-  expect_error(kSlots, "ac2",
+  expect_error(kSlotsLevel, "ac2",
                "[{\"op\":\"swap_material\",\"from\":\"0x0000000000000005\",\"to\":\"0x0000000000000006\"}]", 1,
                "op 0 (swap_material): matched no material info with replacement 0x0000000000000005");
   expect_error(test::corpus("sws/lod_selector.bin"), "sws",
@@ -173,7 +177,7 @@ TEST_F(PatchCli, FailedTestsAndZeroMatchesExitOne) {
 
 TEST_F(PatchCli, AnyFailingOpAbortsTheWholePatch) {
   // Op 0 and op 1 are fine; op 2 fails: nothing is written, and the error names op 2.
-  expect_error(kSlots, "ac2",
+  expect_error(kSlotsLevel, "ac2",
                "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000001\"}," +
                    "{\"op\":\"swap_material\",\"from\":\"0x3333333333333333\",\"to\":\"0x0000000000000002\"}," +
                    "{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":300}]",
@@ -182,7 +186,7 @@ TEST_F(PatchCli, AnyFailingOpAbortsTheWholePatch) {
 
 TEST_F(PatchCli, InPlaceReplacesTheFileOrLeavesItAlone) {
   std::string file = dir_.path("level.bin");
-  std::vector<u8> original = test::read_file(kSlots);
+  std::vector<u8> original = test::read_file(kSlotsLevel);
   test::write_file(file, original);
   std::string bad = patch_file("[{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":300}]");
   auto r = test::run_cli({"patch", file, bad, "--in-place", "--game", "ac2"});
@@ -206,7 +210,7 @@ TEST_F(PatchCli, DryRunReportsAndWritesNothing) {
                  "{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x00000000000000AB\"}," +
                  "{\"op\":\"transform\",\"objects\":[\"0x00000000000004d2\"],\"translate\":[0.1,0,0]}]");
   std::string out;
-  auto r = run(kSlots, "ac2", patch, out, {"--dry-run"});
+  auto r = run(kSlotsLevel, "ac2", patch, out, {"--dry-run"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(fs::exists(out));
   EXPECT_EQ(r.out, "op 0 test " + kRepl + ": \"0x3333333333333334\" (passed)\n" + "op 1 replace " + kRepl +
@@ -216,30 +220,30 @@ TEST_F(PatchCli, DryRunReportsAndWritesNothing) {
                        "op 2 transform " + kObj +
                        "/instance/slots/1/instances/0: [2,0,0,0,0,2,0,0,0,0,2,0,-1.5,0.25,100,1] -> "
                        "[2,0,0,0,0,2,0,0,0,0,2,0,-1.4,0.25,100,1]\n" +
-                       "dry run: 1 objects would change; nothing written\n");
+                       "dry run: 1 object would change; nothing written\n");
 }
 
 TEST_F(PatchCli, CommandLineErrors) {
   std::string patch = patch_file("[]");
-  auto r = test::run_cli({"patch", kSlots, patch, "--game", "ac2"});
+  auto r = test::run_cli({"patch", kSlotsLevel, patch, "--game", "ac2"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "anvilrt: missing -o OUT, --in-place or --dry-run (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | "
             "--dry-run))\n");
-  r = test::run_cli({"patch", kSlots, dir_.path("missing.json"), "-o", dir_.path("o.bin")});
+  r = test::run_cli({"patch", kSlotsLevel, dir_.path("missing.json"), "-o", dir_.path("o.bin")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(fs::exists(dir_.path("o.bin")));
   std::string out;
-  r = run(kSlots, "ac2", patch, out);  // the empty patch: a copy
+  r = run(kSlotsLevel, "ac2", patch, out);  // the empty patch: a copy
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(test::read_file(out), test::read_file(kSlots));
+  EXPECT_EQ(test::read_file(out), test::read_file(kSlotsLevel));
 }
 
 TEST_F(PatchCli, APatchAppliedTwiceFailsTheSecondTime) {
   std::string patch = patch_file("[{\"op\":\"test\",\"path\":\"" + kRepl + "\",\"value\":\"0x3333333333333334\"}," +
                                  "{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x4444444444444444\"}]");
   std::string once, twice;
-  auto r = run(kSlots, "ac2", patch, once);
+  auto r = run(kSlotsLevel, "ac2", patch, once);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run(once, "ac2", patch, twice);
   EXPECT_EQ(r.exit_code, 1);
@@ -251,7 +255,7 @@ TEST_F(PatchCli, APatchAppliedTwiceFailsTheSecondTime) {
 // A large file of many Visuals in opaque filler: a swap and two replaces change exactly the bytes of
 // those fields, every other byte is the same.
 TEST_F(PatchCli, ALargeFileChangesOnlyThePatchedFieldsBytes) {
-  std::vector<u8> unit = test::read_file(kSlots);
+  std::vector<u8> unit = test::read_file(kSlotsLevel);
   auto find = [&](u64 value) {
     u8 raw[8];
     std::memcpy(raw, &value, 8);

@@ -141,7 +141,7 @@ TEST(Schema, DescribesTheContainerWrappers) {
 
   // The reference has every container structure, after its own heading.
   std::string md = schema::format_markdown();
-  std::size_t part = md.find("## Containers (FORGE.md)");
+  std::size_t part = md.find("## Containers (`.forge` archives)");
   ASSERT_NE(part, std::string::npos);
   for (const describe::Node* s : all) EXPECT_GT(md.find("### `" + s->type + "`"), part) << s->type;
   EXPECT_NE(md.find("when max_size != 0: the fields marked (1)"), std::string::npos);
@@ -165,7 +165,7 @@ TEST(Schema, DescribesEveryAlternativeAndCheck) {
   EXPECT_TRUE(sw.any_class);
   EXPECT_FALSE(sw.alternatives[3].class_id.has_value());
   EXPECT_EQ(describe::fixed_size(describe::describe_struct<ac2::VisualTail>()), 125u);
-  // Every structure appears once in the reference, with its section.
+  // Every structure appears once in the reference.
   std::string md = schema::format_markdown();
   std::vector<schema::TopLevel> tops = schema::top_levels();
   for (const describe::Node* s : schema::structures(tops))

@@ -15,15 +15,19 @@ std::string_view data_file_name(const DataFileAt& file) {
   return {reinterpret_cast<const char*>(b.data()), static_cast<std::size_t>(end - b.begin())};
 }
 
-std::string escape_name(std::string_view raw) {
+std::string printable_name(std::string_view name) {
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(raw.size());
-  for (char c : raw) {
+  out.reserve(name.size());
+  for (char c : name) {
     auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f && c != '\\')
+    if (byte >= 0x20 && byte < 0x7f && c != '\\') {
       out += c;
-    else
-      out += absl::StrFormat("\\x%02x", byte);
+    } else {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
   }
   return out;
 }
@@ -33,7 +37,7 @@ std::vector<std::string> data_file_names(const Archive& archive) {
   names.reserve(archive.files.size());
   absl::flat_hash_set<std::string> taken;  // lowercase
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
-    std::string name = escape_name(data_file_name(archive.files[i]));
+    std::string name = printable_name(data_file_name(archive.files[i]));
     if (taken.contains(absl::AsciiStrToLower(name)))
       name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
     if (taken.contains(absl::AsciiStrToLower(name))) name = absl::StrFormat("%s@%d", name, i);

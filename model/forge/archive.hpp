@@ -47,13 +47,15 @@ struct Archive {
 // A data file's name entry's text up to the first NUL, as stored: what data_file_names() starts from.
 std::string_view data_file_name(const DataFileAt& file);
 
-// The one escaping of a name for terminals, text reports, JSON and pointers: printable ASCII is kept,
-// except '\'; every other byte (controls, DEL, bytes >= 0x80, '\') is spelled "\xNN" (lowercase hex).
-std::string escape_name(std::string_view raw);
+// A data file's name as every command prints it (ls, verify, dump, patch, errors) and as the "datafiles"
+// document spells it: bytes outside printable ASCII, and `\`, are written "\xNN" (lower-case hex), so
+// that a name never reaches a terminal as a control sequence or a line break, and is ASCII, thus valid
+// UTF-8 in JSON. A name from the archive is bytes, not text: this spelling is one-to-one.
+std::string printable_name(std::string_view name);
 
 // The name of every data file of the archive (its unique name), which every command shows and takes: `ls`,
 // the keys of the "datafiles" document (`dump`, `patch`'s /datafiles/NAME/...), `extract NAME` and its
-// file NAME.data (as file_name_of() writes it). It is the name entry's text, escaped (escape_name); a
+// file NAME.data (as file_name_of() writes it). It is the name entry's text, spelled by printable_name; a
 // data file whose name an earlier one has (ASCII case ignored, as some file systems ignore it) is named
 // "<name>@0x<file_id>", and "<name>@0x<file_id>@<index>" when that is taken too.
 std::vector<std::string> data_file_names(const Archive& archive);

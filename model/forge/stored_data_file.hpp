@@ -13,7 +13,7 @@ struct StoredDataFile {
   static constexpr std::size_t min_wire_size = 4;
 
   // Whether block sets follow the prefix (the next 8 bytes are BlockSet::kMagic). Loading: set by the
-  // caller, which looks at those bytes (reader/forge/stored.hpp); saving: whether `first` is there.
+  // caller, which looks at those bytes (reader/forge/data_files.cpp); saving: whether `first` is there.
   bool compressed = false;
 
   // A stored size of 0: no bytes at all, not even the prefix's count. Loading: set by the caller, which

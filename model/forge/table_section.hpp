@@ -22,7 +22,7 @@ struct TableSection {
   template <class Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
     ar& make_nvp("count", count);
-    ar& require(count >= 0, sizeof count, "count must not be negative", static_cast<u64>(static_cast<u32>(count)));
+    ar& require(count >= 0, sizeof count, "count must not be negative", count);
     ar& make_nvp("unknown_0", unknown_0);
     ar& make_nvp("index_table", index_table);
     ar& make_nvp("next", next);

@@ -4,8 +4,10 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
+#include "model/counted.hpp"
 #include "reader/byte_reader.hpp"
 
 namespace anvil::forge {
@@ -53,6 +55,12 @@ absl::Status error_at(u64 offset, std::string_view what) {
 }
 
 absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file) {
+  // A file of another kind is said to be one, not reported as a wrong magic at offset 0 (whose hex tells a
+  // user nothing).
+  u64 magic = 0;
+  if (bytes.size() >= sizeof magic) std::memcpy(&magic, bytes.data(), sizeof magic);
+  if (magic != ArchiveHeader::kMagic)
+    return absl::InvalidArgumentError("not a .forge archive (it does not begin with \"scimitar\")");
   Archive archive;
   archive.size = bytes.size();
   TableSource tables(bytes, file);
@@ -87,10 +95,11 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile*
     if (!table_fits(bytes, t.index_table, count, IndexEntry::wire_size))
       return error_at(
           at + TableSection::kIndexTableAt,
-          absl::StrFormat("index table of %d entries at %d must lie inside the file", count, t.index_table));
+          absl::StrFormat("index table of %s at %d must lie inside the file", counted(count, "entry"), t.index_table));
     if (!table_fits(bytes, t.name_table, count, NameEntry::wire_size))
-      return error_at(at + TableSection::kNameTableAt,
-                      absl::StrFormat("name table of %d entries at %d must lie inside the file", count, t.name_table));
+      return error_at(
+          at + TableSection::kNameTableAt,
+          absl::StrFormat("name table of %s at %d must lie inside the file", counted(count, "entry"), t.name_table));
     for (u64 i = 0; i < count; ++i) {
       DataFileAt file;
       file.section = archive.sections.size();

@@ -7,6 +7,7 @@
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
+#include "model/counted.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/archive_reader.hpp"
 
@@ -33,7 +34,7 @@ constexpr u64 kSetHeader = BlockSet::min_wire_size;
 
 std::string data_file_label(const Archive& archive, std::size_t index) {
   const DataFileAt& f = archive.files[index];
-  return absl::StrFormat("data file %d '%s' (0x%08x)", index, escape_name(data_file_name(f)), f.index.file_id.value);
+  return absl::StrFormat("data file %d '%s' (0x%08x)", index, printable_name(data_file_name(f)), f.index.file_id.value);
 }
 
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
@@ -53,9 +54,9 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
     return error_at(file.stored_offset() + reader.failure()->offset,
                     data_file_label(archive, index) + ": " + reader.failure()->message());
   if (reader.remaining() != 0)
-    return error_at(
-        file.stored_offset() + reader.pos(),
-        absl::StrFormat("%s: %d bytes after the last block set", data_file_label(archive, index), reader.remaining()));
+    return error_at(file.stored_offset() + reader.pos(),
+                    absl::StrFormat("%s: %s after the last block set", data_file_label(archive, index),
+                                    counted(reader.remaining(), "byte")));
   // The one check that reads every byte: left to the reads that copy them (a skim reads the tables).
   if (!stored.compressed && !runs) {
     const std::vector<u8>& p = stored.plain.bytes;
@@ -210,8 +211,8 @@ absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
     return absl::InvalidArgumentError(
         absl::StrFormat("decompressed offset 0x%x: %s", reader.failure()->offset, reader.failure()->message()));
   if (reader.remaining() != 0)
-    return absl::InvalidArgumentError(
-        absl::StrFormat("decompressed offset 0x%x: %d bytes after the last body", reader.pos(), reader.remaining()));
+    return absl::InvalidArgumentError(absl::StrFormat("decompressed offset 0x%x: %s after the last body", reader.pos(),
+                                                      counted(reader.remaining(), "byte")));
   return file;
 }
 

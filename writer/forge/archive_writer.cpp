@@ -71,7 +71,7 @@ absl::Status check_no_overlap(std::span<const u8> original, const Archive& archi
           return absl::FailedPreconditionError(absl::StrFormat(
               "offset 0x%x: data file %d '%s' (0x%08x): %s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change "
               "to one would undo the other; anvilrt does not rewrite such an archive",
-              std::max(c.begin, t.begin), r.index, std::string(data_file_name(f)), f.index.file_id.value, c.what,
+              std::max(c.begin, t.begin), r.index, printable_name(data_file_name(f)), f.index.file_id.value, c.what,
               c.begin, c.end, t.what, t.begin, t.end));
       }
   }
@@ -88,8 +88,10 @@ absl::Status VectorSink::write_at(u64 offset, std::span<const u8> bytes) {
 
 absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
   if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0 ||
-      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    return absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
+      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+    failure_ = absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
+    return failure_;
+  }
   return absl::OkStatus();
 }
 

@@ -46,11 +46,15 @@ class FileSink : public ByteSink {
   absl::Status write_original(std::span<const u8> original) override;
   // Whether write_original() was a kernel copy (and so read no page of the original here).
   bool copied_by_kernel() const { return copied_by_kernel_; }
+  // The first failed write, if any ("cannot write at offset 0x…: <reason>"): a caller tells the output's
+  // fault from the archive's by it.
+  const absl::Status& failure() const { return failure_; }
 
  private:
   std::FILE* file_;
   int source_;
   bool copied_by_kernel_ = false;
+  absl::Status failure_;
 };
 
 // A data file's new stored form.
