@@ -33,6 +33,8 @@ int run_diff(int argc, char** argv) {
   auto a = open_input(a_path, path_errors);
   auto b = open_input(b_path, path_errors);
   if (!a || !b) return kBadInput;
+  warn_damaged_magic(a_path, a->bytes());
+  warn_damaged_magic(b_path, b->bytes());
   Game game = resolve_game(game_option, a->bytes(), a_path, common);
   Level la = carve_level(a->bytes(), game);
   Level lb = carve_level(b->bytes(), game);

@@ -18,6 +18,7 @@
 #include "model/dialect.hpp"
 #include "pipeline/archive_patch_output.hpp"
 #include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 
 namespace anvil::cli {
@@ -74,12 +75,14 @@ int run_ls(int argc, char** argv) {
   if (!parse(argc, argv,
              "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
              "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
-             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the checksum rule found on its\n"
-             "first checksummed block (adler32-0|1 over the stored or the decompressed bytes; none; n/a without\n"
-             "checksums). Then the rule all those blocks share. Read from the block tables and that one block\n"
-             "(decompressed only when no rule over its stored bytes holds): quick on any archive. With --objects\n"
-             "every block is decompressed and its checksum checked (as `anvilrt verify` does), and the objects\n"
-             "are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
+             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"
+             "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
+             "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
+             "half do, with its count; none otherwise (no block checked). A data file holding a block the rule\n"
+             "does not match is damaged: one error line naming the block, no row. Read from the block tables\n"
+             "and the stored blocks' checksums (decompressed only when no rule over the stored bytes wins):\n"
+             "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does), and\n"
+             "the objects are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
              "whose bodies carve anything).\n"
              "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
              "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
@@ -150,10 +153,11 @@ int run_ls(int argc, char** argv) {
       std::cout << (listed > 0 ? "\n" : "") << path << ":\n";
     }
     ++listed;
-    forge::ChecksumRules rules = forge::kAllRules;
-    std::size_t blocks = 0;
+    const forge::ArchiveChecksums checksums = forge::archive_checksums(input->bytes(), archive);
     using Summary = absl::StatusOr<forge::DataFileSummary>;
-    auto summarize = [&](std::size_t i) { return forge::summarize(input->bytes(), archive, i, objects, game); };
+    auto summarize = [&](std::size_t i) {
+      return forge::summarize(input->bytes(), archive, i, objects, game, checksums);
+    };
     auto list = [&](std::size_t i, Summary& s) {
       if (!s.ok()) {
         error(path + ": " + std::string(s.status().message()));
@@ -167,8 +171,6 @@ int run_ls(int argc, char** argv) {
         }
         return;
       }
-      rules &= s->checked_blocks ? s->rules : forge::kAllRules;
-      blocks += s->checked_blocks;
       if (json) {
         out.StartObject();
         ls_table_members(out, archive, names, i);
@@ -177,7 +179,7 @@ int run_ls(int argc, char** argv) {
         out.Key("compression");
         out.String(std::string(forge::compression_name(s->compression)));
         out.Key("checksum_rule");
-        out.String(s->rule());
+        out.String(s->rule);
         if (objects) {
           out.Key("entries");
           out.Uint64(s->entries);
@@ -193,7 +195,7 @@ int run_ls(int argc, char** argv) {
       } else {
         std::cout << absl::StrFormat("%4d  0x%08x  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s",
                                      s->index, s->file_id, names[s->index], s->file_type, s->stored_size,
-                                     s->decompressed_size, forge::compression_name(s->compression), s->rule());
+                                     s->decompressed_size, forge::compression_name(s->compression), s->rule);
         if (objects) {
           std::cout << absl::StrFormat("  entries %d  objects", s->entries);
           if (s->objects.empty()) std::cout << " none";
@@ -203,15 +205,18 @@ int run_ls(int argc, char** argv) {
       }
     };
     run_in_order<Summary>(archive.files.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)), summarize, list);
-    std::string rule = forge::describe_rules(rules, blocks);
     if (json) {
       out.EndArray();
       out.Key("checksum_rule");
-      out.String(rule);
+      out.String(checksums.verdict.name());
+      out.Key("checksum_blocks_matched");
+      out.Uint64(checksums.verdict.matched);
+      out.Key("checksum_blocks");
+      out.Uint64(checksums.verdict.blocks);
       out.EndObject();
     } else {
       std::cout << absl::StrFormat("%s, checksum rule of the archive: %s\n", counted(archive.files.size(), "data file"),
-                                   rule);
+                                   checksums.describe());
     }
   }
   if (json && several) out.EndArray();

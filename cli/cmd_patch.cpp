@@ -13,6 +13,7 @@
 #include "pipeline/archive_patch_output.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
+#include "reader/forge/data_files.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -34,6 +35,7 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
   auto archive = open_archive(input, file, game_option, {}, quiet);
   if (!archive) return kBadInput;
   forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
+  levels.release_voted_with([&input](std::size_t offset, std::size_t size) { input.release(offset, size); });
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
   patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(levels, text, patch_options);
@@ -62,6 +64,13 @@ int patch_archive(const InputFile& input, const std::string& file, std::string_v
     error(std::string(written.status().message()));
     return kBadInput;
   }
+  // A damaged data file no edit touched was not read: it is copied as it is, damage included.
+  const forge::ArchiveChecksums& checksums = levels.checksums();
+  for (std::size_t i = 0; i < archive->archive.files.size(); ++i)
+    if (checksums.damaged(i))
+      warning(file, absl::StrFormat("%s holds a damaged block (its checksums do not all match the archive's rule "
+                                    "%s): copied byte for byte, unread",
+                                    forge::data_file_label(archive->archive, i), checksums.describe()));
   return kOk;
 }
 
@@ -91,7 +100,9 @@ int run_patch(int argc, char** argv) {
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
              "/datafiles/NAME/objects/KEY/... the data file NAME (as ls shows it, its file name, or 0xID:\n"
              "docs/data-file-names.md); bulk operations range over every data file, or\n"
-             "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed.\n"
+             "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed. A damaged data\n"
+             "file (a block its checksum rule does not match) is refused if edited, else copied byte for byte\n"
+             "with a warning.\n"
              "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
              options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code))

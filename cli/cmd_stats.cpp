@@ -4,6 +4,7 @@
 #include <absl/strings/str_format.h>
 
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -43,8 +44,8 @@ struct JobResult {
   // archives: what the data file adds to the archive's summary
   std::string compression;
   u64 stored = 0, decompressed = 0, checked_blocks = 0;
-  forge::ChecksumRules rules = forge::kAllRules;
-  std::string failure;  // the container check that failed
+  std::string failure;   // the container check that failed
+  bool damaged = false;  // the failure is a damaged block (FORGE.md 2): an error, not a census entry
 };
 
 // `--game` for a level file or a data file, the note (if any) returned to be printed in order.
@@ -78,8 +79,10 @@ int run_stats(int argc, char** argv) {
              "Census per dialect: objects by class, bytes carved vs opaque, the value counts of the fields\n"
              "the research notes count, and the near misses (candidates that failed a check, by check). A\n"
              ".forge archive counts every data file, and is summed up: data files by compression, bytes stored\n"
-             "and decompressed, the checksum rule its blocks match, and the data files that fail a container\n"
-             "check. Folders are walked for level files (README); a file that carves no object is a warning.",
+             "and decompressed, its checksum rule (the candidate most blocks match, when more than half do, with\n"
+             "its count), and the data files that fail a container check. A data file with a damaged block (one\n"
+             "the rule does not match) is not counted: one error line names it, and the exit is 2. Folders are\n"
+             "walked for level files (README); a file that carves no object is a warning.",
              options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
@@ -119,7 +122,11 @@ int run_stats(int argc, char** argv) {
   }
 
   std::vector<stats::Census> censuses(opened.size());
-  std::vector<forge::ChecksumRules> rules(opened.size(), forge::kAllRules);  // per archive, over its data files
+  // Per archive, its checksum rule (FORGE.md 2), voted by all its blocks before any of its data files is
+  // read: by the first of its data files' jobs, while the others wait.
+  std::vector<forge::ArchiveChecksums> checksums(opened.size());
+  std::vector<std::once_flag> voted(opened.size());
+  bool damaged = false;
   std::vector<std::string> labels, skipped;
   ProgressBar bar("stats", common.quiet);
   run_in_order<JobResult>(
@@ -143,14 +150,16 @@ int run_stats(int argc, char** argv) {
         std::size_t d = work[j].datafile;
         r.carved = true;  // a data file of an archive is always counted
         r.stored = archive.files[d].index.size;
-        auto read = forge::read_data_file(o.input->bytes(), archive, d);
+        const std::size_t i = work[j].opened;
+        std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(o.input->bytes(), archive); });
+        auto read = forge::read_data_file(o.input->bytes(), archive, d, checksums[i].verdict);
         if (!read.ok()) {
           r.failure = std::string(read.status().message());
+          r.damaged = absl::IsDataLoss(read.status());
         } else {
           r.compression = std::string(forge::compression_name(read->decoded.compression));
           r.decompressed = read->decoded.bytes.size();
           r.checked_blocks = read->decoded.checked_blocks;
-          r.rules = read->decoded.rules;
           auto file = forge::parse_data_file(read->decoded.bytes);
           if (!file.ok()) {
             r.failure = forge::data_file_label(archive, d) + ": " + std::string(file.status().message());
@@ -190,11 +199,17 @@ int run_stats(int argc, char** argv) {
           c.archives.emplace_back();
           c.archives.back().path = o.path;
           c.archives.back().names = forge::data_file_names(o.archive->archive);
-          c.archives.back().checksum_rule = forge::describe_rules(forge::kAllRules, 0);
         }
+        c.archives.back().checksum_rule = checksums[work[j].opened].describe();
         stats::Archive& a = c.archives.back();
         ++a.datafiles;
         a.stored_bytes += r.stored;
+        if (r.damaged) {
+          bar.erase();
+          error(o.path + ": " + r.failure);
+          damaged = true;
+          return;
+        }
         if (!r.failure.empty()) {
           // "offset 0x…: data file 3 'x' (0x…): what": counted by what failed.
           std::string what = r.failure;
@@ -208,8 +223,6 @@ int run_stats(int argc, char** argv) {
         ++a.compression[r.compression];
         a.decompressed_bytes += r.decompressed;
         a.checked_blocks += r.checked_blocks;
-        if (r.checked_blocks > 0) rules[work[j].opened] &= r.rules;
-        a.checksum_rule = forge::describe_rules(rules[work[j].opened], a.checked_blocks);
       });
   bar.erase();
 
@@ -227,7 +240,7 @@ int run_stats(int argc, char** argv) {
   }
   report_skipped(skipped, common);
   std::cout << (vm.count("json") ? stats::json_report(census, labels) : stats::text_report(census, labels));
-  return path_errors.any() || unreadable ? kBadInput : kOk;
+  return path_errors.any() || unreadable || damaged ? kBadInput : kOk;
 }
 
 }  // namespace anvil::cli

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "cli/archive_input.hpp"
@@ -15,6 +16,7 @@
 #include "pipeline/archive_verify.hpp"
 #include "pipeline/verify.hpp"
 #include "reader/forge/archive_levels.hpp"
+#include "reader/forge/data_files.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -47,8 +49,7 @@ struct VerifyResult {
 
 // Per archive, summed over its data files as they are reported.
 struct ArchiveTally {
-  std::size_t datafiles = 0, identical = 0, unreadable = 0, checked_blocks = 0;
-  forge::ChecksumRules rules = forge::kAllRules;
+  std::size_t datafiles = 0, identical = 0, unreadable = 0;
   std::map<forge::Compression, forge::Recompressed> recompressed;
   bool tables_identical = true;
 };
@@ -95,9 +96,12 @@ int run_verify(int argc, char** argv) {
              "give the file back identically, every object re-encoded from its fields. One line per file:\n"
              "the dialect, objects carved, bytes left opaque, candidates that failed a check, the result.\n"
              "A .forge archive: its tables re-encoded and compared, then one line per data file (stored form\n"
-             "re-encoded, every block decompressed and its checksum matched, entry table and objects round-\n"
-             "tripped), then the checksum rule all blocks match; --recompress counts, per algorithm, the\n"
-             "blocks that re-compress to their stored bytes.\n"
+             "re-encoded, every block decompressed and its checksum checked against the archive's rule, entry\n"
+             "table and objects round-tripped), then that rule: the candidate (Adler-32 from 0 or 1, over the\n"
+             "stored or the decompressed bytes) most blocks match, when more than half do, with its count;\n"
+             "a block it does not match is damaged: its data file DOES NOT READ. Without such a candidate the\n"
+             "rule is none and no block is checked. --recompress counts, per algorithm, the blocks that\n"
+             "re-compress to their stored bytes.\n"
              "Folders are walked for level files (README); a file that carves no object is a warning.\n"
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
              options, {{"paths", "PATH", -1}}, common, vm, code))
@@ -138,13 +142,18 @@ int run_verify(int argc, char** argv) {
   std::size_t identical = 0, different = 0, unreadable = 0;
   std::vector<std::string> skipped;
   std::vector<ArchiveTally> tallies(opened.size());
+  // Per archive, its checksum rule (FORGE.md 2), voted by all its blocks before any of its data files is
+  // checked against it: by the first of its data files' jobs, while the others wait.
+  std::vector<forge::ArchiveChecksums> checksums(opened.size());
+  std::vector<std::once_flag> voted(opened.size());
   ProgressBar bar("verify", common.quiet);
   auto finish_archive = [&](std::size_t i) {
     const VerifiedPath& o = opened[i];
     const ArchiveTally& t = tallies[i];
     bar.erase();
-    std::cout << absl::StrFormat("%s: checksum rule %s", o.path, forge::describe_rules(t.rules, t.checked_blocks));
-    if (t.checked_blocks > 0 && t.rules == 0) std::cout << " (no rule of FORGE.md matches every block)";
+    const forge::ChecksumVerdict& verdict = checksums[i].verdict;
+    std::cout << absl::StrFormat("%s: checksum rule %s", o.path, verdict.describe());
+    if (verdict.blocks > 0 && !verdict.rule) std::cout << ": no block checked";
     for (const auto& [c, r] : t.recompressed)
       std::cout << absl::StrFormat("; recompressed %s: %d of %s identical", forge::compression_name(c), r.identical,
                                    counted(r.blocks, "block"));
@@ -171,7 +180,9 @@ int run_verify(int argc, char** argv) {
         if (o.archive && work[j].datafile == VerifyJob::kTables) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
-          r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v);
+          const std::size_t i = work[j].opened;
+          std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(bytes, o.archive->archive); });
+          r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v, checksums[i].verdict);
           bar.add(o.archive->archive.files[work[j].datafile].index.size, total);
         } else if (o.source.kind == SourceKind::data_file) {
           r.game = {game_option == "auto" ? detect_game(bytes, o.source) : *parse_game(game_option), ""};
@@ -205,6 +216,7 @@ int run_verify(int argc, char** argv) {
           return;
         }
         if (!o.archive) {
+          if (o.source.kind == SourceKind::level_file) warn_damaged_magic(o.path, o.input->bytes());
           bool none = o.source.kind == SourceKind::data_file ? r.datafile.objects.objects == 0 && r.datafile.identical()
                                                              : r.report.objects == 0 && r.report.identical();
           if (none) {
@@ -235,8 +247,6 @@ int run_verify(int argc, char** argv) {
           ++t.datafiles;
           t.identical += v.identical();
           t.unreadable += !v.error.empty();
-          if (v.checked_blocks > 0) t.rules &= v.rules;
-          t.checked_blocks += v.checked_blocks;
           for (const auto& [c, rc] : v.recompressed) {
             t.recompressed[c].blocks += rc.blocks;
             t.recompressed[c].identical += rc.identical;

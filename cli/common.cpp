@@ -199,6 +199,12 @@ Game resolve_game(const std::string& option, std::span<const u8> bytes, const st
   return choice.game;
 }
 
+void warn_damaged_magic(const std::string& path, std::span<const u8> bytes) {
+  if (auto bits = archive_magic_damage(bytes))
+    warning(path, "it looks like a damaged .forge archive (its first 8 bytes are the magic \"scimitar\" but for " +
+                      *bits + "), read as level data");
+}
+
 void warn_no_objects(const std::string& path, const std::string& game_option) {
   warning(path, "no object carved (as " + (game_option == "auto" ? dialect::game_list() : game_option) +
                     "): not level data?");
@@ -239,6 +245,8 @@ Source find_source(std::span<const u8> bytes, const std::string& path, const Com
     std::cerr << "anvilrt: " << path << ": a decompressed data file (" << counted(source.entries, "entry") << ")\n";
   else if (!common.quiet && source.kind == SourceKind::archive)
     std::cerr << "anvilrt: " << path << ": a forge archive\n";
+  else if (source.kind == SourceKind::level_file)
+    warn_damaged_magic(path, bytes);
   return source;
 }
 

@@ -45,10 +45,10 @@ struct Arg {
 };
 
 // Parses the command line of one command (argv[0] is the command's name). `usage` is the --help text,
-// whose first line is "usage: anvilrt CMD ...", with GAMES for the dialects' names ("ac2|sws"). Adds -q, -v and -h to `options`. On an error prints one
-// line that names what the user typed ("missing PATCH (usage: …)", "unknown option '--frob' (usage: …)",
-// "unexpected argument 'x' (usage: …)") and returns false with exit_code 2; on --help prints the help
-// and returns false with exit_code 0.
+// whose first line is "usage: anvilrt CMD ...", with GAMES for the dialects' names ("ac2|sws"). Adds -q, -v and -h to
+// `options`. On an error prints one line that names what the user typed ("missing PATCH (usage: …)", "unknown option
+// '--frob' (usage: …)", "unexpected argument 'x' (usage: …)") and returns false with exit_code 2; on --help prints the
+// help and returns false with exit_code 0.
 bool parse(int argc, char** argv, const char* usage, po::options_description& options, const std::vector<Arg>& args,
            Common& common, po::variables_map& vm, int& exit_code);
 
@@ -70,6 +70,10 @@ struct GameChoice {
 };
 GameChoice choose_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
                        const Common& common, bool announce = false);
+
+// Warns that a file read as level data looks like a damaged .forge archive (its first 8 bytes differ from
+// the magic in one or two bits, named), when it does.
+void warn_damaged_magic(const std::string& path, std::span<const u8> bytes);
 
 // Warns that a file read as level data carves no object (random bytes are never a silent success).
 void warn_no_objects(const std::string& path, const std::string& game_option);
@@ -94,7 +98,8 @@ class PathErrors {
 std::optional<InputFile> open_input(const std::string& path, PathErrors& errors);
 
 // What `path` holds (a level file, a decompressed data file or a `.forge` archive, by content), said on
-// stderr unless --quiet or a level file, which reads as it always has.
+// stderr unless --quiet or a level file, which reads as it always has; a level file whose first bytes are
+// the archive magic but for a bit or two is warned about (warn_damaged_magic).
 Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common);
 // `--game` for a level file or a data file (`auto` carves inside a data file's bodies).
 Game resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source, const std::string& path,

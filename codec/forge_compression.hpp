@@ -19,4 +19,20 @@ inline Algorithm algorithm_of(forge::Compression c) {
   }
 }
 
+// The checksum of a block by `rule` (FORGE.md 2): its bytes as stored, or decompressed.
+inline std::uint32_t checksum_by(forge::ChecksumRule rule, std::span<const std::uint8_t> stored,
+                                 std::span<const std::uint8_t> decoded) {
+  switch (rule) {
+    case forge::ChecksumRule::adler32_0_stored:
+      return adler32(0, stored);
+    case forge::ChecksumRule::adler32_1_stored:
+      return adler32(1, stored);
+    case forge::ChecksumRule::adler32_0_decoded:
+      return adler32(0, decoded);
+    case forge::ChecksumRule::adler32_1_decoded:
+      return adler32(1, decoded);
+  }
+  return 0;
+}
+
 }  // namespace anvil::codec

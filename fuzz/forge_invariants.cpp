@@ -6,31 +6,97 @@
 
 #include <algorithm>
 
+#include "codec/forge_compression.hpp"
 #include "patch/archive_patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
+#include "pipeline/archive_verify.hpp"
 #include "pipeline/forge_rewrite.hpp"
+#include "pipeline/read_back.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 
 namespace anvil::fuzz {
+namespace {
+
+// The checksum rule's promise (FORGE.md 2), checked against a count of its own: with a rule, a block its
+// checksum does not match (a block whose bytes changed and whose checksum did not follow) is never read,
+// verified identical or listed; a data file whose blocks all match it is never called damaged.
+std::string check_checksums(std::span<const u8> bytes, const forge::Archive& archive,
+                            const forge::ArchiveChecksums& checksums) {
+  const forge::ChecksumVerdict& verdict = checksums.verdict;
+  std::size_t blocks = 0, matched = 0;
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    auto stored = forge::read_stored(bytes, archive, i);
+    if (!stored.ok() || !stored->compressed) continue;
+    const forge::BlockSet* sets[] = {stored->first ? &*stored->first : nullptr,
+                                     stored->second ? &*stored->second : nullptr};
+    // Decompressed unchecked, block by block: the count must not lean on decode()'s own check.
+    std::size_t off_rule = 0;
+    for (const forge::BlockAt& b : forge::block_layout(*stored, 0)) {
+      const forge::BlockSet& set = *sets[b.set];
+      std::span<const u8> src;
+      std::optional<u32> checksum;
+      bool plain = false;
+      if (set.max_size != 0) {
+        src = set.blocks[b.block].stored.bytes;
+        checksum = set.blocks[b.block].checksum;
+        plain = set.blocks[b.block].is_plain();
+      } else {
+        src = set.chunks[b.block].stored.bytes;
+        plain = set.chunks[b.block].kind == forge::Chunk::kPlain;
+        if (!plain) checksum = set.chunks[b.block].checksum;
+      }
+      if (!checksum) continue;
+      ++blocks;
+      std::vector<u8> decoded(plain ? 0 : b.decoded_size);
+      bool ok =
+          plain || (b.decoded_size <= codec::max_decompressed_size(src.size()) &&
+                    codec::decompress_into(
+                        codec::algorithm_of(forge::compression_of(set.compression).value_or(forge::Compression::lzo1x)),
+                        src, decoded)
+                        .ok());
+      forge::ChecksumRules rules = forge::rules_matching(*checksum, src, plain ? src : std::span<const u8>(decoded));
+      if (!ok) rules &= forge::kStoredRules;
+      if (verdict.rule && (rules & static_cast<u8>(*verdict.rule))) ++matched;
+      off_rule += verdict.damaged(rules);
+    }
+    if ((off_rule > 0) != checksums.damaged(i))
+      return absl::StrCat("forge: data file ", i, " has ", off_rule, " blocks off the rule ", verdict.describe(),
+                          " but the vote says ", checksums.damaged(i) ? "damaged" : "undamaged");
+    if (off_rule == 0) continue;
+    auto read = forge::read_data_file(bytes, archive, i, verdict);
+    if (read.ok()) return absl::StrCat("forge: data file ", i, " reads with a block off the rule ", verdict.describe());
+    forge::VerifyOptions options;
+    options.json = false;
+    if (forge::verify_data_file(bytes, archive, i, options, verdict).identical())
+      return absl::StrCat("forge: data file ", i, " verifies identical with a block off the rule ", verdict.describe());
+    if (forge::summarize(bytes, archive, i, false, Game::ac2, checksums).ok())
+      return absl::StrCat("forge: ls lists data file ", i, " with a block off the rule ", verdict.describe());
+  }
+  if (blocks != verdict.blocks || (verdict.rule && matched != verdict.matched))
+    return absl::StrCat("forge: the vote counts ", verdict.describe(), ", a recount ", matched, " of ", blocks);
+  return "";
+}
+
+}  // namespace
 
 std::string check_forge(std::span<const u8> bytes) {
   auto archive = forge::read_archive(bytes);
   if (!archive.ok()) return archive.status().message().empty() ? "forge: a refusal without a reason" : "";
   auto back = forge::round_trip(bytes);
   if (!back.ok()) return back.status().message().empty() ? "forge: a data file refused without a reason" : "";
-  if (!std::equal(back->begin(), back->end(), bytes.begin(), bytes.end())) {
-    auto at = std::mismatch(back->begin(), back->end(), bytes.begin(), bytes.end()).first - back->begin();
-    return absl::StrCat("forge: write(read(x)) differs at offset ", at);
-  }
+  if (auto at = first_difference(*back, bytes)) return absl::StrCat("forge: write(read(x)) differs at offset ", *at);
+
+  const forge::ArchiveChecksums checksums = forge::archive_checksums(bytes, *archive);
+  if (auto broken = check_checksums(bytes, *archive, checksums); !broken.empty()) return broken;
 
   // ls's skim (tables only) agrees with the full read of every data file that reads.
   for (std::size_t i = 0; i < archive->files.size(); ++i) {
-    auto read = forge::read_data_file(bytes, *archive, i);
+    auto read = forge::read_data_file(bytes, *archive, i, checksums.verdict);
     if (!read.ok()) continue;
-    auto summary = forge::summarize(bytes, *archive, i, false, Game::ac2);
+    auto summary = forge::summarize(bytes, *archive, i, false, Game::ac2, checksums);
     if (!summary.ok()) {
       // the one check the skim leaves out is the plain data file's search for the magic: never a refusal
       return absl::StrCat("forge: ls refuses data file ", i, " which reads: ", summary.status().message());
@@ -80,7 +146,8 @@ std::string check_forge(std::span<const u8> bytes) {
     forge::VectorSink out;
     auto written = forge::rewrite(bytes, *changes, out);
     if (!written.ok()) return written.status().message().empty() ? "forge: a rewrite refused without a reason" : "";
-    if (auto s = forge::check_rewrite(bytes, out.bytes(), *changes); !s.ok())
+    if (auto s = forge::check_rewrite(bytes, out.bytes(), *changes, false, nullptr, nullptr, checksums.verdict);
+        !s.ok())
       return "forge: the edited archive does not read back as the edit: " + std::string(s.message());
     return "";
   }

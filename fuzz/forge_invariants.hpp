@@ -11,7 +11,10 @@ namespace anvil::fuzz {
 
 // 5. forge: any bytes either fail to read as an archive with a message, or write back byte for byte
 // (write(read(x)) == x, every table and stored data file re-encoded from its fields; a data file that does
-// not read is a refusal with a message). Then an edit: the first object of the first data file that reads
+// not read is a refusal with a message). The checksum rule (FORGE.md 2) holds its promise: whenever the
+// archive has one, a block whose checksum does not match it (its bytes changed, its checksum did not
+// follow) is never read, verified identical or listed, and the vote's counts agree with a recount of
+// every block decompressed on its own. Then an edit: the first object of the first data file that reads
 // gets its `managed` byte flipped, through the archive patch layer (patch/archive_patch.hpp) and the
 // edit path (FORGE.md 4); the patched data file must carve into the patched object, the written archive
 // must read back with every other data file byte-identical and that one decompressing to the patched

@@ -29,10 +29,12 @@
 namespace anvil::fuzz {
 namespace {
 
-std::string first_difference(std::span<const u8> want, std::span<const u8> got) {
-  auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-  if (w == want.end() && g == got.end()) return "";
-  return absl::StrCat("sizes ", want.size(), " and ", got.size(), ", first difference at offset ", w - want.begin());
+// "sizes A and B, first difference at offset N" (pipeline/read_back.hpp's first_difference), or "" when
+// the two are equal.
+std::string describe_difference(std::span<const u8> want, std::span<const u8> got) {
+  auto at = anvil::first_difference(want, got);
+  if (!at) return "";
+  return absl::StrCat("sizes ", want.size(), " and ", got.size(), ", first difference at offset ", *at);
 }
 
 std::string name(Game game) { return std::string(game_name(game)); }
@@ -65,7 +67,7 @@ std::string check_carved(std::span<const u8> bytes, Game game, const Carved& c) 
   if (end != bytes.size()) return where(game) + absl::StrCat("the pieces end at ", end, " of ", bytes.size());
   if (std::size_t n = carved_bytes(bytes, game); n != c.carved)
     return where(game) + absl::StrCat("carved_bytes says ", n, ", carve_level ", c.carved);
-  if (auto diff = first_difference(bytes, write_level(c.level, c.objects)); !diff.empty())
+  if (auto diff = describe_difference(bytes, write_level(c.level, c.objects)); !diff.empty())
     return where(game) + "write(read(x)) != x: " + diff;
   VerifyReport report = verify_bytes(bytes, game, false);
   if (!report.identical()) return where(game) + "verify_bytes: " + report.difference;
@@ -86,7 +88,8 @@ std::string dump_build(std::span<const u8> bytes, Game game) {
   if (!json.starts_with(header)) return where(game) + "the dump does not start with " + header;
   auto built = build_from_dump(json);
   if (!built.ok()) return where(game) + "the dump does not build: " + std::string(built.status().message());
-  if (auto diff = first_difference(bytes, *built); !diff.empty()) return where(game) + "build(dump(x)) != x: " + diff;
+  if (auto diff = describe_difference(bytes, *built); !diff.empty())
+    return where(game) + "build(dump(x)) != x: " + diff;
   // The JSON round trip object by object, when the dump has objects ("objects":{} is empty otherwise);
   // the opaque bytes' trip through base64 is the one dump and build just made.
   bool objects = json[header.size()] != '}';
@@ -150,7 +153,7 @@ PatchCheck::PatchCheck(std::span<const u8> base, Game game)
     : base_(base.begin(), base.end()), pristine_(base_), game_(game), level_(carve_level(base_, game)) {
   // What holds for the base once need not be checked again per patch: it writes back, and its dump
   // (the "before" side of the field comparison) parses.
-  if (auto diff = first_difference(base_, write_level(level_, parse_objects(level_))); !diff.empty())
+  if (auto diff = describe_difference(base_, write_level(level_, parse_objects(level_))); !diff.empty())
     base_error_ = where(game) + "the base file does not write back: " + diff;
   std::string text = dump_json(base_, {game, false});
   dump_.Parse<rapidjson::kParseFullPrecisionFlag>(text.c_str(), text.size());
@@ -209,7 +212,8 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     const Object& reread = patched.objects[object];
     if (!same_object(reread, result.edited_objects[edited - result.edited.begin()]))
       return where(game_) + absl::StrCat("the edited object at offset ", a.offset, " re-reads with other fields");
-    if (auto diff = first_difference(std::span(bytes).subspan(b.offset, b.length), encode_object_over(reread, encoded));
+    if (auto diff =
+            describe_difference(std::span(bytes).subspan(b.offset, b.length), encode_object_over(reread, encoded));
         !diff.empty())
       return where(game_) + absl::StrCat("the edited object at offset ", a.offset, " does not write back: ", diff);
     rapidjson::Document after;
@@ -232,7 +236,7 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     std::vector<u8> stream_bytes(data, data + length);
     std::free(data);
     if (!streamed.ok()) return where(game_) + "stream_patched: " + std::string(streamed.message());
-    if (auto diff = first_difference(bytes, stream_bytes); !diff.empty())
+    if (auto diff = describe_difference(bytes, stream_bytes); !diff.empty())
       return where(game_) + "the streamed output differs from the patched bytes: " + diff;
   }
   // Field by field: every JSON field that differs lies under a location some operation reported changing.
@@ -356,7 +360,7 @@ std::string check_json(std::span<const u8> text) {
   if (auto failure = read_back(bytes, want))
     return "the built bytes do not read back as the document: " + failure->message();
   Carved c = carve(bytes, *game);
-  if (auto diff = first_difference(bytes, write_level(c.level, c.objects)); !diff.empty())
+  if (auto diff = describe_difference(bytes, write_level(c.level, c.objects)); !diff.empty())
     return "the built bytes do not write back: " + diff;
   // Their objects through JSON and back (the whole file's dump and build is the dump harness's job).
   VerifyReport report = verify_bytes(bytes, *game, true);

@@ -36,18 +36,22 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
   if (!changes.ok() && input)
     return absl::Status(changes.status().code(), input->path() + ": " + std::string(changes.status().message()));
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target, options, input);
+  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict);
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
-  ArchiveLevels set(bytes, archive, Game::ac2);
-  for (std::size_t i = 0; i < set.size(); ++i) {
-    auto data = set.decompressed(i);
-    if (!data.ok()) continue;  // the command that reads it says why
-    Source source{SourceKind::data_file, (*data)->entries, (*data)->regions};
-    std::size_t ac2 = carved_bytes((*data)->bytes, source, Game::ac2);
-    std::size_t sws = carved_bytes((*data)->bytes, source, Game::sws);
-    set.release(i);
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    // A guess from the bytes, not a reading of them: no checksum vote over the archive is taken for it
+    // (the command that reads a data file checks its blocks, and says why it does not read).
+    auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
+    if (!read.ok()) continue;
+    auto file = parse_data_file(read->decoded.bytes);
+    if (!file.ok()) continue;
+    Source source{SourceKind::data_file, file->entries.size(), {}};
+    for (const BodyAt& body : body_layout(*file))
+      if (body.size > 0) source.regions.push_back({body.offset, body.size});
+    std::size_t ac2 = carved_bytes(read->decoded.bytes, source, Game::ac2);
+    std::size_t sws = carved_bytes(read->decoded.bytes, source, Game::sws);
     if (ac2 != sws) return ac2 > sws ? Game::ac2 : Game::sws;
   }
   return Game::ac2;

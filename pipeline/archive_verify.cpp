@@ -7,6 +7,7 @@
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
+#include "pipeline/read_back.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "writer/byte_writer.hpp"
@@ -15,12 +16,6 @@
 
 namespace anvil::forge {
 namespace {
-
-std::optional<u64> first_difference(std::span<const u8> want, std::span<const u8> got) {
-  auto [w, g] = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
-  if (w == want.end() && g == got.end()) return std::nullopt;
-  return static_cast<u64>(w - want.begin());
-}
 
 // Compares what the writer writes with the original as it comes: the earliest differing offset.
 class ComparingSink final : public ByteSink {
@@ -108,7 +103,7 @@ TablesVerify verify_tables(std::span<const u8> bytes, const Archive& archive) {
 }
 
 DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                const VerifyOptions& options) {
+                                const VerifyOptions& options, const ChecksumVerdict& checksums) {
   DataFileVerify out;
   const DataFileAt& at = archive.files[index];
   out.stored_size = at.index.size;
@@ -120,13 +115,12 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
   out.compression = compression_of(*stored);
   if (auto d = first_difference(bytes.subspan(at.stored_offset(), at.index.size), encode_stored(*stored)))
     out.stored_difference = at.stored_offset() + *d;
-  auto decoded = decode(*stored, at.stored_offset());
+  auto decoded = decode(*stored, at.stored_offset(), checksums);
   if (!decoded.ok()) {
-    out.error = std::string(decoded.status().message());
+    out.error = std::string(name_data_file(decoded.status(), archive, index).message());
     return out;
   }
   out.checked_blocks = decoded->checked_blocks;
-  out.rules = decoded->rules;
   verify_contents(decoded->bytes, options, out, data_file_label(archive, index) + ": ");
   if (options.recompress) recompress(*stored, decoded->bytes, out);
   return out;

@@ -2,7 +2,8 @@
 // is lossless, every structure re-encoded from its fields. Per archive: the tables and the bytes between
 // data files written back over nothing but their fields and compared byte for byte. Per data file, on
 // its own (so that data files verify in parallel): its stored form re-encoded from its declaration and
-// compared, every block decompressed to its stated size and its checksum matched against the rules,
+// compared, every block decompressed to its stated size and its checksum checked against the archive's
+// rule (a damaged block: the data file does not read),
 // its entry table re-encoded and compared, and the objects of each body round-tripped as `verify` does
 // for a level file; optionally every compressed block re-compressed and compared with the stored one.
 #pragma once
@@ -35,8 +36,7 @@ struct DataFileVerify {
   Compression compression = Compression::plain;
   u64 stored_size = 0;
   u64 decompressed_size = 0;
-  std::size_t checked_blocks = 0;   // blocks and chunks that carry a checksum
-  ChecksumRules rules = kAllRules;  // the rules all of them match
+  std::size_t checked_blocks = 0;  // blocks and chunks that carry a checksum
   std::size_t entries = 0;
   VerifyReport objects;                              // over the bodies; offsets in the decompressed data file
   std::optional<u64> stored_difference;              // archive offset where the stored form re-encodes differently
@@ -52,9 +52,10 @@ struct VerifyOptions {
   bool recompress = false;  // re-compress every compressed block
 };
 
-// Data file `index` of the archive.
+// Data file `index` of the archive, its blocks checked against the archive's rule `checksums`
+// (archive_checksums() of reader/forge/data_files.hpp).
 DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                const VerifyOptions& options);
+                                const VerifyOptions& options, const ChecksumVerdict& checksums);
 
 // A decompressed data file on its own (its entry table and bodies); `error` when it does not parse.
 DataFileVerify verify_decompressed(std::span<const u8> decoded, const VerifyOptions& options);

@@ -39,8 +39,9 @@ absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive&
   for (const std::string& name : names)
     if (auto s = folder->check(name, options.no_clobber); !s.ok()) return s;
   ExtractOutcome out;
+  const ChecksumVerdict checksums = archive_checksums(bytes, archive).verdict;
   for (std::size_t k = 0; k < selected.size(); ++k) {
-    auto read = read_data_file(bytes, archive, selected[k]);
+    auto read = read_data_file(bytes, archive, selected[k], checksums);
     if (!read.ok()) {
       if (!options.keep_going)
         return absl::Status(read.status().code(),

@@ -41,34 +41,40 @@ absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes) {
 }
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
-                                                  ByteSink& out, const InputFile* input) {
+                                                  ByteSink& out, const InputFile* input,
+                                                  const ChecksumVerdict* checksums) {
   auto archive = read_archive(bytes, input);
   if (!archive.ok()) return archive.status();
   const bool mapped = input && input->bytes().data() == bytes.data();
-  std::optional<ArchiveRules> rules;  // found when a compressed data file changes
+  std::optional<ChecksumVerdict> found;  // when not given: taken when a compressed data file changes
   std::vector<Replacement> replacements;
   std::vector<ChangeReport> reports;
   for (const DataFileChange& change : changes) {
     if (change.index >= archive->files.size())
       return absl::InvalidArgumentError(
           absl::StrFormat("no data file %d (the archive has %d)", change.index, archive->files.size()));
-    auto read = read_data_file(bytes, *archive, change.index);
-    if (!read.ok()) return read.status();
-    if (read->stored.compressed && !rules) {
-      auto found = archive_rules(bytes, *archive, [&](u64 offset, u64 size) {
-        if (mapped) input->release(offset, size);
-      });
-      if (!found.ok()) return found.status();
-      rules = *found;
+    auto stored = read_stored(bytes, *archive, change.index);
+    if (!stored.ok()) return stored.status();
+    if (stored->compressed && !checksums && !found) {
+      found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+                if (mapped) input->release(offset, size);
+              }).verdict;
     }
+    const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
+    // FORGE.md 2: without a rule, the blocks' checksums are not understood, and no block is changed.
+    if (stored->compressed && verdict.blocks > 0 && !verdict.rule)
+      return absl::FailedPreconditionError(data_file_label(*archive, change.index) +
+                                           ": the archive's checksum rule is " + verdict.describe() +
+                                           ", so a compressed data file cannot be changed");
+    auto decoded = decode(*stored, archive->files[change.index].stored_offset(), verdict);
+    if (!decoded.ok()) return name_data_file(decoded.status(), *archive, change.index);
     ChangeReport report;
     report.index = change.index;
-    auto stored = repack(read->stored, read->decoded.bytes, change.decoded,
-                         rules ? first_rule(rules->rules) : std::nullopt, &report.blocks);
-    if (!stored.ok())
-      return absl::Status(stored.status().code(),
-                          data_file_label(*archive, change.index) + ": " + std::string(stored.status().message()));
-    replacements.push_back({change.index, std::move(*stored)});
+    auto repacked = repack(*stored, decoded->bytes, change.decoded, verdict, &report.blocks);
+    if (!repacked.ok())
+      return absl::Status(repacked.status().code(),
+                          data_file_label(*archive, change.index) + ": " + std::string(repacked.status().message()));
+    replacements.push_back({change.index, std::move(*repacked)});
     reports.push_back(report);
   }
   auto placed = write_archive(bytes, *archive, replacements, out);
@@ -79,7 +85,8 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
 
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
                            std::span<const DataFileChange> changes, bool untouched_copied,
-                           const InputFile* original_file, const InputFile* written_file) {
+                           const InputFile* original_file, const InputFile* written_file,
+                           const ChecksumVerdict& checksums) {
   auto before = read_archive(original, original_file);
   if (!before.ok()) return before.status();
   auto after = read_archive(written, written_file);
@@ -98,7 +105,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
       if (!kept) return absl::InternalError(data_file_label(*after, i) + ": changed although no edit touched it");
       continue;
     }
-    auto read = read_data_file(written, *after, i);
+    auto read = read_data_file(written, *after, i, checksums);
     if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
     if (read->decoded.bytes != change->decoded)
       return absl::InternalError(data_file_label(*after, i) + ": does not decompress to the new bytes");
@@ -109,7 +116,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options,
-                                                       const InputFile* input) {
+                                                       const InputFile* input, const ChecksumVerdict* checksums) {
   // What the archive's content refuses names the archive; a failed write names the output, with the
   // system's reason.
   auto in_archive = [&](const absl::Status& s) {
@@ -122,15 +129,27 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   auto cannot_write = [&] {
     return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
   };
+  // The rule the changed blocks are given checksums by is the one their read-back is checked against.
+  std::optional<ChecksumVerdict> found;
+  if (!checksums) {
+    auto archive = read_archive(bytes, input);
+    if (!archive.ok()) return in_archive(archive.status());
+    const bool mapped = input && input->bytes().data() == bytes.data();
+    found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+              if (mapped) input->release(offset, size);
+            }).verdict;
+    checksums = &*found;
+  }
   AtomicFile file;
   if (auto s = file.open(target, options); !s.ok()) return s;
   if (!file.to_temporary()) {
     // A device, FIFO or standard output: nothing to read back, so the archive is made and checked in
     // memory first, then written as it is.
     VectorSink memory;
-    auto reports = rewrite(bytes, changes, memory);
+    auto reports = rewrite(bytes, changes, memory, nullptr, checksums);
     if (!reports.ok()) return in_archive(reports.status());
-    if (auto s = check_rewrite(bytes, memory.bytes(), changes); !s.ok()) return in_output(s);
+    if (auto s = check_rewrite(bytes, memory.bytes(), changes, false, nullptr, nullptr, *checksums); !s.ok())
+      return in_output(s);
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
       return cannot_write();
@@ -139,14 +158,14 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   }
   const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
   FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
-  auto reports = rewrite(bytes, changes, sink, input);
+  auto reports = rewrite(bytes, changes, sink, input, checksums);
   if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));
   if (!reports.ok()) return in_archive(reports.status());
   if (std::fflush(file.stream()) != 0) return cannot_write();
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();
   if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel(), mapped_input ? input : nullptr,
-                             &*written);
+                             &*written, *checksums);
       !s.ok())
     return in_output(s);
   if (auto s = file.commit(); !s.ok()) return s;

@@ -39,9 +39,14 @@ struct ChangeReport {
 
 // Writes the archive `bytes` with `changes` applied into `out` (FORGE.md 4) and returns what became of
 // each changed data file. Nothing is checked after writing: rewrite_file() does that. `input`, when given,
-// is the mapped file `bytes` views: the pages the archive's checksum rule pass reads are dropped as it goes.
+// is the mapped file `bytes` views: the pages the archive's checksum vote reads are dropped as it goes.
+// `checksums`: the archive's verdict (reader/forge/data_files.hpp archive_checksums()), taken here when
+// not given and a compressed data file changes. A changed data file with a damaged block is refused (its
+// DataLoss error), as is a changed compressed data file when the rule is none; a re-compressed block gets
+// its checksum by the rule; untouched data files, damaged or not, are copied byte for byte.
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
-                                                  ByteSink& out, const InputFile* input = nullptr);
+                                                  ByteSink& out, const InputFile* input = nullptr,
+                                                  const ChecksumVerdict* checksums = nullptr);
 
 // Reads `written` back and checks it against the archive it was written from: every data file not in
 // `changes` byte-identical (stored bytes and header), every changed one decompressing to its new bytes.
@@ -49,18 +54,22 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
 // data file is checked by its tables' entries and its header only, and its stored bytes are not read
 // again (a patch of one data file of a large archive then reads back only what it wrote).
 // `original_file` and `written_file`, when given, are the inputs the two spans map: their tables are then
-// read with pread (read_archive).
+// read with pread (read_archive). The changed data files' blocks are checked against `checksums`, the
+// verdict they were written by (the default, n/a, checks none).
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
                            std::span<const DataFileChange> changes, bool untouched_copied = false,
-                           const InputFile* original_file = nullptr, const InputFile* written_file = nullptr);
+                           const InputFile* original_file = nullptr, const InputFile* written_file = nullptr,
+                           const ChecksumVerdict& checksums = {});
 
 // rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
 // any step leaves `target` as it was. `options`: as AtomicFile::open takes them (--in-place, --force).
 // `input`, when given, is the mapped file `bytes` views: the kernel copies it into the temporary, and
-// only the tables and changed data files are written and read back here.
+// only the tables and changed data files are written and read back here. `checksums`: as rewrite() takes
+// it; when not given, the archive's vote is taken first.
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options = {},
-                                                       const InputFile* input = nullptr);
+                                                       const InputFile* input = nullptr,
+                                                       const ChecksumVerdict* checksums = nullptr);
 
 }  // namespace anvil::forge

@@ -1,5 +1,8 @@
 #include "reader/level_source.hpp"
 
+#include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -19,9 +22,24 @@ std::string_view source_kind_name(SourceKind kind) {
   return "level file";
 }
 
+namespace {
+constexpr char kArchiveMagic[] = {'s', 'c', 'i', 'm', 'i', 't', 'a', 'r'};
+}  // namespace
+
 bool has_archive_magic(std::span<const u8> bytes) {
-  static constexpr char kMagic[] = {'s', 'c', 'i', 'm', 'i', 't', 'a', 'r'};
-  return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
+  return bytes.size() >= sizeof kArchiveMagic && std::memcmp(bytes.data(), kArchiveMagic, sizeof kArchiveMagic) == 0;
+}
+
+std::optional<std::string> archive_magic_damage(std::span<const u8> bytes) {
+  if (bytes.size() < sizeof kArchiveMagic) return std::nullopt;
+  std::vector<std::string> bits;
+  for (std::size_t i = 0; i < sizeof kArchiveMagic; ++i) {
+    const unsigned diff = bytes[i] ^ static_cast<u8>(kArchiveMagic[i]);
+    for (unsigned bit = 1; bit < 0x100; bit <<= 1)
+      if (diff & bit) bits.push_back(absl::StrFormat("byte %d bit 0x%02x", i, bit));
+  }
+  if (bits.empty() || bits.size() > 2) return std::nullopt;
+  return absl::StrJoin(bits, ", ");
 }
 
 Source detect_source(std::span<const u8> bytes) {

@@ -4,6 +4,7 @@
 // objects inside any of them.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +30,11 @@ Source detect_source(std::span<const u8> bytes);
 
 // Whether `bytes` start with the archive magic `scimitar`.
 bool has_archive_magic(std::span<const u8> bytes);
+
+// When the first 8 bytes of `bytes` differ from the archive magic in one or two bits (a damaged archive
+// reads as level data, and carves as such): "byte 3 bit 0x04" for each, joined by ", "; otherwise
+// nothing (the magic itself, or anything further from it).
+std::optional<std::string> archive_magic_damage(std::span<const u8> bytes);
 
 // Carves a level file whole, a data file in its bodies (not for archives: std::invalid_argument).
 Level carve_source(std::span<const u8> bytes, const Source& source, Game game);

@@ -249,7 +249,16 @@ std::string format_markdown() {
       "A `.forge` archive: its header, the file-data header at `first_header`, the table sections chained by\n"
       "`next`, each listing `count` index entries (at `index_table`) and name entries (at `name_table`); each\n"
       "index entry's `offset` is a data file's 440-byte header, whose stored bytes (`size` of them) follow. The\n"
-      "stored bytes decompress (block sets) to the data file, whose resource bodies are level files.\n\n";
+      "stored bytes decompress (block sets) to the data file, whose resource bodies are level files.\n\n"
+      "A block's (or compressed chunk's) `checksum` is checked against the archive's **checksum rule**. Which\n"
+      "function the games use is not known, so the archive's blocks vote: each candidate (Adler-32 started at\n"
+      "0 or at 1, over the stored or over the decompressed bytes) counts the checksummed blocks of the whole\n"
+      "archive it matches, and the rule is the candidate the most match, provided it matches more than half\n"
+      "of them (a tie goes to the first in that order). Every block the rule does not match is **damaged**: an\n"
+      "error in every command that reads it, naming the archive, the data file, the block, its offset and the\n"
+      "rule with its count (`adler32-0/stored (41 of 42 blocks)`). When no candidate matches more than half,\n"
+      "the rule is `none`, said on every report: no block is checked, and changing a compressed data file is\n"
+      "refused (a re-compressed block gets its checksum by the rule).\n\n";
   for (const Node* s : structures(forge)) structure(*s, out);
   return out;
 }

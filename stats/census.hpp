@@ -114,7 +114,7 @@ struct Archive {
   Names compression;  // "lzo1x", "plain", ... -> data files
   u64 stored_bytes = 0;
   u64 decompressed_bytes = 0;
-  std::string checksum_rule;  // "adler32-0/stored", "none" (no rule matches every block), "n/a" (no block has one)
+  std::string checksum_rule;  // "adler32-0/stored (41 of 42 blocks)", "none (...)", "n/a" (no block has one)
   u64 checked_blocks = 0;     // blocks and chunks that carry a checksum
   // "what failed" -> how many data files; an example's `file` indexes `names`, its offset is the archive's
   std::map<std::string, NearMisses> near_misses;

@@ -77,38 +77,6 @@ TEST(ForgeCli, LsJsonWithObjects) {
   EXPECT_STREQ(doc["checksum_rule"].GetString(), "adler32-0/stored");
 }
 
-// ls reads the tables and each data file's first checksummed block only (so that it is quick on any
-// archive); a checksum spoiled further on is found by `ls --objects` and `verify`, which check every block.
-TEST(ForgeCli, LsChecksTheFirstBlockAndObjectsEveryBlock) {
-  test::TempDir dir;
-  gen::ForgeRecord record;
-  std::vector<u8> bytes = test::read_file(generate(dir, record));
-  Archive archive = *read_archive(bytes);
-  std::size_t spoiled = archive.files.size();
-  for (std::size_t i = 0; i < archive.files.size() && spoiled == archive.files.size(); ++i) {
-    auto stored = read_stored(bytes, archive, i);
-    ASSERT_TRUE(stored.ok()) << stored.status();
-    std::vector<BlockAt> layout = block_layout(*stored, archive.files[i].stored_offset());
-    if (layout.size() < 2 || !stored->first || stored->first->max_size == 0) continue;
-    bytes[layout.back().stored_offset] ^= 0xFF;  // the last block's checksum
-    spoiled = i;
-  }
-  ASSERT_LT(spoiled, archive.files.size()) << "the generator made no data file of two blocks or more";
-  std::string path = dir.path("spoiled.forge");
-  test::write_file(path, bytes);
-
-  auto quick = test::run_cli({"ls", path});
-  ASSERT_EQ(quick.exit_code, 0) << quick.err;
-  std::vector<std::string> lines = absl::StrSplit(quick.out, '\n', absl::SkipEmpty());
-  EXPECT_THAT(lines[spoiled], HasSubstr("checksum adler32-0/stored"));
-
-  auto every = test::run_cli({"ls", path, "--objects"});
-  ASSERT_EQ(every.exit_code, 0) << every.err;
-  lines = absl::StrSplit(every.out, '\n', absl::SkipEmpty());
-  EXPECT_THAT(lines[spoiled], HasSubstr("checksum none"));
-  EXPECT_THAT(lines.back(), HasSubstr("checksum rule of the archive: none"));
-}
-
 TEST(ForgeCli, ExtractWritesWhatTheGeneratorRecorded) {
   test::TempDir dir;
   gen::ForgeRecord record;

@@ -17,7 +17,9 @@
 namespace anvil::forge {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 struct Edited {
   std::vector<u8> before, after;
@@ -36,17 +38,20 @@ Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
   if (!reports.ok()) return e;
   e.reports = *reports;
   e.after = std::move(sink.bytes());
-  EXPECT_TRUE(check_rewrite(e.before, e.after, changes).ok());
   e.a = *read_archive(e.before);
+  const ChecksumVerdict checksums = archive_checksums(e.before, e.a).verdict;
+  EXPECT_TRUE(check_rewrite(e.before, e.after, changes, false, nullptr, nullptr, checksums).ok());
   auto b = read_archive(e.after);
   EXPECT_TRUE(b.ok()) << b.status();
   e.b = *b;
   for (std::size_t i = 0; i < e.a.files.size(); ++i) {
-    auto read = read_data_file(e.after, e.b, i);
-    EXPECT_TRUE(read.ok()) << read.status();
     auto change = std::find_if(changes.begin(), changes.end(), [&](auto& c) { return c.index == i; });
     if (change != changes.end()) {
-      EXPECT_EQ(read->decoded.bytes, change->decoded) << "data file " << i;
+      auto read = read_data_file(e.after, e.b, i, checksums);
+      EXPECT_TRUE(read.ok()) << read.status();
+      if (read.ok()) {
+        EXPECT_EQ(read->decoded.bytes, change->decoded) << "data file " << i;
+      }
     } else {
       const DataFileAt& x = e.a.files[i];
       const DataFileAt& y = e.b.files[i];
@@ -62,9 +67,10 @@ Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
   return e;
 }
 
+// Data file i decompressed, its checksums unchecked (the verdict n/a).
 std::vector<u8> decoded_of(std::span<const u8> bytes, std::size_t i) {
   Archive a = *read_archive(bytes);
-  return read_data_file(bytes, a, i)->decoded.bytes;
+  return read_data_file(bytes, a, i, ChecksumVerdict{})->decoded.bytes;
 }
 
 // Bytes of the first entry's body that hold no object (the generator's filler at its start would do,
@@ -120,9 +126,9 @@ TEST(ForgeEdit, UnchangedBlocksKeepStoredBytesAndChecksums) {
     EXPECT_EQ(a->second->blocks[k].stored.bytes, b->second->blocks[k].stored.bytes);
     EXPECT_EQ(a->second->blocks[k].checksum, b->second->blocks[k].checksum);
   }
-  auto rules = archive_rules(e.after, e.b);
-  ASSERT_TRUE(rules.ok());
-  EXPECT_EQ(rules->describe(), "adler32-0/stored");
+  const ChecksumVerdict checksums = archive_checksums(e.after, e.b).verdict;
+  EXPECT_EQ(checksums.name(), "adler32-0/stored");
+  EXPECT_EQ(checksums.matched, checksums.blocks);
 }
 
 TEST(ForgeEdit, LargerDataFileMovesToTheEndAligned) {
@@ -183,23 +189,78 @@ TEST(ForgeEdit, RefusesAnotherSize) {
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("sizes do not change"));
 }
 
-TEST(ForgeEdit, RefusesToChecksumWhenNoRuleMatchedEveryBlock) {
+// The checksum field of block k of data file i (archive offset).
+u64 checksum_at(std::span<const u8> bytes, const Archive& a, std::size_t i, std::size_t k) {
+  auto stored = read_stored(bytes, a, i);
+  EXPECT_TRUE(stored.ok());
+  return block_layout(*stored, a.files[i].stored_offset()).at(k).stored_offset;
+}
+
+TEST(ForgeEdit, ADamagedDataFileIsRefusedAndCarriedUntouched) {
   std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 9, 512});
   Archive a = *read_archive(bytes);
-  auto stored = read_stored(bytes, a, 0);
-  ASSERT_TRUE(stored.ok());
-  // Spoil the first block's checksum: then no rule holds for every block.
-  std::vector<BlockAt> layout = block_layout(*stored, a.files[0].stored_offset());
-  bytes[layout[0].stored_offset] ^= 0xFF;
-  auto rules = archive_rules(bytes, a);
-  ASSERT_TRUE(rules.ok());
-  EXPECT_EQ(rules->describe(), "none");
+  const ChecksumVerdict before = archive_checksums(bytes, a).verdict;
+  ASSERT_TRUE(before.rule.has_value());
+  // One spoilt checksum: the rule still holds for all the other blocks, and that block is damaged.
+  const u64 at = checksum_at(bytes, a, 0, 0);
+  bytes[at] ^= 0xFF;
+  const ArchiveChecksums checksums = archive_checksums(bytes, a);
+  EXPECT_EQ(checksums.verdict.rule, before.rule);
+  EXPECT_EQ(checksums.verdict.matched + 1, checksums.verdict.blocks);
+  EXPECT_TRUE(checksums.damaged(0));
+  EXPECT_FALSE(checksums.damaged(1));
+  auto read = read_data_file(bytes, a, 0, checksums.verdict);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(absl::IsDataLoss(read.status()));
+  EXPECT_THAT(std::string(read.status().message()),
+              AllOf(HasSubstr(absl::StrFormat("offset 0x%x: data file 0 'DataFile_000'", at)),
+                    HasSubstr("set 0 block 0"), HasSubstr("damaged"), HasSubstr(checksums.describe())));
+
   std::vector<u8> decoded = decoded_of(bytes, 0);
   decoded.back() ^= 1;
   VectorSink sink;
   auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("no checksum rule matched every block"));
+  EXPECT_TRUE(absl::IsDataLoss(r.status()));
+  // An edit of the other data file carries the damaged one byte for byte.
+  std::vector<u8> other = decoded_of(bytes, 1);
+  other.back() ^= 1;
+  apply(bytes, {{1, other}});
+}
+
+TEST(ForgeEdit, RefusesToChecksumWithoutARule) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 9, 512});
+  Archive a = *read_archive(bytes);
+  const std::size_t blocks = archive_checksums(bytes, a).verdict.blocks;
+  // Every block's checksum spoilt: no candidate matches more than half of them.
+  std::size_t spoilt = 0;
+  for (std::size_t i = 0; i < a.files.size(); ++i) {
+    auto stored = read_stored(bytes, a, i);
+    ASSERT_TRUE(stored.ok());
+    if (!stored->compressed) continue;
+    const BlockSet* sets[] = {stored->first ? &*stored->first : nullptr, stored->second ? &*stored->second : nullptr};
+    for (const BlockAt& b : block_layout(*stored, a.files[i].stored_offset())) {
+      const BlockSet& set = *sets[b.set];
+      u64 at = b.stored_offset;  // a block's checksum field; a chunk's kind byte, then [u32][u32][u32 checksum]
+      if (set.max_size == 0) {
+        if (set.chunks[b.block].kind == Chunk::kPlain) continue;
+        at += 1 + 8;
+      }
+      bytes[at] ^= 0xFF;
+      ++spoilt;
+    }
+  }
+  ASSERT_EQ(spoilt, blocks);
+  const ChecksumVerdict checksums = archive_checksums(bytes, a).verdict;
+  EXPECT_FALSE(checksums.rule.has_value());
+  EXPECT_THAT(checksums.describe(), StartsWith("none ("));
+  std::vector<u8> decoded = decoded_of(bytes, 0);
+  decoded.back() ^= 1;
+  VectorSink sink;
+  auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("the archive's checksum rule is none"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("a compressed data file cannot be changed"));
 }
 
 // A hostile archive whose name table lies over a data file's bytes reads exactly (the same bytes serve

@@ -51,7 +51,7 @@ std::size_t first_of(const Fixture& f, gen::StoredForm form) {
 std::string data_file_error(std::span<const u8> bytes, std::size_t i) {
   auto archive = read_archive(bytes);
   if (!archive.ok()) return "archive: " + std::string(archive.status().message());
-  auto read = read_data_file(bytes, *archive, i);
+  auto read = read_data_file(bytes, *archive, i, archive_checksums(bytes, *archive).verdict);
   EXPECT_FALSE(read.ok());
   return read.ok() ? "" : std::string(read.status().message());
 }
@@ -238,7 +238,7 @@ TEST(ForgeMalformed, PlainDataFileHoldingTheMagic) {
 
 TEST(ForgeMalformed, EntryTableChecks) {
   Fixture f = make();
-  auto read = read_data_file(f.bytes, f.archive, 0);
+  auto read = read_data_file(f.bytes, f.archive, 0, archive_checksums(f.bytes, f.archive).verdict);
   ASSERT_TRUE(read.ok());
   std::vector<u8> decoded = read->decoded.bytes;
   std::vector<u8> longer = decoded;

@@ -45,8 +45,9 @@ void expect_reads_and_round_trips(std::span<const u8> bytes, const std::string& 
   EXPECT_TRUE(std::equal(back->begin(), back->end(), bytes.begin())) << what;
   auto archive = read_archive(bytes);
   ASSERT_TRUE(archive.ok());
+  const ChecksumVerdict checksums = archive_checksums(bytes, *archive).verdict;
   for (std::size_t i = 0; i < archive->files.size(); ++i) {
-    auto read = read_data_file(bytes, *archive, i);
+    auto read = read_data_file(bytes, *archive, i, checksums);
     ASSERT_TRUE(read.ok()) << what << ": " << read.status();
     auto file = parse_data_file(read->decoded.bytes);
     ASSERT_TRUE(file.ok()) << what << ": " << file.status();
@@ -67,15 +68,15 @@ TEST(ForgeRoundTrip, EveryGeneratedShapeAndSeed) {
       auto archive = read_archive(bytes);
       ASSERT_TRUE(archive.ok()) << what << ": " << archive.status();
       ASSERT_EQ(archive->files.size(), record.files.size());
-      auto rules = archive_rules(bytes, *archive);
-      ASSERT_TRUE(rules.ok());
-      EXPECT_EQ(rules->describe(), "adler32-0/stored") << what;
+      const ChecksumVerdict checksums = archive_checksums(bytes, *archive).verdict;
+      EXPECT_EQ(checksums.name(), "adler32-0/stored") << what;
+      EXPECT_EQ(checksums.matched, checksums.blocks) << what;
       for (std::size_t i = 0; i < record.files.size(); ++i) {
         const auto& want = record.files[i];
         EXPECT_EQ(archive->files[i].index.file_id.value, want.file_id);
         EXPECT_EQ(data_file_name(archive->files[i]), want.name);
         EXPECT_EQ(archive->files[i].index.offset, want.header_offset);
-        auto read = read_data_file(bytes, *archive, i);
+        auto read = read_data_file(bytes, *archive, i, checksums);
         ASSERT_TRUE(read.ok()) << read.status();
         EXPECT_EQ(read->decoded.bytes, want.decoded) << what << " data file " << i;
         EXPECT_EQ(read->decoded.compression, want.compression);

@@ -196,23 +196,54 @@ def check_places(buf, entries):
 
 
 class Checksums:
-    """Which of the four candidate rules every checksummed block matches so far."""
+    """The checksummed blocks seen so far: for each, where it is and which candidate rules it matches."""
 
     def __init__(self):
-        self.matching = {rule for rule, _, _ in CHECKSUM_RULES}
-        self.blocks = 0
+        self.matching = {rule for rule, _, _ in CHECKSUM_RULES}  # those every block matches
+        self.seen = []  # (archive offset, "data file n (...) set s block b", set of matching rules)
 
-    def add(self, stored, compressed, decompressed):
-        self.blocks += 1
-        for rule, start, over in CHECKSUM_RULES:
-            if zlib.adler32(compressed if over == "compressed" else decompressed, start) != stored:
-                self.matching.discard(rule)
+    @property
+    def blocks(self):
+        return len(self.seen)
+
+    def add(self, stored, compressed, decompressed, at, where):
+        matched = {rule for rule, start, over in CHECKSUM_RULES
+                   if zlib.adler32(compressed if over == "compressed" else decompressed, start) == stored}
+        self.matching &= matched
+        self.seen.append((at, where, matched))
+
+    def extend(self, other):
+        self.matching &= other.matching
+        self.seen.extend(other.seen)
 
     def report(self):
         """The matching rules in a fixed order; None when there was no block to decide on."""
         if self.blocks == 0:
             return None
         return [rule for rule, _, _ in CHECKSUM_RULES if rule in self.matching]
+
+    def vote(self):
+        """FORGE.md section 2: the candidate the most blocks match, if more than half do (ties: the first in
+        CHECKSUM_RULES order), with its count; (None, best count) when none does."""
+        counts = [sum(rule in m for _, _, m in self.seen) for rule, _, _ in CHECKSUM_RULES]
+        best = max(range(len(counts)), key=lambda i: (counts[i], -i))
+        if 2 * counts[best] > self.blocks:
+            return CHECKSUM_RULES[best][0], counts[best]
+        return None, counts[best]
+
+    def check(self):
+        """The archive's rule as a report ([rule], [] for none, None without blocks); a block the rule does
+        not match is damaged: ForgeError naming it, its offset and the rule with its count."""
+        if self.blocks == 0:
+            return None
+        rule, count = self.vote()
+        if rule is None:
+            return []
+        for at, where, matched in self.seen:
+            if rule not in matched:
+                raise ForgeError(f"offset {at:#x}: {where}: damaged: its checksum does not match the archive's "
+                                 f"rule {rule} ({count} of {self.blocks} blocks)")
+        return [rule]
 
 
 def read_block_set(cur, lzo, checksums, where, out):
@@ -245,7 +276,7 @@ def read_block_set(cur, lzo, checksums, where, out):
                     plain = lzo.decompress(algorithm, data, uncompressed)
                 except ValueError as e:
                     raise ForgeError(f"offset {block_at:#x}: {where}: block {i}: {e}") from None
-            checksums.add(stored_sum, data, plain)
+            checksums.add(stored_sum, data, plain, block_at, f"{where} block {i}")
             out.append(plain)
         described.update(form="blocks", blocks=blocks)
     else:
@@ -266,7 +297,7 @@ def read_block_set(cur, lzo, checksums, where, out):
                     plain = lzo.decompress(algorithm, data, uncompressed)
                 except ValueError as e:
                     raise ForgeError(f"offset {chunk_at:#x}: {where}: chunk {chunks}: {e}") from None
-                checksums.add(stored_sum, data, plain)
+                checksums.add(stored_sum, data, plain, chunk_at, f"{where} chunk {chunks}")
                 out.append(plain)
             else:
                 raise ForgeError(f"offset {chunk_at:#x}: {where}: chunk {chunks} kind {kind} is neither 0 nor 1")
@@ -343,8 +374,7 @@ def read_archive(buf, lzo):
     for n, e in enumerate(entries):
         data, d = read_data_file(buf, n, e, lzo)
         sums = d["checksums"]
-        archive_sums.matching &= sums.matching
-        archive_sums.blocks += sums.blocks
+        archive_sums.extend(sums)
         entries_count, entries_error = count_entries(data)
         files.append({
             "index": n, "file_id": f"{e['file_id']:#010x}", "name": e["name"],
@@ -355,7 +385,7 @@ def read_archive(buf, lzo):
             "entries": entries_count, "entries_error": entries_error,
             "sha256": hashlib.sha256(data).hexdigest(), "data": data})
     return {"size": len(buf), "version": VERSION, "checksummed_blocks": archive_sums.blocks,
-            "checksum_rules": archive_sums.report(), "datafiles": files}
+            "checksum_rules": archive_sums.check(), "datafiles": files}
 
 
 def extract_name(name, file_id, taken):

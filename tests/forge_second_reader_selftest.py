@@ -206,7 +206,21 @@ class ReadBack(unittest.TestCase):
         f = DataFile("x", 1, 2, stored(block_set([noise[:100]], 0, "adler32-1-decompressed")
                                         + block_set([noise[100:]], 0, "adler32-1-decompressed")))
         got = fsr.read_archive(archive([f])[0], LZO)
-        self.assertEqual(got["checksum_rules"], ["adler32-1-compressed", "adler32-1-decompressed"])
+        # Both candidates match every block: the tie goes to the first in FORGE.md's order.
+        self.assertEqual(got["checksum_rules"], ["adler32-1-compressed"])
+        self.assertEqual(got["datafiles"][0]["checksum_rules"], ["adler32-1-compressed", "adler32-1-decompressed"])
+
+    def test_the_rule_most_blocks_match_wins_and_the_others_are_damaged(self):
+        c = content(9)
+        good = [DataFile(f"g{i}", i, 0, stored(chunk_set([(1, c)], 0, "adler32-0-compressed"))) for i in range(2)]
+        odd = DataFile("odd", 9, 0, stored(chunk_set([(1, c)], 0, "adler32-1-decompressed")))
+        buf = archive(good + [odd])[0]
+        with self.assertRaises(fsr.ForgeError) as caught:
+            fsr.read_archive(buf, LZO)
+        message = str(caught.exception)
+        self.assertIn("data file 2 (odd", message)
+        self.assertIn("chunk 0: damaged", message)
+        self.assertIn("adler32-0-compressed (2 of 3 blocks)", message)
 
     def test_no_rule_when_data_files_disagree(self):
         c = content(8)

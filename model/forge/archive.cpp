@@ -150,16 +150,49 @@ std::string_view checksum_rule_name(ChecksumRule rule) {
   return "?";
 }
 
-std::optional<ChecksumRule> first_rule(ChecksumRules rules) {
-  for (ChecksumRule r : kChecksumRules)
-    if (rules & static_cast<u8>(r)) return r;
-  return std::nullopt;
+std::size_t candidate_index(ChecksumRule rule) {
+  for (std::size_t i = 0; i < kCandidates; ++i)
+    if (kChecksumRules[i] == rule) return i;
+  return 0;
 }
 
-std::string describe_rules(ChecksumRules rules, std::size_t blocks) {
+void ChecksumVote::count(ChecksumRules rules) {
+  ++blocks;
+  for (std::size_t i = 0; i < kCandidates; ++i) matched[i] += (rules & static_cast<u8>(kChecksumRules[i])) != 0;
+}
+
+ChecksumVote& ChecksumVote::operator+=(const ChecksumVote& other) {
+  for (std::size_t i = 0; i < kCandidates; ++i) matched[i] += other.matched[i];
+  blocks += other.blocks;
+  decoded = decoded || other.decoded;
+  return *this;
+}
+
+ChecksumVerdict judge(const ChecksumVote& vote) {
+  ChecksumVerdict out;
+  out.blocks = vote.blocks;
+  const std::size_t counted = vote.decoded ? kCandidates : 2;
+  for (std::size_t i = 0; i < counted; ++i)
+    if (vote.matched[i] > out.matched) {  // strictly more: a tie keeps the earlier candidate
+      out.matched = vote.matched[i];
+      out.best = kChecksumRules[i];
+    }
+  // More than half: 2 * matched > blocks, without overflow (matched <= blocks).
+  if (out.best && out.matched > vote.blocks - out.matched) out.rule = out.best;
+  return out;
+}
+
+std::string ChecksumVerdict::name() const {
   if (blocks == 0) return "n/a";
-  auto rule = first_rule(rules);
   return rule ? std::string(checksum_rule_name(*rule)) : "none";
+}
+
+std::string ChecksumVerdict::describe() const {
+  if (blocks == 0) return "n/a";
+  if (rule) return absl::StrFormat("%s (%d of %d blocks)", checksum_rule_name(*rule), matched, blocks);
+  if (!best) return absl::StrFormat("none (no candidate matches any of %d blocks)", blocks);
+  return absl::StrFormat("none (the best candidate, %s, matches %d of %d blocks)", checksum_rule_name(*best), matched,
+                         blocks);
 }
 
 }  // namespace anvil::forge

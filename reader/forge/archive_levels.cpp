@@ -29,7 +29,7 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
   auto it = held_.find(i);
   if (it != held_.end()) return &it->second.data;
   std::size_t index = selected_.at(i);
-  auto read = read_data_file(bytes_, archive_, index);
+  auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
   if (!read.ok()) return read.status();
   Held held;
   held.data.bytes = std::move(read->decoded.bytes);
@@ -41,6 +41,11 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
   for (const BodyAt& body : body_layout(*file))
     if (body.size > 0) held.data.regions.push_back({body.offset, body.size});
   return &held_.emplace(i, std::move(held)).first->second.data;
+}
+
+const ArchiveChecksums& ArchiveLevels::checksums() {
+  if (!checksums_) checksums_ = archive_checksums(bytes_, archive_, release_voted_);
+  return *checksums_;
 }
 
 absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {

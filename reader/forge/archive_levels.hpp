@@ -5,12 +5,15 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "model/forge/archive.hpp"
+#include "model/release.hpp"
 #include "reader/carver.hpp"
+#include "reader/forge/data_files.hpp"
 #include "reader/level_set.hpp"
 
 namespace anvil::forge {
@@ -43,6 +46,13 @@ class ArchiveLevels final : public LevelSet {
   };
   absl::StatusOr<const Decompressed*> decompressed(std::size_t i);
 
+  // The archive's checksum rule and each data file's vote (FORGE.md 2), which decompressed() checks the
+  // blocks against: taken over the whole archive when a data file is first decompressed, unless given.
+  const ArchiveChecksums& checksums();
+  // Hands the archive ranges the vote has read to `release` (a mapped archive drops those pages, so that
+  // the vote over a large archive keeps a small RSS).
+  void release_voted_with(ReleaseFn release) { release_voted_ = std::move(release); }
+
  private:
   struct Held {
     Decompressed data;
@@ -54,6 +64,8 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> selected_;
   std::vector<std::string> names_;  // of every data file of the archive (data_file_names)
   std::map<std::size_t, Held> held_;
+  std::optional<ArchiveChecksums> checksums_;
+  ReleaseFn release_voted_;
 };
 
 }  // namespace anvil::forge

@@ -123,22 +123,23 @@ std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span
   std::size_t k = 0;
   for (const std::optional<BlockSet>* set : {&stored.first, &stored.second}) {
     if (!set->has_value()) continue;
+    const Compression compression = compression_of((*set)->compression).value_or(Compression::lzo1x);
     for (const Block& b : (*set)->blocks) {
       const std::span<const u8> run = runs[k++];
-      out.push_back({b.checksum, run, b.uncompressed_size, run.size() == b.uncompressed_size});
+      out.push_back({b.checksum, run, b.uncompressed_size, run.size() == b.uncompressed_size, compression});
     }
     for (const Chunk& c : (*set)->chunks) {
       const std::span<const u8> run = runs[k++];
       if (c.kind == Chunk::kPlain)
-        out.push_back({std::nullopt, run, run.size(), true});
+        out.push_back({std::nullopt, run, run.size(), true, compression});
       else
-        out.push_back({c.checksum, run, c.uncompressed_size, false});
+        out.push_back({c.checksum, run, c.uncompressed_size, false, compression});
     }
   }
   return out;
 }
 
-absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset) {
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums) {
   Decoded out;
   out.compression = compression_of(stored);
   if (!stored.compressed) {
@@ -184,22 +185,14 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset) 
     } else if (auto s = codec::decompress_into(codec::algorithm_of(*compression), src, dest); !s.ok()) {
       return error_at(b.stored_offset, absl::StrFormat("set %d block %d: %s", b.set, b.block, s.message()));
     }
-    if (checksum) {
-      ++out.checked_blocks;
-      out.rules &= rules_matching(*checksum, src, dest);
-    }
+    if (!checksum) continue;
+    ++out.checked_blocks;
+    if (checksums.rule && codec::checksum_by(*checksums.rule, src, dest) != *checksum)
+      return absl::DataLossError(absl::StrFormat(
+          "offset 0x%x: set %d block %d: damaged: its checksum 0x%08x does not match the archive's checksum rule %s",
+          b.stored_offset, b.set, b.block, *checksum, checksums.describe()));
   }
   return out;
-}
-
-ChecksumRules stored_rules(std::span<const SkimmedBlock> blocks, std::size_t& checked) {
-  ChecksumRules rules = kStoredRules;
-  for (const SkimmedBlock& b : blocks) {
-    if (!b.checksum) continue;
-    ++checked;
-    if (rules != 0) rules &= rules_matching(*b.checksum, b.stored, {});  // none left: the count goes on
-  }
-  return rules;
 }
 
 absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
@@ -237,55 +230,93 @@ std::vector<Level> carve_bodies(const DataFile& file, Game game) {
   return levels;
 }
 
-absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+absl::Status name_data_file(const absl::Status& status, const Archive& archive, std::size_t index) {
+  // error_at's "offset 0x…: what" with the data file named after the offset
+  std::string message(status.message());
+  const std::string label = data_file_label(archive, index) + ": ";
+  auto colon = message.find(": ");
+  if (colon == std::string::npos) return absl::Status(status.code(), label + message);
+  return absl::Status(status.code(), message.substr(0, colon + 2) + label + message.substr(colon + 2));
+}
+
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                            const ChecksumVerdict& checksums) {
   DataFileRead out;
   auto stored = read_stored(bytes, archive, index);
   if (!stored.ok()) return stored.status();
   out.stored = std::move(*stored);
-  auto decoded = decode(out.stored, archive.files[index].stored_offset());
-  if (!decoded.ok()) {
-    // error_at's "offset 0x…: what" with the data file named after the offset
-    std::string message(decoded.status().message());
-    auto colon = message.find(": ");
-    return absl::InvalidArgumentError(message.substr(0, colon + 2) + data_file_label(archive, index) + ": " +
-                                      message.substr(colon + 2));
-  }
+  auto decoded = decode(out.stored, archive.files[index].stored_offset(), checksums);
+  if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
   out.decoded = std::move(*decoded);
   return out;
 }
 
-absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive,
-                                           const std::function<void(u64 offset, u64 size)>& done) {
-  ArchiveRules result;
-  auto release = [&](std::size_t i) {
-    if (done) done(archive.files[i].stored_offset(), archive.files[i].index.size);
-  };
-  // The stored rules first: no decompression.
-  std::vector<std::size_t> compressed;
-  for (std::size_t i = 0; i < archive.files.size(); ++i) {
-    const DataFileAt& f = archive.files[i];
-    // A plain data file has no checksum: not read (its bytes are not copied into a model).
-    if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size))) {
-      release(i);
+namespace {
+
+// The skimmed blocks of a compressed data file, or nothing (plain, or its stored form does not read).
+std::optional<std::vector<SkimmedBlock>> skim(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  const DataFileAt& f = archive.files[index];
+  // A plain data file has no checksum: not read (its bytes are not copied into a model).
+  if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size))) return std::nullopt;
+  std::vector<std::span<const u8>> runs;  // the blocks are viewed in the archive, not copied
+  auto stored = read_stored(bytes, archive, index, &runs);
+  if (!stored.ok() || !stored->compressed) return std::nullopt;
+  return skimmed_blocks(*stored, runs);
+}
+
+}  // namespace
+
+ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  ChecksumVote vote;
+  auto blocks = skim(bytes, archive, index);
+  if (!blocks) return vote;
+  for (const SkimmedBlock& b : *blocks)
+    if (b.checksum) vote.count(rules_matching(*b.checksum, b.stored, {}) & kStoredRules);
+  return vote;
+}
+
+ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  ChecksumVote vote;
+  vote.decoded = true;
+  auto blocks = skim(bytes, archive, index);
+  if (!blocks) return vote;
+  std::vector<u8> scratch;
+  for (const SkimmedBlock& b : *blocks) {
+    if (!b.checksum) continue;
+    if (b.plain) {
+      vote.count(rules_matching(*b.checksum, b.stored, b.stored));
       continue;
     }
-    std::vector<std::span<const u8>> runs;  // the blocks are viewed in the archive, not copied
-    auto stored = read_stored(bytes, archive, i, &runs);
-    if (!stored.ok()) return stored.status();
-    if (!stored->compressed) continue;
-    compressed.push_back(i);
-    result.rules &= stored_rules(skimmed_blocks(*stored, runs), result.blocks);
-    release(i);
+    bool decoded = b.decoded_size <= codec::max_decompressed_size(b.stored.size());
+    if (decoded) {
+      scratch.resize(b.decoded_size);
+      decoded = codec::decompress_into(codec::algorithm_of(b.compression), b.stored, scratch).ok();
+    }
+    ChecksumRules rules =
+        rules_matching(*b.checksum, b.stored, decoded ? std::span<const u8>(scratch) : std::span<const u8>());
+    if (!decoded) rules &= kStoredRules;  // nothing decompressed, nothing matched over it
+    vote.count(rules);
   }
-  if (result.blocks == 0 || result.rules != 0) return result;
-  result.rules = kAllRules;
-  for (std::size_t i : compressed) {
-    auto read = read_data_file(bytes, archive, i);
-    release(i);
-    if (!read.ok()) return read.status();
-    result.rules &= read->decoded.rules;
-  }
-  return result;
+  return vote;
+}
+
+ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& archive,
+                                   const std::function<void(u64 offset, u64 size)>& done) {
+  ArchiveChecksums out;
+  auto take = [&](auto vote_of) {
+    out.files.assign(archive.files.size(), ChecksumVote{});
+    ChecksumVote total;
+    for (std::size_t i = 0; i < archive.files.size(); ++i) {
+      out.files[i] = vote_of(bytes, archive, i);
+      total += out.files[i];
+      if (done) done(archive.files[i].stored_offset(), archive.files[i].index.size);
+    }
+    out.verdict = judge(total);
+  };
+  take(vote_stored);
+  if (out.verdict.blocks == 0 || out.verdict.rule) return out;
+  take(vote_decoded);
+  return out;
 }
 
 }  // namespace anvil::forge

@@ -1,5 +1,6 @@
 // Reading one data file of an archive (FORGE.md 2, 3): its stored form (plain, one or two block sets,
-// or chunks), decompressed with the checksum rules its blocks match, and its entry table with the
+// or chunks), decompressed with every checksummed block checked against the archive's rule (found by a
+// vote of all its blocks, archive_checksums()), and its entry table with the
 // bodies the objects of FORMAT.md are carved from. One data file at a time, on demand: nothing here
 // holds more than the data file asked for.
 #pragma once
@@ -47,14 +48,16 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
 struct Decoded {
   std::vector<u8> bytes;  // the data file decompressed
   Compression compression = Compression::plain;
-  std::size_t checked_blocks = 0;   // blocks and chunks that carry a checksum
-  ChecksumRules rules = kAllRules;  // the rules every one of them matches
+  std::size_t checked_blocks = 0;  // blocks and chunks that carry a checksum
 };
 
 // Decompresses a stored data file: every claimed size checked against its compressed bytes before
-// anything is allocated, every block decompressing to exactly its stated size; errors name the block
-// and its archive offset (`stored_offset`: where the stored form starts).
-absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset);
+// anything is allocated, every block decompressing to exactly its stated size, and every checksummed
+// block checked against the archive's rule (`checksums`, archive_checksums()): a block it does not match
+// is damaged, a DataLoss error naming the set, the block, its archive offset and the rule with how many
+// blocks it matched (with no rule, none or n/a, nothing is checked). Errors name the block and its archive
+// offset (`stored_offset`: where the stored form starts); read_data_file() adds the data file.
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums);
 
 // The checksum rules a block's checksum matches (stored: its bytes as stored; decoded: decompressed).
 ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded);
@@ -65,17 +68,11 @@ struct SkimmedBlock {
   std::optional<u32> checksum;
   std::span<const u8> stored;
   u64 decoded_size = 0;
-  bool plain = false;  // stored as it decompresses
+  bool plain = false;                            // stored as it decompresses
+  Compression compression = Compression::plain;  // its set's algorithm
 };
 // Every block and chunk of a skimmed data file, in block_layout() order (none for a plain data file).
 std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span<const std::span<const u8>> runs);
-
-inline constexpr ChecksumRules kStoredRules =
-    static_cast<u8>(ChecksumRule::adler32_0_stored) | static_cast<u8>(ChecksumRule::adler32_1_stored);
-
-// The checksum rules over the stored bytes (FORGE.md 2) that every block matches, without decompressing;
-// `checked` counts the blocks and chunks that carry a checksum.
-ChecksumRules stored_rules(std::span<const SkimmedBlock> blocks, std::size_t& checked);
 
 // Parses a decompressed data file's entry table (FORGE.md 3); nothing may follow the last body. Errors
 // name the offset in the decompressed data file.
@@ -94,22 +91,49 @@ std::vector<BodyAt> body_layout(const DataFile& file);
 std::vector<Level> carve_bodies(const DataFile& file, Game game);
 
 // Everything about one data file, read from the archive: what `ls`, `extract` and the pipelines use.
+// `checksums` is the archive's verdict (archive_checksums()), which decode() checks the blocks against.
 struct DataFileRead {
   StoredDataFile stored;
   Decoded decoded;
 };
-absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                            const ChecksumVerdict& checksums);
 
-// The checksum rules every block of the archive matches (FORGE.md 2), and how many blocks carry one.
-// Rules over the stored bytes are tried first, without decompressing; the data files are decompressed
-// only when none of those holds. `done`, when given, hears each data file's stored span once it has been
-// read (a mapped archive drops those pages, so that the pass keeps a small RSS).
-struct ArchiveRules {
-  ChecksumRules rules = kAllRules;
-  std::size_t blocks = 0;
-  std::string describe() const { return describe_rules(rules, blocks); }
+// An error of read_stored() or decode() ("offset 0x…: what") with the data file named after the offset
+// ("offset 0x…: data file 3 'x' (0x…): what"), its code kept (DataLoss: a damaged block).
+absl::Status name_data_file(const absl::Status& status, const Archive& archive, std::size_t index);
+
+// The archive's checksum rule (FORGE.md 2) is found by a vote of all its checksummed blocks
+// (model/forge/archive.hpp: ChecksumVote, judge). Each data file votes on its own, so that the votes can be
+// taken in any order, on any thread, and added up:
+//  * vote_stored(): the candidates over the stored bytes, by skimming (read_stored with runs): the blocks
+//    are views of the mapping, nothing is copied or decompressed;
+//  * vote_decoded(): all four candidates, each compressed block decompressed on its own into a scratch
+//    buffer; a block that does not decompress to its stated size matches neither candidate over the
+//    decompressed bytes.
+// A plain data file votes nothing and is not read; nor is one whose stored form does not read (the
+// command that reads it says why).
+ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+
+// The verdict of the archive and each data file's vote.
+struct ArchiveChecksums {
+  ChecksumVerdict verdict;
+  std::vector<ChecksumVote> files;  // per data file (archive.files order), over the candidates judged
+
+  // Whether data file `index` holds a block the rule does not match (never without a rule).
+  bool damaged(std::size_t index) const {
+    return verdict.rule && index < files.size() && !files[index].all_match(*verdict.rule);
+  }
+  std::string describe() const { return verdict.describe(); }
 };
-absl::StatusOr<ArchiveRules> archive_rules(std::span<const u8> bytes, const Archive& archive,
-                                           const std::function<void(u64 offset, u64 size)>& done = {});
+
+// The whole vote: over the stored bytes first (cheap: every data file skimmed, nothing decompressed), and
+// only when no candidate over the stored bytes wins more than half of the blocks, again over all four
+// candidates, decompressing every compressed data file block by block. `done`, when given, hears each
+// data file's stored span once it has been read (a mapped archive drops those pages, so that the pass
+// keeps a small RSS).
+ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& archive,
+                                   const std::function<void(u64 offset, u64 size)>& done = {});
 
 }  // namespace anvil::forge

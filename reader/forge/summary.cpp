@@ -1,40 +1,13 @@
 #include "reader/forge/summary.hpp"
 
-#include <absl/strings/str_cat.h>
-#include <absl/strings/str_format.h>
-
-#include <algorithm>
-
-#include "codec/forge_compression.hpp"
-#include "codec/lzo.hpp"
 #include "model/dialect.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
 namespace anvil::forge {
-namespace {
-
-// The rules the first checksummed block matches: over its stored bytes, and decompressed only when none
-// of those holds. Errors are the reason alone.
-absl::StatusOr<ChecksumRules> first_block_rules(const StoredDataFile& stored, const SkimmedBlock& first) {
-  ChecksumRules rules = rules_matching(*first.checksum, first.stored, {}) & kStoredRules;
-  if (rules != 0) return rules;
-  if (first.plain) return rules_matching(*first.checksum, first.stored, first.stored);
-  if (first.decoded_size > codec::max_decompressed_size(first.stored.size()))
-    return absl::InvalidArgumentError(
-        absl::StrFormat("its first block's %d compressed bytes cannot decompress to the %d claimed",
-                        first.stored.size(), first.decoded_size));
-  std::vector<u8> decoded(first.decoded_size);
-  const auto compression = compression_of(stored.first->compression).value_or(Compression::lzo1x);
-  if (auto s = codec::decompress_into(codec::algorithm_of(compression), first.stored, decoded); !s.ok())
-    return absl::InvalidArgumentError(absl::StrCat("its first block: ", s.message()));
-  return rules_matching(*first.checksum, first.stored, decoded);
-}
-
-}  // namespace
 
 absl::StatusOr<DataFileSummary> summarize(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                          bool objects, Game game) {
+                                          bool objects, Game game, const ArchiveChecksums& checksums) {
   const DataFileAt& f = archive.files[index];
   DataFileSummary s;
   s.index = index;
@@ -42,41 +15,43 @@ absl::StatusOr<DataFileSummary> summarize(std::span<const u8> bytes, const Archi
   s.name = std::string(data_file_name(f));
   s.file_type = f.name.file_type;
   s.stored_size = f.index.size;
-  if (!objects) {
-    std::vector<std::span<const u8>> runs;
-    auto stored = read_stored(bytes, archive, index, &runs);
-    if (!stored.ok()) return stored.status();
-    s.compression = compression_of(*stored);
-    if (!stored->compressed) {
-      s.decompressed_size = runs.empty() ? 0 : runs.back().size();
-      s.checked_blocks = 0;
-      return s;
-    }
-    std::vector<SkimmedBlock> blocks = skimmed_blocks(*stored, runs);
-    for (const SkimmedBlock& b : blocks) s.decompressed_size += b.decoded_size;
-    auto first =
-        std::find_if(blocks.begin(), blocks.end(), [](const SkimmedBlock& b) { return b.checksum.has_value(); });
-    if (first == blocks.end()) return s;
-    auto rules = first_block_rules(*stored, *first);
-    if (!rules.ok())
-      return error_at(static_cast<u64>(first->stored.data() - bytes.data()),
-                      data_file_label(archive, index) + ": " + std::string(rules.status().message()));
-    s.rules = *rules;
-    s.checked_blocks = 1;
+  auto rule_of = [&](std::size_t checked_blocks) -> std::string {
+    return checked_blocks == 0 ? "n/a" : checksums.verdict.name();
+  };
+  // The vote matched every block against the rule: a damaged data file is decompressed only to name
+  // its first damaged block.
+  if (objects || checksums.damaged(index)) {
+    auto read = read_data_file(bytes, archive, index, checksums.verdict);
+    if (!read.ok()) return read.status();
+    if (!objects)
+      return absl::InternalError(data_file_label(archive, index) +
+                                 ": its blocks vote against the rule, yet all match it");
+    s.compression = compression_of(read->stored);
+    s.decompressed_size = read->decoded.bytes.size();
+    s.rule = rule_of(read->decoded.checked_blocks);
+    auto file = parse_data_file(read->decoded.bytes);
+    if (!file.ok())
+      return absl::InvalidArgumentError(data_file_label(archive, index) + ": " + std::string(file.status().message()));
+    s.entries = file->entries.size();
+    for (const Entry& e : file->entries)
+      carve_level(e.body.bytes, game, [&](const Piece&, const Object& o) { ++s.objects[std::string(class_name(o))]; });
     return s;
   }
-  auto read = read_data_file(bytes, archive, index);
-  if (!read.ok()) return read.status();
-  s.compression = compression_of(read->stored);
-  s.decompressed_size = read->decoded.bytes.size();
-  s.rules = read->decoded.rules;
-  s.checked_blocks = read->decoded.checked_blocks;
-  auto file = parse_data_file(read->decoded.bytes);
-  if (!file.ok())
-    return absl::InvalidArgumentError(data_file_label(archive, index) + ": " + std::string(file.status().message()));
-  s.entries = file->entries.size();
-  for (const Entry& e : file->entries)
-    carve_level(e.body.bytes, game, [&](const Piece&, const Object& o) { ++s.objects[std::string(class_name(o))]; });
+  std::vector<std::span<const u8>> runs;
+  auto stored = read_stored(bytes, archive, index, &runs);
+  if (!stored.ok()) return stored.status();
+  s.compression = compression_of(*stored);
+  if (!stored->compressed) {
+    s.decompressed_size = runs.empty() ? 0 : runs.back().size();
+    s.rule = rule_of(0);
+    return s;
+  }
+  std::size_t checked = 0;
+  for (const SkimmedBlock& b : skimmed_blocks(*stored, runs)) {
+    s.decompressed_size += b.decoded_size;
+    checked += b.checksum.has_value();
+  }
+  s.rule = rule_of(checked);
   return s;
 }
 

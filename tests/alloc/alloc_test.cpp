@@ -213,11 +213,13 @@ std::size_t read_archive_usage(std::span<const u8> bytes) {
   g_peak = before;
   {
     auto archive = forge::read_archive(bytes);
-    if (archive.ok())
+    if (archive.ok()) {
+      const forge::ChecksumVerdict checksums = forge::archive_checksums(bytes, *archive).verdict;
       for (std::size_t i = 0; i < archive->files.size(); ++i) {
-        auto read = forge::read_data_file(bytes, *archive, i);
+        auto read = forge::read_data_file(bytes, *archive, i, checksums);
         if (read.ok()) (void)forge::parse_data_file(read->decoded.bytes);
       }
+    }
   }
   return g_peak.load() - before;
 }

@@ -1,5 +1,6 @@
 #include "writer/forge/repack.hpp"
 
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
@@ -16,20 +17,6 @@ bool same(std::span<const u8> a, std::span<const u8> b) { return std::equal(a.be
 
 }  // namespace
 
-u32 checksum_by(ChecksumRule rule, std::span<const u8> stored, std::span<const u8> decoded) {
-  switch (rule) {
-    case ChecksumRule::adler32_0_stored:
-      return codec::adler32(0, stored);
-    case ChecksumRule::adler32_1_stored:
-      return codec::adler32(1, stored);
-    case ChecksumRule::adler32_0_decoded:
-      return codec::adler32(0, decoded);
-    case ChecksumRule::adler32_1_decoded:
-      return codec::adler32(1, decoded);
-  }
-  return 0;
-}
-
 std::vector<u8> encode_stored(const StoredDataFile& stored) {
   std::vector<u8> out;
   {
@@ -40,8 +27,9 @@ std::vector<u8> encode_stored(const StoredDataFile& stored) {
 }
 
 absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<const u8> old_decoded,
-                                      std::span<const u8> new_decoded, std::optional<ChecksumRule> rule,
+                                      std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
                                       RepackReport* report) {
+  const std::optional<ChecksumRule> rule = checksums.rule;
   if (new_decoded.size() != old_decoded.size())
     return absl::InvalidArgumentError(
         absl::StrFormat("the new decompressed data file has %d bytes, not %d (sizes do not change)", new_decoded.size(),
@@ -59,8 +47,9 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
     BlockSet& s = **set;
     const codec::Algorithm algorithm = codec::algorithm_of(compression_of(s.compression).value_or(Compression::lzo1x));
     auto refuse = [&]() {
-      return absl::FailedPreconditionError(
-          "no checksum rule matched every block of the archive, so a compressed block cannot be given one");
+      return absl::FailedPreconditionError(absl::StrCat("the archive's checksum rule is ", checksums.describe(),
+                                                        checksums.blocks == 0 ? " (no block carries a checksum)" : "",
+                                                        ", so a changed compressed block cannot be given a checksum"));
     };
     if (s.max_size != 0) {
       for (Block& block : s.blocks) {
@@ -74,7 +63,7 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
         std::vector<u8> packed = codec::compress(algorithm, after);
         if (packed.size() >= after.size()) packed.assign(after.begin(), after.end());  // stored plain
         block.stored.bytes = std::move(packed);
-        block.checksum = checksum_by(*rule, block.stored.bytes, after);
+        block.checksum = codec::checksum_by(*rule, block.stored.bytes, after);
       }
     } else {
       for (Chunk& chunk : s.chunks) {
@@ -97,7 +86,7 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
           chunk.kind = Chunk::kCompressed;
           chunk.uncompressed_size = static_cast<u32>(size);
           chunk.stored.bytes = std::move(packed);
-          chunk.checksum = checksum_by(*rule, chunk.stored.bytes, after);
+          chunk.checksum = codec::checksum_by(*rule, chunk.stored.bytes, after);
         }
       }
     }

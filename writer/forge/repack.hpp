@@ -20,14 +20,11 @@ struct RepackReport {
 };
 
 // `old_decoded` is what `original` decompresses to; `new_decoded` must have its size (FORMAT.md's
-// no-resize rule). `rule` is the archive's checksum rule, or nothing when no rule matched every block:
-// then changing a compressed block is refused with that reason.
+// no-resize rule). `checksums` is the archive's verdict (FORGE.md 2): a re-compressed block gets its
+// checksum by its rule; without one (none, or n/a), changing a compressed block is refused with that reason.
 absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<const u8> old_decoded,
-                                      std::span<const u8> new_decoded, std::optional<ChecksumRule> rule,
+                                      std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
                                       RepackReport* report = nullptr);
-
-// The checksum of a block by `rule`.
-u32 checksum_by(ChecksumRule rule, std::span<const u8> stored, std::span<const u8> decoded);
 
 // A stored data file's bytes, from its declaration.
 std::vector<u8> encode_stored(const StoredDataFile& stored);
