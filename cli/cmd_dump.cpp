@@ -21,7 +21,9 @@ int run_dump(int argc, char** argv) {
       "output,o", po::value(&out), "write to OUT (atomically; - is standard output) instead of standard output")(
       "file", po::value(&file)->required(),
       "a level file, a decompressed data file or a .forge archive (- for standard input)")(
-      "select", po::value(&selectors)->multitoken(), "archive: the data files to dump (NAME or 0xID; default all)");
+      "select", po::value(&selectors)->multitoken(),
+      "archive: the data files to dump (NAME as ls shows it, its file name, or 0xID: "
+      "docs/data-file-names.md; default all)");
   po::variables_map vm;
   Common common;
   int code = kOk;

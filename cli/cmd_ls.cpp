@@ -36,16 +36,18 @@ std::string ls_json_path(const std::string& path) {
   return path;
 }
 
-// What ls shows of a data file before reading its blocks: from the tables alone. Its name is spelled by
-// printable_name, so that a control character in an archive never reaches the terminal.
-void ls_table_members(LsJson& out, const forge::Archive& archive, std::size_t i) {
+// What ls shows of a data file before reading its blocks: from the tables alone. Its name is the one every
+// command takes (data_file_names), spelled by printable_name, so that a control character in an archive
+// never reaches the terminal.
+void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vector<std::string>& names,
+                      std::size_t i) {
   const forge::DataFileAt& f = archive.files[i];
   out.Key("index");
   out.Uint64(i);
   out.Key("file_id");
   out.String(absl::StrFormat("0x%08x", f.index.file_id.value));
   out.Key("name");
-  out.String(forge::printable_name(forge::data_file_name(f)));
+  out.String(names[i]);
   out.Key("file_type");
   out.String(absl::StrFormat("0x%08x", f.name.file_type));
   out.Key("header_offset");
@@ -82,7 +84,9 @@ int run_ls(int argc, char** argv) {
              "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does), and\n"
              "the objects are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
              "whose bodies carve anything).\n"
-             "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it).\n"
+             "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
+             "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
+             "(docs/data-file-names.md).\n"
              "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
              "--json: {\"archive\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its index,\n"
              "file_id, name, file_type, header_offset (the archive offset of its 440-byte header),\n"
@@ -130,6 +134,7 @@ int run_ls(int argc, char** argv) {
       continue;
     }
     const forge::Archive& archive = *read;
+    const std::vector<std::string> names = forge::data_file_names(archive);
     // Only --objects carves: without it the dialect is not looked for.
     Game game = Game::ac2;
     if (objects && game_option != "auto") {
@@ -159,7 +164,7 @@ int run_ls(int argc, char** argv) {
         ++failed;
         if (json) {
           out.StartObject();
-          ls_table_members(out, archive, i);
+          ls_table_members(out, archive, names, i);
           out.Key("error");
           out.String(std::string(s.status().message()));
           out.EndObject();
@@ -168,7 +173,7 @@ int run_ls(int argc, char** argv) {
       }
       if (json) {
         out.StartObject();
-        ls_table_members(out, archive, i);
+        ls_table_members(out, archive, names, i);
         out.Key("decompressed_size");
         out.Uint64(s->decompressed_size);
         out.Key("compression");
@@ -189,7 +194,7 @@ int run_ls(int argc, char** argv) {
         out.EndObject();
       } else {
         std::cout << absl::StrFormat("%4d  0x%08x  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s",
-                                     s->index, s->file_id, forge::printable_name(s->name), s->file_type, s->stored_size,
+                                     s->index, s->file_id, names[s->index], s->file_type, s->stored_size,
                                      s->decompressed_size, forge::compression_name(s->compression), s->rule);
         if (objects) {
           std::cout << absl::StrFormat("  entries %d  objects", s->entries);

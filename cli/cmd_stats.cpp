@@ -117,7 +117,7 @@ int run_stats(int argc, char** argv) {
       o.error = "its tables do not read";
       continue;
     }
-    auto names = forge::document_names(o.archive->archive);
+    auto names = forge::data_file_names(o.archive->archive);
     for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d, o.path + ":" + names[d]});
   }
 
@@ -198,7 +198,7 @@ int run_stats(int argc, char** argv) {
         if (c.archives.empty()) {
           c.archives.emplace_back();
           c.archives.back().path = o.path;
-          c.archives.back().names = forge::document_names(o.archive->archive);
+          c.archives.back().names = forge::data_file_names(o.archive->archive);
         }
         c.archives.back().checksum_rule = checksums[work[j].opened].describe();
         stats::Archive& a = c.archives.back();

@@ -134,7 +134,7 @@ int run_verify(int argc, char** argv) {
     }
     work.push_back({i, VerifyJob::kTables});
     if (o.archive) {
-      o.names = forge::document_names(o.archive->archive);
+      o.names = forge::data_file_names(o.archive->archive);
       for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d});
     }
   }

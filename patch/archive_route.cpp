@@ -1,6 +1,7 @@
 // Routing single operations of an archive patch: a pointer of the archive document to the data file it
 // addresses (patch/archive_patch.hpp), the operation rewritten to that data file's own document.
 #include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
 
 #include <algorithm>
 
@@ -28,9 +29,16 @@ std::string member_string(const Value& op, const char* name) {
 }  // namespace
 
 std::size_t Router::datafile_named(const std::string& name) {
-  auto it = names_.find(name);
-  if (it == names_.end()) refuse(absl::StrFormat("no data file named \"%s\" in the archive (see anvilrt ls)", name));
-  return it->second;
+  std::vector<std::size_t> found = set_.select(name);
+  if (found.empty())
+    refuse(absl::StrFormat("no data file is named or has the id \"%s\" in the archive (see anvilrt ls)", name));
+  if (found.size() > 1) {
+    std::vector<std::string> names;
+    for (std::size_t i : found) names.push_back(set_.name(i));
+    refuse(absl::StrFormat("several data files have the id %s (%s): address one by its name", name,
+                           absl::StrJoin(names, ", ")));
+  }
+  return found.front();
 }
 
 Target Router::locate(const std::string& pointer) {

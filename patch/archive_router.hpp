@@ -32,7 +32,6 @@ struct Target {
 class Router {
  public:
   Router(LevelSet& set, const Value& patch, const PatchOptions& options) : set_(set), patch_(patch), options_(options) {
-    for (std::size_t i = 0; i < set.size(); ++i) names_.emplace(set.name(i), i);
     sub_options_.record_changes = options.record_changes;
   }
 
@@ -75,7 +74,6 @@ class Router {
   const Value& patch_;
   PatchOptions options_;
   PatchOptions sub_options_;
-  std::map<std::string, std::size_t, std::less<>> names_;
   std::map<std::size_t, Sub> subs_;
   std::map<std::size_t, Bulk> bulk_;
   std::vector<std::string> pointers_;  // each operation's pointer for errors (its path, or a bulk op's name)

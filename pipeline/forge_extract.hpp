@@ -11,19 +11,23 @@
 
 namespace anvil::forge {
 
-// The data files `selectors` name (each a data file name, or "0x" + hex digits of a file_id), in archive
-// order without repeats; all of them when there is no selector. A selector that names none is an error.
+// The data files `selectors` name (find_data_files: a unique name, a file name, or "0x" + hex digits of
+// a file_id), in archive order without repeats; all of them when there is no selector. A selector that
+// names none is an error.
 absl::StatusOr<std::vector<std::size_t>> select_data_files(const Archive& archive,
                                                            std::span<const std::string> selectors);
 
-// A file name for a data file name that any file system takes: characters other than letters, digits,
-// '.', '-' and '_' become '_', no leading '.', at most 200 characters, names Windows reserves suffixed
-// with '_', and "datafile" for an empty name.
-std::string safe_file_name(std::string_view name);
-
-// The output names of the selected data files: "<safe name>.data", and "<safe name>-0x<id>.data" (then
-// "-<index>") for a name that clashes with another's when case is ignored.
+// The output names of the selected data files: "<file name>.data" (file_name_of their unique names).
 std::vector<std::string> extract_names(const Archive& archive, std::span<const std::size_t> selected);
+
+struct ExtractOptions {
+  // Write every data file that reads; without it, one that does not read means nothing is written.
+  bool keep_going = false;
+  // Replace no existing file: one is an error before anything is written.
+  bool no_clobber = false;
+  // How errors name the archive (an output error names the output instead).
+  std::string archive_path;
+};
 
 struct Extracted {
   std::size_t index = 0;
@@ -31,9 +35,18 @@ struct Extracted {
   u64 size = 0;
 };
 
-// Writes each selected data file, decompressed, to `dir` (created if missing), atomically. Stops at the
-// first data file that does not read, after the ones before it are written.
-absl::StatusOr<std::vector<Extracted>> extract(std::span<const u8> bytes, const Archive& archive,
-                                               std::span<const std::size_t> selected, const std::string& dir);
+struct ExtractOutcome {
+  std::vector<Extracted> written;
+  std::vector<std::string> failed;  // keep_going: each data file that does not read, one line naming it
+};
+
+// Writes each selected data file, decompressed, to `dir` (created if missing), all together: they are
+// staged in a temporary folder inside `dir` and renamed into place at the end (writer/staged_folder.hpp),
+// so that an error leaves `dir` as it was. Nothing inside `dir` is followed: a symbolic link at a file's
+// name is replaced, a folder there refused. With keep_going, the data files that read are written and the
+// others listed.
+absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive& archive,
+                                       std::span<const std::size_t> selected, const std::string& dir,
+                                       const ExtractOptions& options = {});
 
 }  // namespace anvil::forge

@@ -10,6 +10,11 @@ std::optional<std::size_t> LevelSet::find(std::string_view name) const {
   return std::nullopt;
 }
 
+std::vector<std::size_t> LevelSet::select(std::string_view selector) const {
+  if (auto i = find(selector)) return {*i};
+  return {};
+}
+
 void MemoryLevelSet::add(std::string name, std::vector<u8> bytes) {
   if (find(name)) throw std::invalid_argument("a data file named \"" + name + "\" is already in the set");
   files_.push_back({std::move(name), std::move(bytes), nullptr});

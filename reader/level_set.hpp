@@ -7,8 +7,10 @@
 #include <absl/status/statusor.h>
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reader/level.hpp"
@@ -34,6 +36,9 @@ class LevelSet {
 
   // The index of the data file with this name.
   std::optional<std::size_t> find(std::string_view name) const;
+  // The data files a user's selector names, ascending: here the one with that name; an archive's set
+  // also takes each data file's file name and file_id (model/forge/archive.hpp, find_data_files).
+  virtual std::vector<std::size_t> select(std::string_view selector) const;
 };
 
 // Levels whose bytes are held in memory, carved on first use: data files already decompressed, or

@@ -137,8 +137,9 @@ TEST_F(ArchivePatch, PointersTheArchiveDocumentDoesNotHave) {
   expect_error(apply(R"([{"op":"replace","path":"/objects/0x00000000000004d2/managed","value":1}])"), 2,
                "op 0 (/objects/0x00000000000004d2/managed): no object with key \"0x00000000000004d2\" in any data file "
                "of the archive");
-  expect_error(apply(R"([{"op":"test","path":"/datafiles/nope/size","value":1}])"), 2,
-               "op 0 (/datafiles/nope/size): no data file named \"nope\" in the archive (see anvilrt ls)");
+  expect_error(
+      apply(R"([{"op":"test","path":"/datafiles/nope/size","value":1}])"), 2,
+      "op 0 (/datafiles/nope/size): no data file is named or has the id \"nope\" in the archive (see anvilrt ls)");
   expect_error(apply(R"([{"op":"test","path":"/size","value":1}])"), 2,
                "op 0 (/size): the document has no member \"size\" (format, game, datafiles)");
   expect_error(apply(R"([{"op":"test","path":"/datafiles/a.data/spans","value":1}])"), 2,
@@ -226,7 +227,7 @@ TEST_F(ArchivePatch, BulkOperationsRangeOverAllOrTheNamedDataFiles) {
   expect_error(apply("[" + swap + R"(,"datafiles":["b.data","b.data"]}])"), 2,
                "op 0 (swap_material): \"datafiles\" lists \"b.data\" twice");
   expect_error(apply("[" + swap + R"(,"datafiles":["x"]}])"), 2,
-               "op 0 (swap_material): no data file named \"x\" in the archive (see anvilrt ls)");
+               "op 0 (swap_material): no data file is named or has the id \"x\" in the archive (see anvilrt ls)");
   // Nothing anywhere.
   expect_error(apply(R"([{"op":"swap_material","from":"0x0000000000000001","to":"0x0000000000000002"}])"), 1,
                "op 0 (swap_material): matched no material info with replacement 0x0000000000000001 in any of the 3 "

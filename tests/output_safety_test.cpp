@@ -34,12 +34,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSlots = test::corpus("ac2/lod_selector_slots.bin");
+const std::string kSlotsLevel = test::corpus("ac2/lod_selector_slots.bin");
 const std::string kActive = R"([{"op":"replace","path":"/objects/0x00000000000004d2/active","value":9}])";
 
-// kSlots with kActive applied, by hand: the Visual at 0x0e, its 12-byte header, then `managed`, `active`.
+// kSlotsLevel with kActive applied, by hand: the Visual at 0x0e, its 12-byte header, then `managed`, `active`.
 std::vector<u8> patched_slots() {
-  std::vector<u8> bytes = test::read_file(kSlots);
+  std::vector<u8> bytes = test::read_file(kSlotsLevel);
   EXPECT_EQ(bytes.at(14 + 12 + 1), 1);
   bytes.at(14 + 12 + 1) = 9;
   return bytes;
@@ -83,13 +83,13 @@ class OutputSafety : public ::testing::Test {
   // The four commands that write a file, each writing to `out`, with the inputs they need in the folder.
   std::vector<std::vector<std::string>> writers(const std::string& out) {
     if (!fs::exists(path("full.json"))) {
-      auto r = test::run_cli({"dump", kSlots, "--full", "--game", "ac2", "-o", path("full.json")});
+      auto r = test::run_cli({"dump", kSlotsLevel, "--full", "--game", "ac2", "-o", path("full.json")});
       EXPECT_EQ(r.exit_code, 0) << r.err;
       write("active.json", kActive);
     }
-    return {{"dump", kSlots, "--game", "ac2", "-o", out},
+    return {{"dump", kSlotsLevel, "--game", "ac2", "-o", out},
             {"build", path("full.json"), "-o", out},
-            {"patch", kSlots, path("active.json"), "--game", "ac2", "-o", out},
+            {"patch", kSlotsLevel, path("active.json"), "--game", "ac2", "-o", out},
             {"gen", "--game", "sws", "--visuals", "30", "--seed", "7", "-o", out}};
   }
   // What each of writers() writes, from a run to a regular file.
@@ -206,7 +206,7 @@ TEST_F(OutputSafety, SymbolicLinksAreFollowedAndStayLinks) {
   test::write_file(path("real/level.bin"), std::vector<u8>{1, 2, 3});
   fs::create_symlink("../real/level.bin", path("links/link1"));
   fs::create_symlink("link1", path("links/link2"));
-  auto r = test::run_cli({"patch", kSlots, patch, "--game", "ac2", "-o", path("links/link2")});
+  auto r = test::run_cli({"patch", kSlotsLevel, patch, "--game", "ac2", "-o", path("links/link2")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(path("links/link2")));
   EXPECT_TRUE(fs::is_symlink(path("links/link1")));
@@ -227,7 +227,7 @@ TEST_F(OutputSafety, SymbolicLinksAreFollowedAndStayLinks) {
 
   // A dangling link: the file it names is created.
   fs::create_symlink("made.bin", path("dangling"));
-  r = test::run_cli({"patch", kSlots, patch, "--game", "ac2", "-o", path("dangling")});
+  r = test::run_cli({"patch", kSlotsLevel, patch, "--game", "ac2", "-o", path("dangling")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(path("dangling")));
   EXPECT_EQ(test::read_file(path("made.bin")), patched_slots());
@@ -235,7 +235,7 @@ TEST_F(OutputSafety, SymbolicLinksAreFollowedAndStayLinks) {
   // A loop is an error, not a hang.
   fs::create_symlink("loop_b", path("loop_a"));
   fs::create_symlink("loop_a", path("loop_b"));
-  r = test::run_cli({"patch", kSlots, patch, "--game", "ac2", "-o", path("loop_a")});
+  r = test::run_cli({"patch", kSlotsLevel, patch, "--game", "ac2", "-o", path("loop_a")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "anvilrt: " + path("loop_a") + ": Too many levels of symbolic links\n");
 }
@@ -244,7 +244,7 @@ TEST_F(OutputSafety, ModeOwnerAndGroupAreKept) {
   std::string patch = write("active.json", kActive);
   // --in-place on a 0600 file.
   std::string level = path("level.bin");
-  test::write_file(level, test::read_file(kSlots));
+  test::write_file(level, test::read_file(kSlotsLevel));
   ASSERT_EQ(::chmod(level.c_str(), 0600), 0);
   auto r = test::run_cli({"patch", level, patch, "--game", "ac2", "--in-place"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -261,7 +261,7 @@ TEST_F(OutputSafety, ModeOwnerAndGroupAreKept) {
   ASSERT_EQ(::stat(out.c_str(), &st), 0);
   uid_t uid = st.st_uid;
   gid_t gid = st.st_gid;
-  r = test::run_cli({"patch", kSlots, patch, "--game", "ac2", "-o", out});
+  r = test::run_cli({"patch", kSlotsLevel, patch, "--game", "ac2", "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(::stat(out.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0640u);
@@ -274,7 +274,7 @@ TEST_F(OutputSafety, ModeOwnerAndGroupAreKept) {
   // A new file: 0666 less the umask, as open(2) would make it.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  r = test::run_cli({"patch", kSlots, patch, "--game", "ac2", "-o", path("new.bin")});
+  r = test::run_cli({"patch", kSlotsLevel, patch, "--game", "ac2", "-o", path("new.bin")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(::stat(path("new.bin").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0666u & ~mask);
@@ -283,7 +283,7 @@ TEST_F(OutputSafety, ModeOwnerAndGroupAreKept) {
 TEST_F(OutputSafety, ReadOnlyFileNeedsForceInPlace) {
   std::string patch = write("active.json", kActive);
   std::string level = path("level.bin");
-  std::vector<u8> original = test::read_file(kSlots);
+  std::vector<u8> original = test::read_file(kSlotsLevel);
   test::write_file(level, original);
   ASSERT_EQ(::chmod(level.c_str(), 0444), 0);
   auto r = test::run_cli({"patch", level, patch, "--game", "ac2", "--in-place"});
@@ -364,28 +364,28 @@ TEST_F(OutputSafety, AnEndlessStreamIsRefusedAtTheLimit) {
 
 TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
   std::string patch = write("active.json", kActive);
-  auto dumped = test::run_cli({"dump", kSlots, "--game", "ac2"});
+  auto dumped = test::run_cli({"dump", kSlotsLevel, "--game", "ac2"});
   ASSERT_EQ(dumped.exit_code, 0) << dumped.err;
-  std::string cat = "cat " + shell_quote(kSlots) + " | ";
+  std::string cat = "cat " + shell_quote(kSlotsLevel) + " | ";
   int status = -1;
   // dump of -, /dev/stdin and a process substitution, each a pipe.
   EXPECT_EQ(shell(cat + binary() + " dump - --game ac2", status), dumped.out);
   EXPECT_EQ(status, 0);
   EXPECT_EQ(shell(cat + binary() + " dump /dev/stdin --game ac2", status), dumped.out);
   EXPECT_EQ(status, 0);
-  EXPECT_EQ(shell(binary() + " dump <(cat " + shell_quote(kSlots) + ") --game ac2", status, "bash"), dumped.out);
+  EXPECT_EQ(shell(binary() + " dump <(cat " + shell_quote(kSlotsLevel) + ") --game ac2", status, "bash"), dumped.out);
   EXPECT_EQ(status, 0);
   // verify and stats of -.
   std::string verified = shell(cat + binary() + " verify - --game ac2", status);
   EXPECT_EQ(status, 0);
   EXPECT_TRUE(verified.starts_with("-: ac2, 807 bytes,")) << verified;
   EXPECT_NE(verified.find("identical\nverified 1 file: 1 identical"), std::string::npos) << verified;
-  auto stats = test::run_cli({"stats", kSlots, "--game", "ac2", "--json"});
+  auto stats = test::run_cli({"stats", kSlotsLevel, "--game", "ac2", "--json"});
   std::string piped_stats = shell(cat + binary() + " stats - --game ac2 --json", status);
   EXPECT_EQ(status, 0);
   std::string expected_stats = stats.out;
-  for (std::size_t at; (at = expected_stats.find("\"" + kSlots + "\"")) != std::string::npos;)
-    expected_stats.replace(at, kSlots.size() + 2, "\"-\"");
+  for (std::size_t at; (at = expected_stats.find("\"" + kSlotsLevel + "\"")) != std::string::npos;)
+    expected_stats.replace(at, kSlotsLevel.size() + 2, "\"-\"");
   EXPECT_EQ(piped_stats, expected_stats);
   EXPECT_EQ(shell(cat + binary() + " verify - - --game ac2 2>&1", status),
             "anvilrt: standard input (-) is given twice\n" +
@@ -396,7 +396,7 @@ TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
   shell(cat + binary() + " patch - " + shell_quote(patch) + " --game ac2 -o " + shell_quote(path("a.bin")), status);
   EXPECT_EQ(status, 0);
   EXPECT_EQ(test::read_file(path("a.bin")), patched_slots());
-  shell("cat " + shell_quote(patch) + " | " + binary() + " patch " + shell_quote(kSlots) + " - --game ac2 -o " +
+  shell("cat " + shell_quote(patch) + " | " + binary() + " patch " + shell_quote(kSlotsLevel) + " - --game ac2 -o " +
             shell_quote(path("b.bin")),
         status);
   EXPECT_EQ(status, 0);
@@ -418,18 +418,18 @@ TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
   EXPECT_EQ(r.err, "anvilrt: A and B cannot both be standard input (-)\n");
 
   // build of a --full dump from -.
-  auto full = test::run_cli({"dump", kSlots, "--full", "--game", "ac2", "-o", path("full.json")});
+  auto full = test::run_cli({"dump", kSlotsLevel, "--full", "--game", "ac2", "-o", path("full.json")});
   ASSERT_EQ(full.exit_code, 0) << full.err;
   shell("cat " + shell_quote(path("full.json")) + " | " + binary() + " build - -o " + shell_quote(path("d.bin")),
         status);
   EXPECT_EQ(status, 0);
-  EXPECT_EQ(test::read_file(path("d.bin")), test::read_file(kSlots));
+  EXPECT_EQ(test::read_file(path("d.bin")), test::read_file(kSlotsLevel));
 
   // A named pipe as the level file.
   std::string fifo = path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   std::thread writer([&] {
-    std::vector<u8> bytes = test::read_file(kSlots);
+    std::vector<u8> bytes = test::read_file(kSlotsLevel);
     int fd = ::open(fifo.c_str(), O_WRONLY);
     EXPECT_EQ(::write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
     ::close(fd);
@@ -444,7 +444,7 @@ TEST_F(OutputSafety, InputFromStandardInputAPipeOrAFifo) {
 TEST_F(OutputSafety, OutputOverTheInput) {
   std::string patch = write("active.json", kActive);
   std::string level = path("level.bin");
-  test::write_file(level, test::read_file(kSlots));
+  test::write_file(level, test::read_file(kSlotsLevel));
   auto r = test::run_cli({"patch", level, patch, "--game", "ac2", "-o", level});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::read_file(level), patched_slots());

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -13,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <random>
+#include <string>
 #include <utility>
 
 namespace anvil {
@@ -34,6 +37,40 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads t
 // A command has at most two temporaries at once; a few spare slots cost nothing.
 std::array<Slot, 8> slots;
 
+// A temporary folder: its parent's and its own descriptors, its name in the parent, and how many files
+// ("0", "1", ...) have been made in it.
+struct FolderSlot {
+  std::atomic<int> state{kFree};
+  std::atomic<int> files{0};
+  int parent_fd = -1;
+  int fd = -1;
+  char name[NAME_MAX + 1];
+};
+std::array<FolderSlot, 2> folder_slots;
+
+// "<n>" in decimal, without allocating (a signal handler calls it).
+void decimal_name(int n, char (&out)[16]) {
+  char digits[16];
+  int count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + n % 10);
+    n /= 10;
+  } while (n > 0 && count < 15);
+  for (int i = 0; i < count; ++i) out[i] = digits[count - 1 - i];
+  out[count] = '\0';
+}
+
+// Unlinks the files made in the folder and the folder (async-signal-safe).
+void remove_temp_folder(const FolderSlot& slot) {
+  int files = slot.files.load(std::memory_order_acquire);
+  char name[16];
+  for (int i = 0; i < files; ++i) {
+    decimal_name(i, name);
+    ::unlinkat(slot.fd, name, 0);
+  }
+  ::unlinkat(slot.parent_fd, slot.name, AT_REMOVEDIR);
+}
+
 extern "C" void remove_temporaries_and_die(int sig) {
   int saved = errno;
   for (Slot& slot : slots) {
@@ -41,6 +78,12 @@ extern "C" void remove_temporaries_and_die(int sig) {
     while ((state = slot.state.load(std::memory_order_acquire)) == kBusy) {
     }
     if (state == kActive) ::unlink(slot.path);
+  }
+  for (FolderSlot& slot : folder_slots) {
+    int state;
+    while ((state = slot.state.load(std::memory_order_acquire)) == kBusy) {
+    }
+    if (state == kActive) remove_temp_folder(slot);
   }
   // The default disposition, then the same signal: it is blocked while this handler runs (sa_mask), so
   // it arrives as the handler returns and the process dies of it.
@@ -144,6 +187,96 @@ void TempFile::remove() {
   ::unlink(path_.c_str());
   slot.state.store(kFree, std::memory_order_release);
   slot_ = -1;
+}
+
+absl::StatusOr<TempFolder> TempFolder::create(int parent_fd, std::string_view prefix) {
+  if (prefix.size() + 6 > NAME_MAX) return absl::InvalidArgumentError(std::strerror(ENAMETOOLONG));
+  install_handlers();
+  BlockSignals block;
+  for (std::size_t i = 0; i < folder_slots.size(); ++i) {
+    int expected = kFree;
+    if (!folder_slots[i].state.compare_exchange_strong(expected, kBusy, std::memory_order_acq_rel)) continue;
+    FolderSlot& slot = folder_slots[i];
+    auto fail = [&](int error) {
+      if (slot.parent_fd >= 0) ::close(slot.parent_fd);
+      slot.parent_fd = -1;
+      slot.state.store(kFree, std::memory_order_release);
+      return absl::InternalError(std::strerror(error));
+    };
+    slot.files.store(0, std::memory_order_release);
+    slot.parent_fd = ::fcntl(parent_fd, F_DUPFD_CLOEXEC, 0);
+    if (slot.parent_fd < 0) return fail(errno);
+    std::random_device random;
+    static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    int made = -1;
+    for (int attempt = 0; attempt < 100 && made != 0; ++attempt) {
+      std::string name(prefix);
+      for (int k = 0; k < 6; ++k) name += kLetters[random() % (sizeof(kLetters) - 1)];
+      std::memcpy(slot.name, name.c_str(), name.size() + 1);
+      made = ::mkdirat(slot.parent_fd, slot.name, 0700);
+      if (made != 0 && errno != EEXIST) return fail(errno);
+    }
+    if (made != 0) return fail(EEXIST);
+    slot.fd = ::openat(slot.parent_fd, slot.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (slot.fd < 0) {
+      int error = errno;
+      ::unlinkat(slot.parent_fd, slot.name, AT_REMOVEDIR);
+      return fail(error);
+    }
+    slot.state.store(kActive, std::memory_order_release);
+    TempFolder folder;
+    folder.slot_ = static_cast<int>(i);
+    folder.parent_fd_ = slot.parent_fd;
+    folder.fd_ = slot.fd;
+    folder.name_ = slot.name;
+    return folder;
+  }
+  return absl::InternalError("too many temporary folders at once");
+}
+
+TempFolder::TempFolder(TempFolder&& other) noexcept
+    : slot_(std::exchange(other.slot_, -1)),
+      parent_fd_(std::exchange(other.parent_fd_, -1)),
+      fd_(std::exchange(other.fd_, -1)),
+      files_(std::exchange(other.files_, 0)),
+      name_(std::move(other.name_)) {}
+
+TempFolder& TempFolder::operator=(TempFolder&& other) noexcept {
+  if (this != &other) {
+    remove();
+    slot_ = std::exchange(other.slot_, -1);
+    parent_fd_ = std::exchange(other.parent_fd_, -1);
+    fd_ = std::exchange(other.fd_, -1);
+    files_ = std::exchange(other.files_, 0);
+    name_ = std::move(other.name_);
+  }
+  return *this;
+}
+
+absl::StatusOr<int> TempFolder::create_file(std::string& name) {
+  if (slot_ < 0) return absl::FailedPreconditionError("no temporary folder");
+  char text[16];
+  decimal_name(files_, text);
+  // Counted before it exists: a signal meanwhile unlinks a name that may not be there yet.
+  folder_slots[slot_].files.store(++files_, std::memory_order_release);
+  int fd = ::openat(fd_, text, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return absl::InternalError(std::strerror(errno));
+  name = text;
+  return fd;
+}
+
+void TempFolder::remove() {
+  if (slot_ < 0) return;
+  BlockSignals block;
+  FolderSlot& slot = folder_slots[slot_];
+  slot.state.store(kBusy, std::memory_order_release);
+  remove_temp_folder(slot);
+  ::close(slot.fd);
+  ::close(slot.parent_fd);
+  slot.fd = slot.parent_fd = -1;
+  slot.state.store(kFree, std::memory_order_release);
+  slot_ = -1;
+  fd_ = parent_fd_ = -1;
 }
 
 }  // namespace anvil

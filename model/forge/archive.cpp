@@ -1,5 +1,8 @@
 #include "model/forge/archive.hpp"
 
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/ascii.h>
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
@@ -27,6 +30,82 @@ std::string printable_name(std::string_view name) {
     }
   }
   return out;
+}
+
+std::vector<std::string> data_file_names(const Archive& archive) {
+  std::vector<std::string> names;
+  names.reserve(archive.files.size());
+  absl::flat_hash_set<std::string> taken;  // lowercase
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    std::string name = printable_name(data_file_name(archive.files[i]));
+    if (taken.contains(absl::AsciiStrToLower(name)))
+      name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
+    if (taken.contains(absl::AsciiStrToLower(name))) name = absl::StrFormat("%s@%d", name, i);
+    taken.insert(absl::AsciiStrToLower(name));
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+namespace {
+
+bool reserved_device(std::string_view stem) {
+  std::string upper = absl::AsciiStrToUpper(std::string(stem));
+  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL") return true;
+  return upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) && upper[3] >= '1' &&
+         upper[3] <= '9';
+}
+
+}  // namespace
+
+std::string file_name_of(std::string_view unique_name, std::size_t index) {
+  if (unique_name.empty()) return "%";
+  // The stem before the first '.', whose last letter is spelled out when it is a device's name.
+  std::size_t stem = std::min(unique_name.find('.'), unique_name.size());
+  std::size_t device_letter = reserved_device(unique_name.substr(0, stem)) ? stem - 1 : std::string_view::npos;
+  std::string out;
+  for (std::size_t i = 0; i < unique_name.size(); ++i) {
+    char c = unique_name[i];
+    if (c == '\\' && i + 3 < unique_name.size() && unique_name[i + 1] == 'x') {
+      out += '%';
+      out.append(unique_name.substr(i + 2, 2));
+      i += 3;
+      continue;
+    }
+    bool spell = std::string_view("/\\:*?\"<>|%").find(c) != std::string_view::npos || (i == 0 && c == '.') ||
+                 i == device_letter;
+    if (spell)
+      out += absl::StrFormat("%%%02x", static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  if (out.size() > 240) {
+    std::size_t cut = 200;
+    // Not inside a "%NN": a '%' in the last two characters kept starts one.
+    if (out[cut - 1] == '%')
+      cut -= 1;
+    else if (out[cut - 2] == '%')
+      cut -= 2;
+    out = absl::StrFormat("%s%%-%d", out.substr(0, cut), index);
+  }
+  return out;
+}
+
+std::vector<std::size_t> find_data_files(const Archive& archive, std::span<const std::string> names,
+                                         std::string_view selector) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == selector) return {i};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (file_name_of(names[i], i) == selector) return {i};
+  std::vector<std::size_t> found;
+  u32 id = 0;
+  if (selector.size() > 2 && selector.size() <= 10 && selector[0] == '0' &&
+      (selector[1] == 'x' || selector[1] == 'X') &&
+      std::all_of(selector.begin() + 2, selector.end(), [](char c) { return absl::ascii_isxdigit(c); }) &&
+      absl::SimpleHexAtoi(std::string(selector.substr(2)), &id))
+    for (std::size_t i = 0; i < archive.files.size(); ++i)
+      if (archive.files[i].index.file_id.value == id) found.push_back(i);
+  return found;
 }
 
 std::optional<Compression> compression_of(u8 id) {

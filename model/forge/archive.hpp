@@ -7,6 +7,7 @@
 #include <array>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,7 +46,7 @@ struct Archive {
   u64 size = 0;                   // the archive's bytes
 };
 
-// The name a data file is shown and selected by: its name entry's text up to the first NUL.
+// A data file's name entry's text up to the first NUL, as stored: what data_file_names() starts from.
 std::string_view data_file_name(const DataFileAt& file);
 
 // A data file's name as every command prints it (ls, verify, dump, patch, errors) and as the "datafiles"
@@ -53,6 +54,30 @@ std::string_view data_file_name(const DataFileAt& file);
 // that a name never reaches a terminal as a control sequence or a line break, and is ASCII, thus valid
 // UTF-8 in JSON. A name from the archive is bytes, not text: this spelling is one-to-one.
 std::string printable_name(std::string_view name);
+
+// The name of every data file of the archive (its unique name), which every command shows and takes: `ls`,
+// the keys of the "datafiles" document (`dump`, `patch`'s /datafiles/NAME/...), `extract NAME` and its
+// file NAME.data (as file_name_of() writes it). It is the name entry's text, spelled by printable_name; a
+// data file whose name an earlier one has (ASCII case ignored, as some file systems ignore it) is named
+// "<name>@0x<file_id>", and "<name>@0x<file_id>@<index>" when that is taken too.
+std::vector<std::string> data_file_names(const Archive& archive);
+
+// The file name (without ".data") a unique name is written as: the name itself, except that the characters
+// some file system refuses or changes are spelled "%NN" (lowercase hex of the byte): '/', '\', ':', '*',
+// '?', '"', '<', '>', '|' and '%' itself; each "\xNN" escape (a byte that is not printable ASCII) becomes
+// "%NN"; a leading '.' (a hidden file), and the last letter of a name Windows reserves for a device
+// (CON, PRN, AUX, NUL, COM1-9, LPT1-9, ASCII case ignored, alone or before a '.') are spelled "%NN" too.
+// An empty name is "%".
+// A result over 240 characters is cut to 200 (never inside a "%NN") and ends "%-<index>" (`index`: the
+// data file's), so that it fits any file system; no other name has "%-". Distinct unique names give file
+// names that differ even when case is ignored.
+std::string file_name_of(std::string_view unique_name, std::size_t index);
+
+// The data files a selector names, ascending: the one whose unique name it is (`names`: data_file_names());
+// else the one whose file name (file_name_of) it is; else, for "0x" and 1 to 8 hex digits, every data file
+// with that file_id. Empty when it names none.
+std::vector<std::size_t> find_data_files(const Archive& archive, std::span<const std::string> names,
+                                         std::string_view selector);
 
 // The algorithm of a block set's compression id (FORGE.md 2: 0 and 1 LZO1X, 2 LZO2A, 5 LZO1C).
 enum class Compression { plain, lzo1x, lzo2a, lzo1c };

@@ -1,34 +1,28 @@
 #include "reader/forge/archive_levels.hpp"
 
-#include <absl/container/flat_hash_set.h>
 #include <absl/strings/str_format.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "reader/forge/data_files.hpp"
 
 namespace anvil::forge {
 
-std::vector<std::string> document_names(const Archive& archive) {
-  std::vector<std::string> names;
-  absl::flat_hash_set<std::string> taken;
-  for (std::size_t i = 0; i < archive.files.size(); ++i) {
-    std::string name = printable_name(data_file_name(archive.files[i]));
-    if (taken.contains(name)) name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
-    if (taken.contains(name)) name = absl::StrFormat("%s@%d", name, i);
-    taken.insert(name);
-    names.push_back(std::move(name));
-  }
-  return names;
-}
-
 ArchiveLevels::ArchiveLevels(std::span<const u8> bytes, const Archive& archive, Game game,
                              std::vector<std::size_t> selected)
-    : bytes_(bytes), archive_(archive), game_(game), selected_(std::move(selected)), names_(document_names(archive)) {
+    : bytes_(bytes), archive_(archive), game_(game), selected_(std::move(selected)), names_(data_file_names(archive)) {
   if (selected_.empty()) {
     selected_.resize(archive.files.size());
     std::iota(selected_.begin(), selected_.end(), 0);
   }
+}
+
+std::vector<std::size_t> ArchiveLevels::select(std::string_view selector) const {
+  std::vector<std::size_t> found = find_data_files(archive_, names_, selector), members;
+  for (std::size_t i = 0; i < selected_.size(); ++i)
+    if (std::binary_search(found.begin(), found.end(), selected_[i])) members.push_back(i);
+  return members;
 }
 
 absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(std::size_t i) {

@@ -18,11 +18,6 @@
 
 namespace anvil::forge {
 
-// The name of every data file in the "datafiles" document: its name, "<name>@0x<file_id>" when an
-// earlier data file has that name, "<name>@<index>" when that is taken too; <name> is spelled by
-// printable_name (model/forge/archive.hpp), so that it is valid JSON text and a pointer segment as it is.
-std::vector<std::string> document_names(const Archive& archive);
-
 class ArchiveLevels final : public LevelSet {
  public:
   // The data files `selected` (indices into archive.files; all when empty) of the archive read from
@@ -31,7 +26,10 @@ class ArchiveLevels final : public LevelSet {
 
   Game game() const override { return game_; }
   std::size_t size() const override { return selected_.size(); }
+  // The data file's unique name (data_file_names: valid JSON text and a pointer segment as it is).
   const std::string& name(std::size_t i) const override { return names_[selected_.at(i)]; }
+  // A unique name, a file name or a 0xID (find_data_files), among the set's data files.
+  std::vector<std::size_t> select(std::string_view selector) const override;
   absl::StatusOr<const Level*> level(std::size_t i) override;
   void release(std::size_t i) override { held_.erase(i); }
   absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) override {
@@ -71,7 +69,7 @@ class ArchiveLevels final : public LevelSet {
   const Archive& archive_;
   Game game_;
   std::vector<std::size_t> selected_;
-  std::vector<std::string> names_;  // of every data file of the archive
+  std::vector<std::string> names_;  // of every data file of the archive (data_file_names)
   std::map<std::size_t, Held> held_;
   std::optional<ArchiveChecksums> checksums_;
   ReleaseFn release_voted_;

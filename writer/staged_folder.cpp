@@ -1,0 +1,149 @@
+#include "writer/staged_folder.hpp"
+
+#include <absl/strings/str_cat.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <utility>
+
+namespace anvil {
+
+namespace {
+
+absl::Status file_error(const std::string& path, const char* what, int error) {
+  return absl::InternalError(absl::StrCat(path, ": ", what, ": ", std::strerror(error)));
+}
+
+// Writes all of `bytes` to `fd` and syncs it; the errno value on failure.
+int write_all(int fd, std::span<const u8> bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    done += static_cast<std::size_t>(n);
+  }
+  return ::fsync(fd) == 0 ? 0 : errno;
+}
+
+// rename(2) without replacing: renameat2's RENAME_NOREPLACE, or where the file system lacks it a hard
+// link (which fails on an existing name) and the unlink of the staged name.
+int rename_no_replace(int from_dir, const char* from, int to_dir, const char* to) {
+  if (::renameat2(from_dir, from, to_dir, to, RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+  if (::linkat(from_dir, from, to_dir, to, 0) != 0) return errno;
+  ::unlinkat(from_dir, from, 0);
+  return 0;
+}
+
+}  // namespace
+
+absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
+  StagedFolder out;
+  out.dir_ = dir;
+  if (dir.empty()) return absl::InvalidArgumentError("-o: the folder's name is empty");
+  std::error_code ec;
+  // The folders that are missing, deepest first: removed again when nothing is written.
+  for (std::filesystem::path p = dir; !p.empty() && !std::filesystem::exists(std::filesystem::symlink_status(p, ec));
+       p = p.parent_path()) {
+    out.created_.push_back(p.string());
+    if (p == p.parent_path()) break;
+  }
+  if (!out.created_.empty() && !std::filesystem::create_directories(dir, ec) && ec)
+    return absl::InternalError(absl::StrCat(dir, ": cannot create the folder: ", ec.message()));
+  out.fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (out.fd_ < 0) {
+    int error = errno;
+    if (error == ENOTDIR) return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder"));
+    return file_error(dir, "cannot open the folder", error);
+  }
+  auto stage = TempFolder::create(out.fd_, ".anvilrt-stage-");
+  if (!stage.ok())
+    return absl::InternalError(
+        absl::StrCat(dir, ": cannot create a temporary folder in it: ", stage.status().message()));
+  out.stage_ = std::move(*stage);
+  return out;
+}
+
+StagedFolder::StagedFolder(StagedFolder&& other) noexcept
+    : dir_(std::move(other.dir_)),
+      fd_(std::exchange(other.fd_, -1)),
+      created_(std::move(other.created_)),
+      stage_(std::move(other.stage_)),
+      staged_(std::move(other.staged_)) {
+  other.created_.clear();
+}
+
+StagedFolder& StagedFolder::operator=(StagedFolder&& other) noexcept {
+  if (this != &other) {
+    discard();
+    dir_ = std::move(other.dir_);
+    fd_ = std::exchange(other.fd_, -1);
+    created_ = std::move(other.created_);
+    other.created_.clear();
+    stage_ = std::move(other.stage_);
+    staged_ = std::move(other.staged_);
+  }
+  return *this;
+}
+
+StagedFolder::~StagedFolder() { discard(); }
+
+void StagedFolder::discard() {
+  stage_.remove();
+  staged_.clear();
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  // rmdir(2) removes only an empty folder: one that something else put a file in meanwhile stays.
+  for (const std::string& dir : created_) ::rmdir(dir.c_str());
+  created_.clear();
+}
+
+std::string StagedFolder::path(const std::string& name) const { return (std::filesystem::path(dir_) / name).string(); }
+
+absl::Status StagedFolder::check(const std::string& name, bool no_clobber) const {
+  struct stat st {};
+  if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    int error = errno;
+    if (error == ENOENT) return absl::OkStatus();
+    return file_error(path(name), "cannot check the name", error);
+  }
+  if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError(absl::StrCat(path(name), ": a folder is in the way"));
+  if (no_clobber)
+    return absl::AlreadyExistsError(absl::StrCat(path(name), ": exists (--no-clobber: nothing is written)"));
+  return absl::OkStatus();
+}
+
+absl::Status StagedFolder::stage(const std::string& name, std::span<const u8> bytes) {
+  std::string staged;
+  auto fd = stage_.create_file(staged);
+  if (!fd.ok()) return absl::InternalError(absl::StrCat(path(name), ": cannot write: ", fd.status().message()));
+  int error = write_all(*fd, bytes);
+  if (::close(*fd) != 0 && error == 0) error = errno;
+  if (error != 0) return file_error(path(name), "cannot write", error);
+  staged_.emplace_back(std::move(staged), name);
+  return absl::OkStatus();
+}
+
+absl::Status StagedFolder::commit(bool no_clobber) {
+  if (fd_ < 0 || !stage_.held()) return absl::FailedPreconditionError("no folder open");
+  for (const auto& [staged, name] : staged_) {
+    int error = no_clobber ? rename_no_replace(stage_.fd(), staged.c_str(), fd_, name.c_str())
+                           : (::renameat(stage_.fd(), staged.c_str(), fd_, name.c_str()) == 0 ? 0 : errno);
+    if (error != 0) return file_error(path(name), "cannot write", error);
+  }
+  ::fsync(fd_);  // the renames made durable (best effort: some file systems refuse to sync a folder)
+  stage_.remove();
+  staged_.clear();
+  created_.clear();
+  ::close(fd_);
+  fd_ = -1;
+  return absl::OkStatus();
+}
+
+}  // namespace anvil

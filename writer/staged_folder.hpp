@@ -1,0 +1,56 @@
+// Files written into a folder all together or not at all (`extract`). The folder is opened once; every
+// name after it is resolved from its descriptor and never followed: the files are made in a temporary
+// folder inside it (TempFolder: `.anvilrt-stage-XXXXXX`, removed on any error, when dropped without
+// commit(), and on SIGINT, SIGTERM and SIGHUP), and commit() renames each over its name. A symbolic
+// link already at a name is replaced by the file, never written through; a folder there is refused
+// before anything is written.
+//
+// All or nothing holds up to commit(): the renames are one per file, so a signal or a failed rename in
+// the middle of commit() leaves the files renamed so far (each one whole).
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/primitives.hpp"
+#include "writer/temp_file.hpp"
+
+namespace anvil {
+
+class StagedFolder {
+ public:
+  // Opens `dir`, creating it and its missing parents (a symbolic link given as `dir`, or in its path, is
+  // followed: the user named it), and makes the staging folder in it. Errors are one line naming `dir`.
+  static absl::StatusOr<StagedFolder> open(const std::string& dir);
+  StagedFolder() = default;
+  StagedFolder(StagedFolder&& other) noexcept;
+  StagedFolder& operator=(StagedFolder&& other) noexcept;
+  StagedFolder(const StagedFolder&) = delete;
+  ~StagedFolder();
+
+  // "<dir>/<name>", for messages.
+  std::string path(const std::string& name) const;
+  // Whether `name` (a single file name) may be written: refused when a folder is there, and, with
+  // `no_clobber`, when anything is (a dangling link included). One line naming the file.
+  absl::Status check(const std::string& name, bool no_clobber) const;
+  // Writes `bytes` to a new file in the staging folder (synced), to be renamed to `name` by commit().
+  absl::Status stage(const std::string& name, std::span<const u8> bytes);
+  // Renames every staged file over its name (with `no_clobber`, one that appeared meanwhile is not
+  // replaced: an error), syncs the folder and removes the staging folder.
+  absl::Status commit(bool no_clobber);
+  // Removes the staging folder and what it holds, and the folders open() created (when empty): the
+  // folder is as it was.
+  void discard();
+
+ private:
+  std::string dir_;
+  int fd_ = -1;
+  std::vector<std::string> created_;  // folders open() made, deepest first
+  TempFolder stage_;
+  std::vector<std::pair<std::string, std::string>> staged_;  // (name in the staging folder, name in dir)
+};
+
+}  // namespace anvil
