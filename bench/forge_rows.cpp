@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <thread>
 
 #include "codec/lzo.hpp"
 #include "reader/forge/archive_levels.hpp"
@@ -137,13 +140,187 @@ CliRun run_cli(const std::vector<std::string>& args) {
   wait4(pid, &status, 0, &usage);
   CliRun r;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) r.wall = wall_now() - w0;
+  r.cpu = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   r.peak_rss_kib = usage.ru_maxrss;
   return r;
+}
+
+std::string machine_line() {
+  std::string model = "unknown CPU";
+  if (std::FILE* f = std::fopen("/proc/cpuinfo", "r")) {
+    char line[512];
+    while (std::fgets(line, sizeof line, f))
+      if (std::strncmp(line, "model name", 10) == 0)
+        if (const char* colon = std::strchr(line, ':')) {
+          model = colon + 2;
+          if (!model.empty() && model.back() == '\n') model.pop_back();
+          break;
+        }
+    std::fclose(f);
+  }
+  const std::size_t size = std::size_t{256} << 20;
+  auto from = std::make_unique_for_overwrite<u8[]>(size), to = std::make_unique_for_overwrite<u8[]>(size);
+  std::memset(from.get(), 0x5a, size);
+  std::memset(to.get(), 0, size);  // both faulted in before the copies are timed
+  double best = fastest([&] { std::memcpy(to.get(), from.get(), size); }, 5);
+  return absl::StrFormat("machine: %s, %d cores; memcpy %.0f MB/s (256 MiB, the fastest of 5)", model,
+                         std::thread::hardware_concurrency(), size / 1e6 / best);
+}
+
+void same_objects_rows(const ForgeRowOptions& o) {
+  namespace fs = std::filesystem;
+  // As issue 25 measured: 5 data files of 1-3 entry bodies of `per_body` Visuals each.
+  const u64 per_body = std::max<u64>(1, o.visuals / 20);
+  const std::string archive = o.dir + "/same.forge", plain = o.dir + "/same-plain", bare = o.dir + "/same-bare";
+  if (run_cli({o.anvilrt, "gen", "--forge", "--game", "ac2", "--datafiles", "5", "--visuals", std::to_string(per_body),
+               "--seed", "5", "-q", "-o", archive})
+          .wall < 0) {
+    std::fprintf(stderr, "anvilrt_bench: gen --forge failed\n");
+    return;
+  }
+  fs::remove_all(plain);
+  fs::remove_all(bare);
+  if (run_cli({o.anvilrt, "extract", archive, "-o", plain, "-q"}).wall < 0) return;
+  fs::create_directories(bare);
+  // Each data file's bodies, end to end, as a level file: the same objects with no entry table.
+  u64 decompressed = 0, bodies = 0, largest = 0;
+  std::vector<fs::path> datas;
+  for (const auto& e : fs::directory_iterator(plain)) datas.push_back(e.path());
+  std::sort(datas.begin(), datas.end());
+  for (const fs::path& p : datas) {
+    auto in = InputFile::open(p.string());
+    if (!in.ok()) return;
+    auto view = forge::view_data_file(in->bytes());
+    if (!view.ok()) return;
+    decompressed += in->bytes().size();
+    largest = std::max<u64>(largest, in->bytes().size());
+    std::FILE* f = std::fopen((bare + "/" + p.stem().string() + ".bin").c_str(), "wb");
+    if (!f) return;
+    for (std::size_t e = 0; e < view->file.entries.size(); ++e) {
+      std::fwrite(view->body(e).data(), 1, view->body(e).size(), f);
+      bodies += view->body(e).size();
+    }
+    std::fclose(f);
+  }
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::printf(
+      "\nThe same objects in three forms (gen --forge --datafiles 5 --visuals %llu --seed 5): %.1f MB archive, "
+      "%zu data files of %.1f MB decompressed (the largest %.1f MB), their bodies %.1f MB as level files; "
+      "verify --no-json with the default --game auto, the fastest of %d runs; MB/s of decompressed bytes\n\n",
+      static_cast<unsigned long long>(per_body), fs::file_size(archive) / 1e6, datas.size(), decompressed / 1e6,
+      largest / 1e6, bodies / 1e6, o.runs);
+  std::printf(
+      "| form | --jobs 1 s | MB/s | its CPU s (user + sys) | --jobs %u s | MB/s | peak RSS MiB (all cores) |\n"
+      "|---|---|---|---|---|---|---|\n",
+      cores);
+  struct Form {
+    const char* name;
+    std::string path;
+    double bytes;
+    CliRun one, all;
+  };
+  Form forms[] = {{"bare level files", bare, static_cast<double>(bodies), {}, {}},
+                  {"plain data files", plain, static_cast<double>(decompressed), {}, {}},
+                  {"archive", archive, static_cast<double>(decompressed), {}, {}}};
+  // In rounds over the forms, so that a slow spell of a shared machine lands on each alike.
+  for (int round = 0; round < o.runs; ++round)
+    for (Form& f : forms) {
+      auto best = [](CliRun& kept, const CliRun& run) {
+        if (run.wall < 0 || kept.wall < 0) {
+          kept.wall = -1;  // a failed run fails the row
+          return;
+        }
+        kept.wall = std::min(kept.wall, run.wall);
+        kept.cpu = std::min(kept.cpu, run.cpu);
+        kept.peak_rss_kib = std::max(kept.peak_rss_kib, run.peak_rss_kib);
+      };
+      CliRun one = run_cli({o.anvilrt, "verify", "--no-json", "-q", "--jobs", "1", f.path});
+      CliRun all = run_cli({o.anvilrt, "verify", "--no-json", "-q", f.path});
+      if (round == 0) {
+        f.one = one;
+        f.all = all;
+      } else {
+        best(f.one, one);
+        best(f.all, all);
+      }
+    }
+  for (Form& f : forms) {
+    if (f.one.wall < 0 || f.all.wall < 0) {
+      std::printf("| %s | failed | | | | |\n", f.name);
+      return;
+    }
+    std::printf("| %s | %.2f | %.0f | %.2f | %.2f | %.0f | %.0f |\n", f.name, f.one.wall, f.bytes / 1e6 / f.one.wall,
+                f.one.cpu, f.all.wall, f.bytes / 1e6 / f.all.wall, f.all.peak_rss_kib / 1024.0);
+  }
+  auto rate = [](const Form& f, bool one) { return f.bytes / (one ? f.one.wall : f.all.wall); };
+  const Form &b = forms[0], &d = forms[1], &a = forms[2];
+  auto met = [](bool ok) { return ok ? "met" : "NOT met"; };
+  // By CPU time too: on a shared machine the wall time of one form can fall in a slow spell.
+  auto cpu_rate = [](const Form& f) { return f.bytes / f.one.cpu; };
+  std::printf("\nby CPU time at --jobs 1: plain data files %.2f x the bare level's speed, the archive %.2f x\n",
+              cpu_rate(d) / cpu_rate(b), cpu_rate(a) / cpu_rate(b));
+  std::printf(
+      "\nplain data files: %.2f x the bare level's speed at --jobs 1, %.2f x on all cores (target >= 0.8: %s)\n",
+      rate(d, true) / rate(b, true), rate(d, false) / rate(b, false),
+      met(rate(d, true) >= 0.8 * rate(b, true) && rate(d, false) >= 0.8 * rate(b, false)));
+  std::printf(
+      "archive: %.2f x the bare level's speed per decompressed byte at --jobs 1 (target >= 0.5: %s), %.2f x on "
+      "all cores\n",
+      rate(a, true) / rate(b, true), met(rate(a, true) >= 0.5 * rate(b, true)), rate(a, false) / rate(b, false));
+  const double rss_limit = fs::file_size(archive) / 1048576.0 + cores * (largest / 1048576.0) + 64;
+  std::printf(
+      "archive: peak RSS %.0f MiB on all cores (target <= the archive %.0f MiB + %u x the largest data file "
+      "%.0f MiB + 64 MiB = %.0f MiB: %s)\n",
+      a.all.peak_rss_kib / 1024.0, fs::file_size(archive) / 1048576.0, cores, largest / 1048576.0, rss_limit,
+      met(a.all.peak_rss_kib / 1024.0 <= rss_limit));
+
+  // One object of the largest data file, patched by its key alone and by its data file's name.
+  auto in = InputFile::open(archive);
+  if (!in.ok()) return;
+  auto tables = forge::read_archive(in->bytes());
+  if (!tables.ok()) return;
+  std::size_t biggest = 0;
+  for (std::size_t i = 0; i < tables->files.size(); ++i)
+    if (tables->files[i].index.size > tables->files[biggest].index.size) biggest = i;
+  forge::ArchiveLevels levels(in->bytes(), *tables, Game::ac2, {biggest});
+  auto level = levels.level(0);
+  if (!level.ok()) return;
+  // An object half-way into the data file, whose key no other data file holds (the generator's ids are
+  // random 64-bit numbers).
+  std::vector<const Piece*> objects;
+  for (const Piece& p : (*level)->pieces)
+    if (p.is_object()) objects.push_back(&p);
+  if (objects.empty()) return;
+  const std::string key = object_key(*objects[objects.size() / 2], Game::ac2), name = levels.name(0);
+  levels.release(0);
+  auto write_patch = [&](const std::string& path, const std::string& pointer) {
+    if (std::FILE* f = std::fopen(path.c_str(), "w")) {
+      std::fprintf(f, "[{\"op\":\"replace\",\"path\":\"%s/managed\",\"value\":1}]", pointer.c_str());
+      std::fclose(f);
+    }
+  };
+  const std::string by_key = o.dir + "/same-by-key.json", by_name = o.dir + "/same-by-name.json",
+                    out = o.dir + "/same-patched.forge";
+  write_patch(by_key, "/objects/" + key);
+  write_patch(by_name, "/datafiles/" + name + "/objects/" + key);
+  CliRun k = fastest({o.anvilrt, "patch", archive, by_key, "-o", out, "-q"}, o.runs);
+  CliRun n = fastest({o.anvilrt, "patch", archive, by_name, "-o", out, "-q"}, o.runs);
+  fs::remove(out);
+  if (k.wall < 0 || n.wall < 0) {
+    std::printf("patch of one object: failed\n");
+    return;
+  }
+  std::printf(
+      "patch of one object of %s: by /objects/KEY %.2f s (peak RSS %.0f MiB), by /datafiles/NAME/objects/KEY "
+      "%.2f s (%.0f MiB): %.2f x (target <= 1.5: %s)\n",
+      name.c_str(), k.wall, k.peak_rss_kib / 1024.0, n.wall, n.peak_rss_kib / 1024.0, k.wall / n.wall,
+      met(k.wall <= 1.5 * n.wall));
 }
 
 void forge_rows(const ForgeRowOptions& o) {
   namespace fs = std::filesystem;
   if (lzo_init() != LZO_E_OK) return;
+  same_objects_rows(o);
   const std::string archive = o.dir + "/census.forge", data = o.dir + "/census-data";
   if (!generate(o, o.visuals, o.datafiles, archive)) return;
   fs::remove_all(data);

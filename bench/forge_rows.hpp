@@ -11,6 +11,7 @@ namespace anvil::bench {
 
 struct CliRun {
   double wall = -1;  // seconds; -1 when the command failed
+  double cpu = 0;    // seconds of user and system time of the command
   long peak_rss_kib = 0;
 };
 // Runs the binary with `args` (stdout to /dev/null), its wall time and peak RSS.
@@ -27,5 +28,16 @@ struct ForgeRowOptions {
 
 // Prints the rows and their targets.
 void forge_rows(const ForgeRowOptions& options);
+
+// The machine the rows were measured on: its CPU model (/proc/cpuinfo), its cores, and the rate it copies
+// memory at (memcpy of 256 MiB, the fastest of 5), since the ratios to a bare level differ by machine.
+std::string machine_line();
+
+// The same objects in three forms, verified with --no-json at --jobs 1 and on all cores (the default:
+// --game auto): the bare level files of a data file's bodies, the plain data files (as `extract` writes
+// them), and the archive they come from (`gen --forge`: LZO1X and LZO2A data files and a plain one); then
+// a patch of one object by /objects/KEY against the same patch by /datafiles/NAME/objects/KEY. The
+// issue-25 targets printed with each ratio.
+void same_objects_rows(const ForgeRowOptions& options);
 
 }  // namespace anvil::bench

@@ -4,6 +4,8 @@
 #include <absl/strings/str_join.h>
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 
 #include "model/json_text.hpp"
 #include "patch/json_util.hpp"
@@ -29,7 +31,51 @@ void KeyIndex::build() {
   indexed_ = true;
 }
 
+std::vector<std::size_t> KeyIndex::search(const std::string& key, const std::vector<bool>* among) {
+  std::vector<std::size_t> found;
+  std::size_t width = id_width();
+  // A key is "<id>" or "<id>@<offset>", the id in its one spelling ("0x" + lowercase hex of the width).
+  const std::string id_text = key.substr(0, key.find('@'));
+  auto id = json_text::parse_id(id_text, width);
+  if (!id || json_text::format_id(*id, width) != id_text) return found;
+  const bool plain = id_text.size() == key.size();
+  u8 needle[8];
+  std::memcpy(needle, &*id, sizeof needle);  // an id is stored as its width's little-endian bytes
+  const std::boyer_moore_horspool_searcher searcher(needle, needle + width);
+  std::string spelled;
+  for (std::size_t i = 0; i < set_.size(); ++i) {
+    if (among != nullptr && !(*among)[i]) continue;
+    auto bytes = set_.bytes_of(i);
+    if (!bytes.ok())
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", bytes.status().message()));
+    if (std::search(bytes->begin(), bytes->end(), searcher) == bytes->end()) {
+      set_.release(i);
+      continue;
+    }
+    auto level = set_.level(i);
+    if (!level.ok())
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", level.status().message()));
+    bool holds = false;
+    for (const Piece& p : (*level)->pieces) {
+      if (!p.is_object() || p.id != *id) continue;
+      if (!plain) object_key(p, set_.game(), spelled);
+      if (plain || spelled == key) {
+        holds = true;
+        break;
+      }
+    }
+    if (holds)
+      found.push_back(i);  // kept read: it is the one the operation patches
+    else
+      set_.release(i);
+  }
+  return found;
+}
+
 std::vector<std::size_t> KeyIndex::holders(const std::string& key, const std::vector<bool>* among) {
+  if (!indexed_ && ++searches_ <= 2) return search(key, among);
   build();
   std::vector<std::size_t> found;
   auto collect = [&](const absl::InlinedVector<u32, 1>& list) {

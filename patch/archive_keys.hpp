@@ -1,6 +1,9 @@
 // The object keys of an archive's data files (patch/archive_patch.hpp): which data files hold an object
-// with a given key, for routing `/objects/<key>/...` and the keys of bulk operations. Built on first
-// use, which reads every data file; ids as numbers (a large archive has millions).
+// with a given key, for routing `/objects/<key>/...` and the keys of bulk operations. A key is looked up
+// by searching each data file's decompressed bytes for its id's bytes and carving only the data files
+// that hold them; the index of every key (ids as numbers: a large archive has millions) is built, which
+// carves every data file, once an object is renamed (the bytes then no longer tell) or from the third
+// look-up on (a search reads every data file: a bulk operation of many keys pays that once).
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -45,9 +48,13 @@ class KeyIndex {
 
  private:
   void build();
+  // Before any rename: the data files (among `among`) holding an object with this key, found by the id's
+  // bytes and confirmed by carving; the holders stay read.
+  std::vector<std::size_t> search(const std::string& key, const std::vector<bool>* among);
 
   LevelSet& set_;
   bool indexed_ = false;
+  std::size_t searches_ = 0;
   absl::flat_hash_map<u64, absl::InlinedVector<u32, 1>> ids_;
   absl::flat_hash_map<std::string, absl::InlinedVector<u32, 1>> other_keys_;  // "<id>@<offset>"
 };

@@ -2,6 +2,9 @@
 
 #include <absl/strings/str_format.h>
 
+#include <algorithm>
+#include <numeric>
+
 #include "pipeline/patch_output.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
@@ -40,18 +43,24 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
-  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+  // The smallest first: deciding costs the decompression of the data file that decides.
+  std::vector<std::size_t> order(archive.files.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.size < archive.files[b].index.size;
+  });
+  for (std::size_t i : order) {
     // A guess from the bytes, not a reading of them: no checksum vote over the archive is taken for it
     // (the command that reads a data file checks its blocks, and says why it does not read).
     auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
     if (!read.ok()) continue;
-    auto file = parse_data_file(read->decoded.bytes);
+    auto file = view_data_file(read->decoded.bytes);
     if (!file.ok()) continue;
-    Source source{SourceKind::data_file, file->entries.size(), {}};
+    Source source{SourceKind::data_file, file->file.entries.size(), {}};
     for (const BodyAt& body : body_layout(*file))
       if (body.size > 0) source.regions.push_back({body.offset, body.size});
-    std::size_t ac2 = carved_bytes(read->decoded.bytes, source, Game::ac2);
-    std::size_t sws = carved_bytes(read->decoded.bytes, source, Game::sws);
+    Detection d = detect(read->decoded.bytes, source);
+    const std::size_t ac2 = d.ac2_bytes, sws = d.sws_bytes;
     if (ac2 != sws) return ac2 > sws ? Game::ac2 : Game::sws;
   }
   return Game::ac2;

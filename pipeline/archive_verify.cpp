@@ -17,6 +17,44 @@
 namespace anvil::forge {
 namespace {
 
+// Where `written`, a skimmed structure re-encoded without its runs (ByteWriter::skim_from, which left run k
+// out at written offset cuts[k]), first differs from `original` without those runs (views of `original`,
+// in order): the runs themselves are the original's bytes, so this is where the whole re-encoding differs.
+std::optional<u64> first_difference_skimmed(std::span<const u8> original, std::span<const u8> written,
+                                            std::span<const std::span<const u8>> runs,
+                                            std::span<const std::size_t> cuts) {
+  if (cuts.size() != runs.size()) return 0;
+  std::size_t from = 0, w = 0;  // in the original, in what was written
+  for (std::size_t k = 0; k <= runs.size(); ++k) {
+    const bool last = k == runs.size();
+    const std::size_t to = last ? original.size() : static_cast<std::size_t>(runs[k].data() - original.data());
+    const std::size_t w_to = last ? written.size() : cuts[k];
+    if (to < from || w_to < w || w_to > written.size()) return from;
+    if (auto d = first_difference(original.subspan(from, to - from), written.subspan(w, w_to - w))) return from + *d;
+    from = to + (last ? 0 : runs[k].size());
+    w = w_to;
+  }
+  return std::nullopt;
+}
+
+// A structure read by skimming (`runs`, views of `original`) re-encoded without its runs and compared with
+// `original`: the first differing offset. Only the fields between the runs are written and compared.
+template <class T>
+std::optional<u64> skimmed_difference(T& value, std::span<const u8> original,
+                                      std::span<const std::span<const u8>> runs) {
+  std::vector<u8> written;
+  std::vector<std::size_t> cuts;
+  bool matched = false;
+  {
+    ByteWriter writer(written);
+    writer.skim_from(runs, &cuts);
+    value.serialize(writer, 0);
+    matched = writer.runs_matched();
+  }
+  if (!matched) return 0;
+  return first_difference_skimmed(original, written, runs, cuts);
+}
+
 // Compares what the writer writes with the original as it comes: the earliest differing offset.
 class ComparingSink final : public ByteSink {
  public:
@@ -24,6 +62,9 @@ class ComparingSink final : public ByteSink {
   absl::Status write_at(u64 offset, std::span<const u8> bytes) override {
     if (offset > original_.size() || bytes.size() > original_.size() - offset) {
       note(std::min<u64>(offset, original_.size()));
+    } else if (bytes.data() == original_.data() + offset) {
+      // The original's own bytes in their place (a data file copied as it is): nothing to compare, and
+      // no page of them is read.
     } else if (auto at = first_difference(original_.subspan(offset, bytes.size()), bytes)) {
       note(offset + *at);
     }
@@ -37,19 +78,18 @@ class ComparingSink final : public ByteSink {
   std::optional<u64> first_;
 };
 
-// Every compressed block of `stored` re-compressed from its decompressed bytes.
-void recompress(const StoredDataFile& stored, std::span<const u8> decoded, DataFileVerify& out) {
+// Every compressed block of `stored` (read by skimming: its blocks in `runs`) re-compressed from its
+// decompressed bytes.
+void recompress(const StoredDataFile& stored, std::span<const std::span<const u8>> runs, std::span<const u8> decoded,
+                DataFileVerify& out) {
   const BlockSet* sets[] = {stored.first ? &*stored.first : nullptr, stored.second ? &*stored.second : nullptr};
-  for (const BlockAt& b : block_layout(stored, 0)) {
+  const std::vector<SkimmedBlock> blocks = skimmed_blocks(stored, runs);
+  const std::vector<BlockAt> layout = block_layout(stored, 0, runs);
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const BlockAt& b = layout[k];
     const BlockSet& set = *sets[b.set];
-    std::span<const u8> bytes;
-    if (set.max_size != 0) {
-      if (set.blocks[b.block].is_plain()) continue;
-      bytes = set.blocks[b.block].stored.bytes;
-    } else {
-      if (set.chunks[b.block].kind == Chunk::kPlain) continue;
-      bytes = set.chunks[b.block].stored.bytes;
-    }
+    if (blocks[k].plain) continue;
+    std::span<const u8> bytes = blocks[k].stored;
     Compression c = compression_of(set.compression).value_or(Compression::lzo1x);
     std::vector<u8> again = codec::compress(codec::algorithm_of(c), decoded.subspan(b.decoded_offset, b.decoded_size));
     Recompressed& r = out.recompressed[c];
@@ -63,18 +103,14 @@ void verify_contents(std::span<const u8> decoded, const VerifyOptions& options, 
                      const std::string& label) {
   out.decompressed_size = decoded.size();
   out.objects.size = decoded.size();
-  auto file = parse_data_file(decoded);
+  // Read in place: the bodies are views, and the table is compared without them.
+  auto file = view_data_file(decoded);
   if (!file.ok()) {
     out.error = label + std::string(file.status().message());
     return;
   }
-  out.entries = file->entries.size();
-  std::vector<u8> table;
-  if (!decoded.empty()) {
-    ByteWriter writer(table);
-    file->serialize(writer, 0);
-  }
-  out.table_difference = first_difference(decoded, table);
+  out.entries = file->file.entries.size();
+  if (!decoded.empty()) out.table_difference = skimmed_difference(file->file, decoded, file->runs);
   std::size_t carved = 0;
   for (const BodyAt& body : body_layout(*file)) {
     VerifyReport r = verify_bytes(decoded.subspan(body.offset, body.size), options.game, options.json);
@@ -107,22 +143,30 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
   DataFileVerify out;
   const DataFileAt& at = archive.files[index];
   out.stored_size = at.index.size;
-  auto stored = read_stored(bytes, archive, index);
+  // Skimmed: the blocks (or the plain data file) are views of the archive, never copied.
+  std::vector<std::span<const u8>> runs;
+  auto stored = read_stored(bytes, archive, index, &runs);
   if (!stored.ok()) {
     out.error = std::string(stored.status().message());
     return out;
   }
+  if (!stored->compressed && !runs.empty())
+    if (auto s = check_plain(bytes, archive, index, runs.back()); !s.ok()) {
+      out.error = std::string(s.message());
+      return out;
+    }
   out.compression = compression_of(*stored);
-  if (auto d = first_difference(bytes.subspan(at.stored_offset(), at.index.size), encode_stored(*stored)))
-    out.stored_difference = at.stored_offset() + *d;
-  auto decoded = decode(*stored, at.stored_offset(), checksums);
+  if (!stored->empty)
+    if (auto d = skimmed_difference(*stored, bytes.subspan(at.stored_offset(), at.index.size), runs))
+      out.stored_difference = at.stored_offset() + *d;
+  auto decoded = decode(*stored, at.stored_offset(), checksums, runs);
   if (!decoded.ok()) {
     out.error = std::string(name_data_file(decoded.status(), archive, index).message());
     return out;
   }
   out.checked_blocks = decoded->checked_blocks;
   verify_contents(decoded->bytes, options, out, data_file_label(archive, index) + ": ");
-  if (options.recompress) recompress(*stored, decoded->bytes, out);
+  if (options.recompress) recompress(*stored, runs, decoded->bytes, out);
   return out;
 }
 

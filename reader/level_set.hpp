@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,8 @@ class LevelSet {
   virtual absl::StatusOr<const Level*> level(std::size_t i) = 0;
   // The caller is done with level(i) for now (a later level(i) reads it again).
   virtual void release(std::size_t i) = 0;
+  // The bytes data file i is carved from (decompressed), without carving it; valid until release(i).
+  virtual absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) = 0;
 
   // The index of the data file with this name.
   std::optional<std::size_t> find(std::string_view name) const;
@@ -51,6 +54,7 @@ class MemoryLevelSet : public LevelSet {
   const std::string& name(std::size_t i) const override { return files_.at(i).name; }
   absl::StatusOr<const Level*> level(std::size_t i) override;
   void release(std::size_t i) override { files_.at(i).level.reset(); }
+  absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) override { return std::span<const u8>(bytes(i)); }
   const std::vector<u8>& bytes(std::size_t i) const { return files_.at(i).bytes; }
 
  private:

@@ -3,6 +3,7 @@
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -49,10 +50,10 @@ Source detect_source(std::span<const u8> bytes) {
     return source;
   }
   if (bytes.empty()) return source;
-  auto file = forge::parse_data_file(bytes);
+  auto file = forge::view_data_file(bytes);
   if (!file.ok()) return source;
   source.kind = SourceKind::data_file;
-  source.entries = file->entries.size();
+  source.entries = file->file.entries.size();
   for (const forge::BodyAt& body : forge::body_layout(*file))
     if (body.size > 0) source.regions.push_back({body.offset, body.size});
   return source;
@@ -77,9 +78,39 @@ std::size_t carved_bytes(std::span<const u8> bytes, const Source& source, Game g
   return n;
 }
 
-Game detect_game(std::span<const u8> bytes, const Source& source) {
-  if (source.kind != SourceKind::data_file) return detect_game(bytes);
-  return carved_bytes(bytes, source, Game::sws) > carved_bytes(bytes, source, Game::ac2) ? Game::sws : Game::ac2;
+Detection detect(std::span<const u8> bytes, const Source& source) {
+  if (source.kind != SourceKind::data_file) return detect(bytes);
+  // The bodies judged as one level file is: on kDetectWindows windows spread over them end to end (a
+  // window is cut at the end of its body, as no object lies across two), so that a large data file is not
+  // carved twice over before its command reads it; the whole bodies decide when the dialects tie there.
+  Detection d;
+  std::size_t total = 0;
+  for (const Extent& r : source.regions) total += r.length;
+  if (total > kDetectWindows * kDetectWindow) {
+    const std::size_t last_start = total - kDetectWindow;
+    std::size_t region = 0, region_start = 0;  // the region holding the window's start, and where it starts
+    for (std::size_t i = 0; i < kDetectWindows; ++i) {
+      const std::size_t at = i == kDetectWindows - 1 ? last_start : last_start / (kDetectWindows - 1) * i;
+      while (at >= region_start + source.regions[region].length) region_start += source.regions[region++].length;
+      const Extent& r = source.regions[region];
+      const std::size_t from = at - region_start, length = std::min(kDetectWindow, r.length - from);
+      auto window = bytes.subspan(r.offset + from, length);
+      d.ac2_bytes += carved_bytes(window, Game::ac2);
+      d.sws_bytes += carved_bytes(window, Game::sws);
+    }
+    if (d.ac2_bytes != d.sws_bytes) {
+      d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
+      d.whole_file = false;
+      return d;
+    }
+  }
+  d.ac2_bytes = carved_bytes(bytes, source, Game::ac2);
+  d.sws_bytes = carved_bytes(bytes, source, Game::sws);
+  d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
+  d.whole_file = true;
+  return d;
 }
+
+Game detect_game(std::span<const u8> bytes, const Source& source) { return detect(bytes, source).game; }
 
 }  // namespace anvil

@@ -43,7 +43,9 @@ Level carve_source(std::span<const u8> bytes, const Source& source, Game game);
 std::size_t carved_bytes(std::span<const u8> bytes, const Source& source, Game game);
 
 // `--game auto` for a level file or a data file: the dialect that carves more bytes (inside the data
-// file's bodies), ac2 on a tie.
+// file's bodies), ac2 on a tie. A data file's bodies are judged as detect() judges a level file, on
+// windows spread over them when they are large, and whole when the dialects tie on those.
+Detection detect(std::span<const u8> bytes, const Source& source);
 Game detect_game(std::span<const u8> bytes, const Source& source);
 
 }  // namespace anvil

@@ -227,7 +227,8 @@ std::vector<u8> checksummed_over_decoded(std::vector<u8> bytes, bool spoil = fal
     if (!read.ok() || !read->stored.compressed) continue;
     const BlockSet* sets[] = {read->stored.first ? &*read->stored.first : nullptr,
                               read->stored.second ? &*read->stored.second : nullptr};
-    for (const BlockAt& b : block_layout(read->stored, archive->files[i].stored_offset())) {
+    // Skimmed: the blocks' sizes are those of the runs.
+    for (const BlockAt& b : block_layout(read->stored, archive->files[i].stored_offset(), read->runs)) {
       const BlockSet& set = *sets[b.set];
       u64 at = b.stored_offset;
       if (set.max_size == 0) {

@@ -50,7 +50,7 @@ Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
       auto read = read_data_file(e.after, e.b, i, checksums);
       EXPECT_TRUE(read.ok()) << read.status();
       if (read.ok()) {
-        EXPECT_EQ(read->decoded.bytes, change->decoded) << "data file " << i;
+        EXPECT_TRUE(std::ranges::equal(read->decoded.bytes, change->decoded)) << "data file " << i;
       }
     } else {
       const DataFileAt& x = e.a.files[i];
@@ -70,7 +70,8 @@ Edited apply(std::vector<u8> before, std::vector<DataFileChange> changes) {
 // Data file i decompressed, its checksums unchecked (the verdict n/a).
 std::vector<u8> decoded_of(std::span<const u8> bytes, std::size_t i) {
   Archive a = *read_archive(bytes);
-  return read_data_file(bytes, a, i, ChecksumVerdict{})->decoded.bytes;
+  auto read = read_data_file(bytes, a, i, ChecksumVerdict{});
+  return {read->decoded.bytes.begin(), read->decoded.bytes.end()};
 }
 
 // Bytes of the first entry's body that hold no object (the generator's filler at its start would do,

@@ -240,7 +240,7 @@ TEST(ForgeMalformed, EntryTableChecks) {
   Fixture f = make();
   auto read = read_data_file(f.bytes, f.archive, 0, archive_checksums(f.bytes, f.archive).verdict);
   ASSERT_TRUE(read.ok());
-  std::vector<u8> decoded = read->decoded.bytes;
+  std::vector<u8> decoded(read->decoded.bytes.begin(), read->decoded.bytes.end());
   std::vector<u8> longer = decoded;
   longer.push_back(0);
   EXPECT_THAT(std::string(parse_data_file(longer).status().message()), HasSubstr("1 byte after the last body"));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -31,6 +32,19 @@ class ByteWriter {
   }
   std::size_t written() const { return static_cast<std::size_t>(cur_ - out_.data()); }
   ByteWriter(const ByteWriter&) = delete;
+
+  // Writes a structure read by a skimming ByteReader (reader/byte_reader.hpp skim_into) without its runs:
+  // `runs` are the views that read gave, in the same order; each run's count is written from its view
+  // and its bytes are left out, and a size_of() writes the length the read kept. `cuts`, when given,
+  // hears where in the output each run was left out. Comparing the output with the input minus its runs
+  // checks everything the declaration re-encodes without copying the runs (a data file's bodies).
+  void skim_from(std::span<const std::span<const u8>> runs, std::vector<std::size_t>* cuts = nullptr) {
+    runs_ = runs;
+    skimming_ = true;
+    cuts_ = cuts;
+  }
+  // Whether every run given to skim_from() was met.
+  bool runs_matched() const { return !skimming_ || (run_ == runs_.size() && !run_missing_); }
   ByteWriter& operator=(const ByteWriter&) = delete;
 
   template <class T>
@@ -59,6 +73,11 @@ class ByteWriter {
 
   template <class Count>
   ByteWriter& operator&(const CountedBytes<Count>& c) {
+    if (skimming_) {
+      write_count<Count>(next_run_size());
+      skip_run();
+      return *this;
+    }
     write_count<Count>(c.data.bytes.size());
     put(c.data.bytes.data(), c.data.bytes.size());
     return *this;
@@ -96,17 +115,29 @@ class ByteWriter {
 
   template <class Count>
   ByteWriter& operator&(const SizeOf<Count>& s) {
+    if (skimming_) {
+      write_count<Count>(s.length);
+      return *this;
+    }
     s.length = s.data.bytes.size();
     write_count<Count>(s.data.bytes.size());  // the caller keeps a run within Count (FORGE.md 2)
     return *this;
   }
 
   ByteWriter& operator&(const RestBytes& r) {
+    if (skimming_) {
+      skip_run();
+      return *this;
+    }
     put(r.data.bytes.data(), r.data.bytes.size());
     return *this;
   }
 
   ByteWriter& operator&(const SizedBytes& s) {
+    if (skimming_) {
+      skip_run();
+      return *this;
+    }
     put(s.data.bytes.data(), s.data.bytes.size());
     return *this;
   }
@@ -131,6 +162,17 @@ class ByteWriter {
   }
 
  private:
+  // The size of the next run of a skimmed structure, and leaving it out of the output (here).
+  std::size_t next_run_size() const { return run_ < runs_.size() ? runs_[run_].size() : 0; }
+  void skip_run() {
+    if (run_ >= runs_.size()) {
+      run_missing_ = true;
+      return;
+    }
+    if (cuts_) cuts_->push_back(written());
+    ++run_;
+  }
+
   // Fields are a few bytes each: each is one memcpy into room made ahead in `out`, between two
   // pointers of the writer's own (the vector's are reloaded after every byte stored, as it might be
   // one of them).
@@ -181,6 +223,10 @@ class ByteWriter {
   u8* cur_;  // where the next byte goes
   u8* end_;  // the end of the room in out_
   bool trim_ = true;
+  std::span<const std::span<const u8>> runs_;  // skim_from()
+  std::size_t run_ = 0;
+  bool skimming_ = false, run_missing_ = false;
+  std::vector<std::size_t>* cuts_ = nullptr;
 };
 
 }  // namespace anvil

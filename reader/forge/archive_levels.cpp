@@ -32,12 +32,13 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
   auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
   if (!read.ok()) return read.status();
   Held held;
-  held.data.bytes = std::move(read->decoded.bytes);
-  auto file = parse_data_file(held.data.bytes);
+  held.data.bytes = read->decoded.bytes;
+  held.data.owned = std::move(read->decoded.owned);
+  auto file = view_data_file(held.data.bytes);
   if (!file.ok())
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: %s", data_file_label(archive_, index), file.status().message()));
-  held.data.entries = file->entries.size();
+  held.data.entries = file->file.entries.size();
   for (const BodyAt& body : body_layout(*file))
     if (body.size > 0) held.data.regions.push_back({body.offset, body.size});
   return &held_.emplace(i, std::move(held)).first->second.data;

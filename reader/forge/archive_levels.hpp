@@ -32,17 +32,24 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> select(std::string_view selector) const override;
   absl::StatusOr<const Level*> level(std::size_t i) override;
   void release(std::size_t i) override { held_.erase(i); }
+  absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) override {
+    auto data = decompressed(i);
+    if (!data.ok()) return data.status();
+    return (*data)->bytes;
+  }
 
   // The index in the archive of set member i.
   std::size_t archive_index(std::size_t i) const { return selected_.at(i); }
   const Archive& archive() const { return archive_; }
 
   // Data file i decompressed, and the bodies objects are carved from, without carving it; valid until
-  // release(i). Errors name the data file.
+  // release(i). Errors name the data file. A plain data file is a view of the archive's bytes, a
+  // compressed one a buffer of its own: nothing is copied.
   struct Decompressed {
-    std::vector<u8> bytes;
+    std::span<const u8> bytes;
     std::vector<Extent> regions;
     std::size_t entries = 0;
+    DecodeBuffer owned;  // what `bytes` views, for a compressed data file
   };
   absl::StatusOr<const Decompressed*> decompressed(std::size_t i);
 

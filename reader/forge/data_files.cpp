@@ -1,9 +1,11 @@
 #include "reader/forge/data_files.hpp"
 
 #include <absl/strings/str_format.h>
+#include <sys/mman.h>
 
 #include <cstring>
 #include <functional>
+#include <new>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
@@ -60,15 +62,20 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
   // The one check that reads every byte: left to the reads that copy them (a skim reads the tables).
   if (!stored.compressed && !runs) {
     const std::vector<u8>& p = stored.plain.bytes;
-    const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
-    auto it =
-        std::search(p.begin(), p.end(), std::boyer_moore_horspool_searcher(magic, magic + sizeof BlockSet::kMagic));
-    if (it != p.end())
-      return error_at(file.stored_offset() + (span.size() - p.size()) + static_cast<u64>(it - p.begin()),
-                      data_file_label(archive, index) +
-                          ": a plain data file must not hold the compression magic (a block set out of place)");
+    if (auto s = check_plain(bytes, archive, index, span.subspan(span.size() - p.size())); !s.ok()) return s;
   }
   return stored;
+}
+
+absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                         std::span<const u8> plain) {
+  const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
+  auto it = std::search(plain.begin(), plain.end(),
+                        std::boyer_moore_horspool_searcher(magic, magic + sizeof BlockSet::kMagic));
+  if (it == plain.end()) return absl::OkStatus();
+  return error_at(static_cast<u64>(plain.data() - bytes.data()) + static_cast<u64>(it - plain.begin()),
+                  data_file_label(archive, index) +
+                      ": a plain data file must not hold the compression magic (a block set out of place)");
 }
 
 Compression compression_of(const StoredDataFile& stored) {
@@ -76,8 +83,12 @@ Compression compression_of(const StoredDataFile& stored) {
   return compression_of(stored.first->compression).value_or(Compression::plain);
 }
 
-std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset) {
+std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset,
+                                  std::span<const std::span<const u8>> runs) {
   std::vector<BlockAt> out;
+  // The stored size of the next block or chunk (`own`: its bytes when they were copied).
+  std::size_t k = 0;
+  auto next_size = [&](const OpaqueBytes& own) -> u64 { return runs.empty() ? own.bytes.size() : runs[k++].size(); };
   u64 at = stored_offset + 4 + 8 * u64{stored.prefix.size()};
   u64 decoded = 0;
   const std::optional<BlockSet>* sets[] = {&stored.first, &stored.second};
@@ -90,15 +101,17 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
       for (std::size_t b = 0; b < set.blocks.size(); ++b) {
         const Block& block = set.blocks[b];
         out.push_back({s, b, at, decoded, block.uncompressed_size});
-        at += Block::min_body_wire_size + block.stored.bytes.size();
+        at += Block::min_body_wire_size + next_size(block.stored);
         decoded += block.uncompressed_size;
       }
     } else {
       for (std::size_t c = 0; c < set.chunks.size(); ++c) {
         const Chunk& chunk = set.chunks[c];
-        out.push_back({s, c, at, decoded, chunk.decoded_size()});
-        at += chunk.kind == Chunk::kPlain ? 1 + 2 + chunk.stored.bytes.size() : 1 + 12 + chunk.stored.bytes.size();
-        decoded += chunk.decoded_size();
+        const u64 size = next_size(chunk.stored);
+        const u64 decoded_size = chunk.kind == Chunk::kPlain ? size : chunk.uncompressed_size;
+        out.push_back({s, c, at, decoded, decoded_size});
+        at += chunk.kind == Chunk::kPlain ? 1 + 2 + size : 1 + 12 + size;
+        decoded += decoded_size;
       }
     }
   }
@@ -139,44 +152,75 @@ std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span
   return out;
 }
 
-absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums) {
+namespace {
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+}
+
+void FreeBuffer::operator()(u8* p) const {
+  if (huge)
+    ::operator delete (p, std::align_val_t{kHugePage});
+  else
+    ::operator delete(p);
+}
+
+DecodeBuffer allocate_decode_buffer(std::size_t size) {
+  // Uninitialised: operator new, not new u8[n]() (nor a vector's resize, which zero-fills).
+  if (size < 4 * kHugePage) return DecodeBuffer(static_cast<u8*>(::operator new(size)), FreeBuffer{false});
+  const std::size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
+  auto* p = static_cast<u8*>(::operator new (rounded, std::align_val_t{kHugePage}));
+#ifdef MADV_HUGEPAGE
+  (void)::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it, ordinary pages
+#endif
+  return DecodeBuffer(p, FreeBuffer{true});
+}
+
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums,
+                               std::span<const std::span<const u8>> runs) {
   Decoded out;
   out.compression = compression_of(stored);
   if (!stored.compressed) {
-    out.bytes = stored.plain.bytes;
+    out.bytes = runs.empty() ? std::span<const u8>(stored.plain.bytes) : runs.back();
     return out;
   }
-  std::vector<BlockAt> layout = block_layout(stored, stored_offset);
+  std::vector<BlockAt> layout = block_layout(stored, stored_offset, runs);
   const BlockSet* sets[] = {stored.first ? &*stored.first : nullptr, stored.second ? &*stored.second : nullptr};
+  // The stored bytes of block k of the layout: viewed in the runs of a skimming read, or its own.
+  auto stored_bytes = [&](std::size_t k, const BlockAt& b) -> std::span<const u8> {
+    if (!runs.empty()) return runs[k];
+    const BlockSet& set = *sets[b.set];
+    return set.max_size != 0 ? set.blocks[b.block].stored.bytes : set.chunks[b.block].stored.bytes;
+  };
   // Every claimed size against its compressed bytes first, then one allocation for the whole.
   u64 total = 0;
-  for (const BlockAt& b : layout) {
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const BlockAt& b = layout[k];
     const BlockSet& set = *sets[b.set];
-    std::size_t stored_size =
-        set.max_size != 0 ? set.blocks[b.block].stored.bytes.size() : set.chunks[b.block].stored.bytes.size();
-    bool plain = set.max_size != 0 ? set.blocks[b.block].is_plain() : set.chunks[b.block].kind == Chunk::kPlain;
+    std::size_t stored_size = stored_bytes(k, b).size();
+    bool plain = set.max_size != 0 ? stored_size == set.blocks[b.block].uncompressed_size
+                                   : set.chunks[b.block].kind == Chunk::kPlain;
     if (!plain && b.decoded_size > codec::max_decompressed_size(stored_size))
       return error_at(b.stored_offset,
                       absl::StrFormat("set %d block %d: %d compressed bytes cannot decompress to the %d claimed", b.set,
                                       b.block, stored_size, b.decoded_size));
     total += b.decoded_size;
   }
-  out.bytes.resize(total);
-  for (const BlockAt& b : layout) {
+  // Every byte is written by a block below (each decompresses to exactly its size): no zero fill.
+  out.owned = allocate_decode_buffer(total);
+  out.bytes = {out.owned.get(), static_cast<std::size_t>(total)};
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    const BlockAt& b = layout[k];
     const BlockSet& set = *sets[b.set];
     auto compression = compression_of(set.compression);
-    std::span<u8> dest(out.bytes.data() + b.decoded_offset, b.decoded_size);
-    std::span<const u8> src;
+    std::span<u8> dest(out.owned.get() + b.decoded_offset, b.decoded_size);
+    std::span<const u8> src = stored_bytes(k, b);
     bool plain = false;
     std::optional<u32> checksum;
     if (set.max_size != 0) {
       const Block& block = set.blocks[b.block];
-      src = block.stored.bytes;
-      plain = block.is_plain();
+      plain = src.size() == block.uncompressed_size;
       checksum = block.checksum;
     } else {
       const Chunk& chunk = set.chunks[b.block];
-      src = chunk.stored.bytes;
       plain = chunk.kind == Chunk::kPlain;
       if (!plain) checksum = chunk.checksum;
     }
@@ -195,10 +239,13 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, 
   return out;
 }
 
-absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
-  DataFile file;
-  if (decoded.empty()) return file;  // an empty data file holds no entries
+namespace {
+
+// The entry table of a decompressed data file; with `runs`, skimmed (ByteReader::skim_into).
+absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, std::vector<std::span<const u8>>* runs) {
+  if (decoded.empty()) return absl::OkStatus();  // an empty data file holds no entries
   ByteReader reader(decoded);
+  reader.skim_into(runs);
   file.serialize(reader, 0);
   if (!reader.ok())
     return absl::InvalidArgumentError(
@@ -206,7 +253,22 @@ absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
   if (reader.remaining() != 0)
     return absl::InvalidArgumentError(absl::StrFormat("decompressed offset 0x%x: %s after the last body", reader.pos(),
                                                       counted(reader.remaining(), "byte")));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
+  DataFile file;
+  if (auto s = read_data_file_table(decoded, file, nullptr); !s.ok()) return s;
   return file;
+}
+
+absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded) {
+  DataFileView view;
+  view.bytes = decoded;
+  if (auto s = read_data_file_table(decoded, view.file, &view.runs); !s.ok()) return s;
+  return view;
 }
 
 std::vector<BodyAt> body_layout(const DataFile& file) {
@@ -221,6 +283,22 @@ std::vector<BodyAt> body_layout(const DataFile& file) {
     at += e.body.bytes.size();
   }
   return out;
+}
+
+std::vector<BodyAt> body_layout(const DataFileView& view) {
+  std::vector<BodyAt> out;
+  for (std::size_t i = 0; i < view.file.entries.size(); ++i) {
+    std::span<const u8> body = view.body(i);
+    out.push_back({i, static_cast<u64>(body.data() - view.bytes.data()), body.size()});
+  }
+  return out;
+}
+
+std::vector<Level> carve_bodies(const DataFileView& view, Game game) {
+  std::vector<Level> levels;
+  levels.reserve(view.file.entries.size());
+  for (std::size_t i = 0; i < view.file.entries.size(); ++i) levels.push_back(carve_level(view.body(i), game));
+  return levels;
 }
 
 std::vector<Level> carve_bodies(const DataFile& file, Game game) {
@@ -240,12 +318,14 @@ absl::Status name_data_file(const absl::Status& status, const Archive& archive, 
 }
 
 absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                            const ChecksumVerdict& checksums) {
+                                            const ChecksumVerdict& checksums, bool copy_stored) {
   DataFileRead out;
-  auto stored = read_stored(bytes, archive, index);
+  auto stored = read_stored(bytes, archive, index, copy_stored ? nullptr : &out.runs);
   if (!stored.ok()) return stored.status();
   out.stored = std::move(*stored);
-  auto decoded = decode(out.stored, archive.files[index].stored_offset(), checksums);
+  if (!copy_stored && !out.stored.compressed && !out.runs.empty())
+    if (auto s = check_plain(bytes, archive, index, out.runs.back()); !s.ok()) return s;
+  auto decoded = decode(out.stored, archive.files[index].stored_offset(), checksums, out.runs);
   if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
   out.decoded = std::move(*decoded);
   return out;

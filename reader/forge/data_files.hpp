@@ -8,6 +8,7 @@
 #include <absl/status/statusor.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +31,11 @@ std::string data_file_label(const Archive& archive, std::size_t index);
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                                            std::vector<std::span<const u8>>* runs = nullptr);
 
+// The check a skimming read_stored() leaves out: a plain data file (`plain`, a view of `bytes`) must not
+// hold the compression magic. The error names the archive offset.
+absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                         std::span<const u8> plain);
+
 // The compression of a stored data file: its first block set's, or plain.
 Compression compression_of(const StoredDataFile& stored);
 
@@ -42,11 +48,26 @@ struct BlockAt {
   u64 decoded_offset = 0;
   u64 decoded_size = 0;
 };
-// Every block of a compressed data file in order; `stored_offset` is where the stored form starts.
-std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset);
+// Every block of a compressed data file in order; `stored_offset` is where the stored form starts. `runs`:
+// the views of a skimming read_stored(), whose blocks hold no bytes (none: the blocks' own bytes).
+std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offset,
+                                  std::span<const std::span<const u8>> runs = {});
 
+// A buffer for a decompressed data file: allocated once from the block tables and written only by the
+// decompression (never zero-filled first); a large one in huge pages where the system gives them (a
+// 68 MB data file otherwise takes 17,000 page faults, a third of its decompression's time).
+struct FreeBuffer {
+  bool huge = false;  // allocated aligned to the huge page size
+  void operator()(u8* p) const;
+};
+using DecodeBuffer = std::unique_ptr<u8[], FreeBuffer>;
+DecodeBuffer allocate_decode_buffer(std::size_t size);
+
+// A data file decompressed: into a buffer of its own, or, for a plain data file, a view of its stored
+// bytes (no copy). Moving it keeps `bytes` valid.
 struct Decoded {
-  std::vector<u8> bytes;  // the data file decompressed
+  std::span<const u8> bytes;  // the data file decompressed: a view of `owned`, or of the stored bytes
+  DecodeBuffer owned;         // compressed data files
   Compression compression = Compression::plain;
   std::size_t checked_blocks = 0;  // blocks and chunks that carry a checksum
 };
@@ -56,8 +77,12 @@ struct Decoded {
 // block checked against the archive's rule (`checksums`, archive_checksums()): a block it does not match
 // is damaged, a DataLoss error naming the set, the block, its archive offset and the rule with how many
 // blocks it matched (with no rule, none or n/a, nothing is checked). Errors name the block and its archive
-// offset (`stored_offset`: where the stored form starts); read_data_file() adds the data file.
-absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums);
+// offset (`stored_offset`: where the stored form starts); read_data_file() adds the data file. `runs`: the
+// views of a skimming read_stored(), which the blocks are decompressed from (none: the blocks' own bytes).
+// A plain data file decodes to a view of its stored bytes (of the run, or of `stored.plain`): they must
+// outlive the result.
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums,
+                               std::span<const std::span<const u8>> runs = {});
 
 // The checksum rules a block's checksum matches (stored: its bytes as stored; decoded: decompressed).
 ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded);
@@ -78,6 +103,18 @@ std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span
 // name the offset in the decompressed data file.
 absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded);
 
+// A decompressed data file's entry table read in place (the read path): the runs of its declaration (the
+// unknown bytes, then each entry's name and body) are views of `bytes`, not copies; `file` holds the
+// rest, its runs empty and each body's size in body_size. Errors as parse_data_file().
+struct DataFileView {
+  std::span<const u8> bytes;  // the decompressed data file
+  DataFile file;
+  std::vector<std::span<const u8>> runs;  // in declaration order: unknown, then name and body per entry
+  std::span<const u8> name(std::size_t entry) const { return runs[1 + 2 * entry]; }
+  std::span<const u8> body(std::size_t entry) const { return runs[2 + 2 * entry]; }
+};
+absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded);
+
 // Where each entry's body lies in the decompressed data file.
 struct BodyAt {
   std::size_t entry = 0;
@@ -85,19 +122,25 @@ struct BodyAt {
   u64 size = 0;
 };
 std::vector<BodyAt> body_layout(const DataFile& file);
+std::vector<BodyAt> body_layout(const DataFileView& view);
 
 // The objects of FORMAT.md carved from each body of `file` (never across two bodies): one Level per
 // entry, over that entry's body bytes (which must outlive it).
 std::vector<Level> carve_bodies(const DataFile& file, Game game);
+std::vector<Level> carve_bodies(const DataFileView& view, Game game);
 
 // Everything about one data file, read from the archive: what `ls`, `extract` and the pipelines use.
-// `checksums` is the archive's verdict (archive_checksums()), which decode() checks the blocks against.
+// `checksums` is the archive's verdict (archive_checksums()), which decode() checks the blocks against. The
+// stored form is skimmed (its blocks' bytes viewed in `runs`, decode()'s input) unless `copy_stored` (what
+// repack() needs: the blocks' bytes in `stored`); `decoded.bytes` of a plain data file is then a view of
+// `bytes`, of the archive, which must outlive it.
 struct DataFileRead {
   StoredDataFile stored;
+  std::vector<std::span<const u8>> runs;  // read_stored()'s, when skimmed
   Decoded decoded;
 };
 absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                            const ChecksumVerdict& checksums);
+                                            const ChecksumVerdict& checksums, bool copy_stored = false);
 
 // An error of read_stored() or decode() ("offset 0x…: what") with the data file named after the offset
 // ("offset 0x…: data file 3 'x' (0x…): what"), its code kept (DataLoss: a damaged block).

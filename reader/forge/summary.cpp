@@ -29,12 +29,12 @@ absl::StatusOr<DataFileSummary> summarize(std::span<const u8> bytes, const Archi
     s.compression = compression_of(read->stored);
     s.decompressed_size = read->decoded.bytes.size();
     s.rule = rule_of(read->decoded.checked_blocks);
-    auto file = parse_data_file(read->decoded.bytes);
+    auto file = view_data_file(read->decoded.bytes);
     if (!file.ok())
       return absl::InvalidArgumentError(data_file_label(archive, index) + ": " + std::string(file.status().message()));
-    s.entries = file->entries.size();
-    for (const Entry& e : file->entries)
-      carve_level(e.body.bytes, game, [&](const Piece&, const Object& o) { ++s.objects[std::string(class_name(o))]; });
+    s.entries = file->file.entries.size();
+    for (std::size_t e = 0; e < s.entries; ++e)
+      carve_level(file->body(e), game, [&](const Piece&, const Object& o) { ++s.objects[std::string(class_name(o))]; });
     return s;
   }
   std::vector<std::span<const u8>> runs;

@@ -1,0 +1,183 @@
+// The read path of data files and archives: data files decoded into views or buffers of their own (no
+// copy of a plain one), entry tables read in place and compared with the skimming writer, `--game auto`
+// judging a data file on its bodies, and `patch` finding an object key by its bytes.
+#include <absl/strings/str_format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "gen/forge.hpp"
+#include "reader/byte_reader.hpp"
+#include "reader/forge/archive_levels.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
+#include "tests/test_support.hpp"
+#include "writer/byte_writer.hpp"
+
+namespace anvil::forge {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(ForgeReadPath, DataFilesDecodeWithoutCopies) {
+  gen::ForgeRecord record;
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 4, 5, 3, 300}, &record);
+  auto archive = read_archive(bytes);
+  ASSERT_TRUE(archive.ok()) << archive.status();
+  const ChecksumVerdict verdict = archive_checksums(bytes, *archive).verdict;
+  ASSERT_TRUE(verdict.rule) << verdict.describe();
+  for (std::size_t i = 0; i < archive->files.size(); ++i) {
+    auto read = read_data_file(bytes, *archive, i, verdict);
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_TRUE(std::ranges::equal(read->decoded.bytes, record.files[i].decoded)) << i;
+    const bool in_archive = read->decoded.bytes.data() >= bytes.data() &&
+                            read->decoded.bytes.data() + read->decoded.bytes.size() <= bytes.data() + bytes.size();
+    // A plain data file is its stored bytes, viewed; a compressed one a buffer of its own.
+    EXPECT_EQ(in_archive, record.files[i].compression == Compression::plain) << i;
+    EXPECT_EQ(read->decoded.owned == nullptr, record.files[i].compression == Compression::plain) << i;
+    // The copying read (repack's) decodes to the same bytes.
+    auto copied = read_data_file(bytes, *archive, i, verdict, true);
+    ASSERT_TRUE(copied.ok()) << copied.status();
+    EXPECT_TRUE(std::ranges::equal(copied->decoded.bytes, record.files[i].decoded)) << i;
+  }
+}
+
+TEST(ForgeReadPath, SkimmedWriterLeavesTheRunsOut) {
+  gen::ForgeRecord record;
+  (void)gen::generate_forge({Game::ac2, 2, 5, 4, 300}, &record);
+  const std::vector<u8>& decoded = record.files[0].decoded;
+  auto view = view_data_file(decoded);
+  ASSERT_TRUE(view.ok()) << view.status();
+  ASSERT_EQ(view->runs.size(), 1 + 2 * view->file.entries.size());
+  auto write = [&](DataFile& file, std::vector<std::size_t>& cuts) {
+    std::vector<u8> out;
+    ByteWriter writer(out);
+    writer.skim_from(view->runs, &cuts);
+    file.serialize(writer, 0);
+    EXPECT_TRUE(writer.runs_matched());
+    return out;
+  };
+  std::vector<std::size_t> cuts;
+  std::vector<u8> written = write(view->file, cuts);
+  ASSERT_EQ(cuts.size(), view->runs.size());
+  // The written bytes with each run put back at its cut are the data file.
+  std::vector<u8> whole;
+  std::size_t from = 0;
+  for (std::size_t k = 0; k < cuts.size(); ++k) {
+    whole.insert(whole.end(), written.begin() + from, written.begin() + cuts[k]);
+    whole.insert(whole.end(), view->runs[k].begin(), view->runs[k].end());
+    from = cuts[k];
+  }
+  whole.insert(whole.end(), written.begin() + from, written.end());
+  EXPECT_EQ(whole, decoded);
+  EXPECT_LT(written.size(), decoded.size() / 10) << "the bodies are left out";
+  // A field changed shows where it lies, the bodies are not copied for it.
+  view->file.entries[0].resource_type ^= 1;
+  std::vector<std::size_t> cuts2;
+  std::vector<u8> changed = write(view->file, cuts2);
+  EXPECT_NE(changed, written);
+  // Too few runs for the structure: the writer says so.
+  std::vector<u8> out;
+  ByteWriter writer(out);
+  writer.skim_from(std::span(view->runs).first(1));
+  view->file.serialize(writer, 0);
+  EXPECT_FALSE(writer.runs_matched());
+}
+
+// The verify of an archive and of its extracted data files still finds what differs: a body byte of a
+// plain data file changed where it carves, and a stored table byte of the archive.
+TEST(ForgeReadPath, VerifyOfViewsStillFindsDifferences) {
+  test::TempDir dir;
+  std::string path = dir.path("a.forge");
+  auto r = test::run_cli({"gen", "--forge", "--game", "ac2", "--datafiles", "3", "--visuals", "20", "--seed", "8",
+                          "--block-size", "500", "-o", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run_cli({"verify", "--no-json", "--game", "ac2", path});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("3 of 3 data files identical"));
+  r = test::run_cli({"extract", path, "-o", dir.path("x"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"DataFile_000", "DataFile_001", "DataFile_002"}) {
+    r = test::run_cli({"verify", dir.path("x") + "/" + name + ".data"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("ac2 data file")) << r.out;
+    EXPECT_THAT(r.out, HasSubstr(": identical")) << r.out;
+  }
+  // A plain data file of the archive that holds the compression magic in a body does not read.
+  std::vector<u8> bytes = test::read_file(path);
+  auto archive = read_archive(bytes);
+  ASSERT_TRUE(archive.ok());
+  const DataFileAt& plain = archive->files[2];
+  const u64 at = plain.stored_offset() + plain.index.size / 2;
+  std::memcpy(bytes.data() + at, &BlockSet::kMagic, sizeof BlockSet::kMagic);
+  test::write_file(dir.path("magic.forge"), bytes);
+  r = test::run_cli({"verify", "--no-json", "--game", "ac2", dir.path("magic.forge")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr(absl::StrFormat("DOES NOT READ: offset 0x%x: data file 2", at))) << r.out;
+}
+
+// `--game auto` judges a data file on its bodies, on windows spread over them when they are large: an sws
+// data file of bodies larger than the windows' 2 MiB in all reads as sws, and its archive too.
+TEST(ForgeReadPath, AutoJudgesADataFileOnItsBodies) {
+  test::TempDir dir;
+  std::string path = dir.path("s.forge");
+  auto r = test::run_cli(
+      {"gen", "--forge", "--game", "sws", "--datafiles", "3", "--visuals", "10000", "--seed", "4", "-o", path, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run_cli({"extract", path, "-o", dir.path("x"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string data = dir.path("x") + "/DataFile_002.data";
+  ASSERT_GT(test::read_file(data).size(), std::size_t{2} << 20);
+  r = test::run_cli({"verify", "--no-json", data});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("sws data file")) << r.out;
+  r = test::run_cli({"verify", "--no-json", path});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr(", sws: tables identical")) << r.out;
+}
+
+// `patch` by /objects/KEY finds the data file by the id's bytes and confirms by carving: the same archive
+// as the patch by /datafiles/NAME/objects/KEY, and bytes that are not an object's id name no object.
+TEST(ForgeReadPath, PatchByKeyFindsTheDataFileByItsBytes) {
+  test::TempDir dir;
+  std::string path = dir.path("a.forge");
+  auto r = test::run_cli({"gen", "--forge", "--game", "ac2", "--datafiles", "4", "--visuals", "30", "--seed", "9",
+                          "--block-size", "700", "-o", path, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<u8> bytes = test::read_file(path);
+  auto archive = read_archive(bytes);
+  ASSERT_TRUE(archive.ok());
+  ArchiveLevels levels(bytes, *archive, Game::ac2);
+  auto level = levels.level(1);
+  ASSERT_TRUE(level.ok()) << level.status();
+  auto piece = std::find_if((*level)->pieces.rbegin(), (*level)->pieces.rend(),
+                            [](const Piece& p) { return p.is_object() && !p.repeated_id; });
+  ASSERT_NE(piece, (*level)->pieces.rend());
+  const std::string key = object_key(*piece, Game::ac2);
+  auto patch = [&](const std::string& pointer, const std::string& out) {
+    std::string text = absl::StrFormat(R"([{"op":"replace","path":"%s/managed","value":1}])", pointer);
+    std::string file = dir.path(out + ".json");
+    test::write_file(file, std::span(reinterpret_cast<const u8*>(text.data()), text.size()));
+    return test::run_cli({"patch", path, file, "-o", dir.path(out), "-q"});
+  };
+  r = patch("/objects/" + key, "by-key.forge");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = patch("/datafiles/" + levels.name(1) + "/objects/" + key, "by-name.forge");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::read_file(dir.path("by-key.forge")), test::read_file(dir.path("by-name.forge")));
+  EXPECT_NE(test::read_file(dir.path("by-key.forge")), bytes);
+  // The first 8 bytes of the data file's decompressed bytes (its entry table) are there, but no object's id.
+  auto data = levels.bytes_of(1);
+  ASSERT_TRUE(data.ok());
+  u64 not_an_id = 0;
+  std::memcpy(&not_an_id, data->data(), sizeof not_an_id);
+  const std::string bogus = absl::StrFormat("0x%016x", not_an_id);
+  r = patch("/objects/" + bogus, "bogus.forge");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(absl::StrFormat("no object with key \"%s\" in any data file of the archive", bogus)));
+}
+
+}  // namespace
+}  // namespace anvil::forge
