@@ -3,11 +3,13 @@
 // applied to its corpus file through `anvilrt patch` and must exit as that line says; a failing example's
 // ```text block after it is the exact error line. Every operation the engine knows has an example that
 // applies.
+#include <absl/strings/ascii.h>
+#include <absl/strings/str_split.h>
+#include <absl/strings/strip.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -26,11 +28,32 @@ struct DocExample {
 
 std::string patches_doc() { return test::corpus("../docs/patches.md"); }
 
+// A line that names the corpus file of the example after it: "VERB `corpus/FILE`", then " (exit N)" when
+// it fails, then a space, comma or colon and any text.
+struct Marker {
+  std::string verb, file;
+  std::optional<int> exit;
+};
+std::optional<Marker> parse_marker(absl::string_view line) {
+  Marker m;
+  for (const char* verb : {"Applies to", "Fails on", "Refused on"})
+    if (absl::ConsumePrefix(&line, std::string(verb) + " `corpus/")) m.verb = verb;
+  const std::size_t tick = line.find('`');
+  if (m.verb.empty() || tick == 0 || tick == absl::string_view::npos) return std::nullopt;
+  m.file = std::string(line.substr(0, tick));
+  line.remove_prefix(tick + 1);
+  if (line.size() >= 9 && absl::ConsumePrefix(&line, " (exit ") && absl::ascii_isdigit(line[0]) && line[1] == ')') {
+    m.exit = line[0] - '0';
+    line.remove_prefix(2);
+  }
+  if (line.empty() || (line[0] != ' ' && line[0] != ',' && line[0] != ':')) return std::nullopt;
+  return m;
+}
+
 // The examples of docs/patches.md; a malformed one (a block without its line, a failing example without
 // its error) is an error in `problems`.
 std::vector<DocExample> read_examples(std::vector<std::string>& problems) {
   std::istringstream in(test::read_text(patches_doc()));
-  static const std::regex marker(R"(^(Applies to|Fails on|Refused on) `corpus/([^`]+)`(?: \(exit ([0-9])\))?[ ,:].*)");
   std::vector<DocExample> examples;
   std::optional<DocExample> pending;  // a marker line seen, its example not yet
   bool want_message = false;          // the last example fails: its ```text block comes next
@@ -48,18 +71,17 @@ std::vector<DocExample> read_examples(std::vector<std::string>& problems) {
   };
   while (std::getline(in, line)) {
     ++number;
-    std::smatch m;
-    if (std::regex_match(line, m, marker)) {
+    if (auto m = parse_marker(line)) {
       if (want_message)
         problems.push_back("line " + std::to_string(number) + ": the example before has no ```text error");
       want_message = false;
       DocExample e;
-      e.file = m[2];
-      e.exit_code = m[1] == "Applies to" ? 0 : m[1] == "Fails on" ? 1 : 2;
-      if (m[3].matched && std::stoi(m[3]) != e.exit_code)
-        problems.push_back("line " + std::to_string(number) + ": \"" + std::string(m[1]) + "\" with exit " +
-                           std::string(m[3]));
-      if (e.exit_code != 0 && !m[3].matched)
+      e.file = m->file;
+      e.exit_code = m->verb == "Applies to" ? 0 : m->verb == "Fails on" ? 1 : 2;
+      if (m->exit && *m->exit != e.exit_code)
+        problems.push_back("line " + std::to_string(number) + ": \"" + m->verb + "\" with exit " +
+                           std::to_string(*m->exit));
+      if (e.exit_code != 0 && !m->exit)
         problems.push_back("line " + std::to_string(number) + ": a failing example names no exit status");
       pending = e;
     } else if (line == "```json") {
@@ -140,16 +162,17 @@ std::vector<std::string> known_operations() {
   test::write_file(patch, std::vector<u8>(text.begin(), text.end()));
   auto r = test::run_cli({"patch", "-q", test::corpus("ac2/direct_mesh.bin"), patch, "--dry-run"});
   EXPECT_EQ(r.exit_code, 2);
-  std::smatch m;
   std::vector<std::string> ops;
-  if (!std::regex_search(r.err, m, std::regex(R"(unknown op "no such operation" \(([a-z0-9_, ]+)\))"))) {
+  const std::string lead = "unknown op \"no such operation\" (";
+  const std::size_t start = r.err.find(lead);
+  const std::size_t end = start == std::string::npos ? start : r.err.find(')', start + lead.size());
+  if (end == std::string::npos) {
     ADD_FAILURE() << "no list of operations in: " << r.err;
     return ops;
   }
-  std::string list = m[1];
-  std::regex name("[a-z0-9_]+");
-  for (auto it = std::sregex_iterator(list.begin(), list.end(), name); it != std::sregex_iterator(); ++it)
-    ops.push_back(it->str());
+  for (absl::string_view name : absl::StrSplit(r.err.substr(start + lead.size(), end - start - lead.size()),
+                                               absl::ByAnyChar(", "), absl::SkipEmpty()))
+    ops.emplace_back(name);
   return ops;
 }
 
