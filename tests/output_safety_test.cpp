@@ -6,7 +6,6 @@
 #include <absl/strings/str_replace.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -26,8 +25,6 @@
 #include <vector>
 
 #include "tests/test_support.hpp"
-
-extern char** environ;
 
 namespace anvil::output_safety {
 namespace {
@@ -480,25 +477,8 @@ TEST_P(SignalDuringWrite, RemovesTheTemporary) {
   const int sig = GetParam();
   std::vector<std::string> args = {ANVILRT_BINARY, "gen",    "--game", "ac2", "--visuals",
                                    "400000",       "--seed", "5",      "-o",  path("big.bin")};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults, none;
-  sigemptyset(&defaults);
-  sigemptyset(&none);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, s);
-  posix_spawnattr_setsigdefault(&attr, &defaults);  // not ignored even under nohup
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  const pid_t pid = test::spawn_with_default_signals(args);
+  ASSERT_GT(pid, 0);
 
   int status = 0;
   bool sent = false;

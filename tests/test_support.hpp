@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/types.h>
 
 #include <cstring>
 #include <filesystem>
@@ -72,5 +73,10 @@ struct CliResult {
 };
 // Runs the built `anvilrt` with `args` (no shell), capturing its output.
 CliResult run_cli(const std::vector<std::string>& args);
+
+// Starts `args` (args[0] the program) with its standard output on /dev/null and SIGINT, SIGTERM and
+// SIGHUP at their defaults and unblocked, even under nohup, for the tests that signal a running
+// command; the pid, or -1 when it cannot start. The caller waits for it.
+pid_t spawn_with_default_signals(std::vector<std::string> args);
 
 }  // namespace anvil::test
