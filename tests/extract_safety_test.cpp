@@ -185,15 +185,6 @@ TEST_F(ExtractSafety, StandardOutputIsRefused) {
   EXPECT_EQ(fs::exists("-"), existed);
 }
 
-// Whether process `pid` blocks signal `sig` (its SigBlk mask in /proc).
-bool blocks(pid_t pid, int sig) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.starts_with("SigBlk:")) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
-  return false;
-}
-
 // A real signal while extract stages its files: the staging folder goes with them, and the folder is as it
 // was (here: empty). Not timed: the child is stopped to look at the folder, and the signal is sent while
 // the staging folder holds some of the files but not all (so no rename into place has begun) and the
@@ -222,7 +213,7 @@ TEST_P(SignalDuringExtract, LeavesTheFolderAsItWas) {
     std::vector<std::string> names = entries(out);
     if (names.size() == 1 && names[0].starts_with(".anvilrt-stage-")) {
       std::size_t staged = entries(out + "/" + names[0]).size();
-      if (staged >= 1 && staged < datafiles && !blocks(pid, sig)) {
+      if (staged >= 1 && staged < datafiles && !test::blocks_signal(pid, sig)) {
         ::kill(pid, sig);
         sent = true;
       }

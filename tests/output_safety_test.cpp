@@ -457,15 +457,6 @@ TEST_F(OutputSafety, OutputOverTheInput) {
   EXPECT_EQ(entries(), (std::set<std::string>{"active.json", "level.bin"}));
 }
 
-// Whether `sig` is blocked in stopped process `pid` (the SigBlk mask of /proc/PID/status).
-bool blocked(pid_t pid, int sig) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.starts_with("SigBlk:")) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
-  return false;
-}
-
 // A real signal while `gen` writes a large file: the temporary goes and the process dies of the signal
 // (a shell reports 128 + N). Not timed: the child is stopped (SIGSTOP) to look at the folder, and the
 // signal is sent only while a temporary exists and the child does not block the signal (it blocks it
@@ -488,7 +479,7 @@ TEST_P(SignalDuringWrite, RemovesTheTemporary) {
     ASSERT_TRUE(WIFSTOPPED(status)) << "gen ended before a temporary was seen: " << status;
     std::set<std::string> names = entries();
     bool temporary = names.size() == 1 && names.begin()->starts_with(".big.bin.anvilrt-tmp-");
-    if (temporary && !blocked(pid, sig)) {
+    if (temporary && !test::blocks_signal(pid, sig)) {
       ::kill(pid, sig);
       sent = true;
     }

@@ -103,6 +103,14 @@ pid_t spawn_with_default_signals(std::vector<std::string> args) {
   return started ? pid : -1;
 }
 
+bool blocks_signal(pid_t pid, int sig) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.starts_with("SigBlk:")) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
+  return false;
+}
+
 CliResult run_cli(const std::vector<std::string>& args) {
   TempDir dir;
   std::string out = dir.path("stdout"), err = dir.path("stderr");

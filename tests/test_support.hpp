@@ -78,5 +78,7 @@ CliResult run_cli(const std::vector<std::string>& args);
 // SIGHUP at their defaults and unblocked, even under nohup, for the tests that signal a running
 // command; the pid, or -1 when it cannot start. The caller waits for it.
 pid_t spawn_with_default_signals(std::vector<std::string> args);
+// Whether process `pid` blocks signal `sig` now (its SigBlk in /proc).
+bool blocks_signal(pid_t pid, int sig);
 
 }  // namespace anvil::test
