@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "cli/commands.hpp"
@@ -153,10 +154,26 @@ int run_ls(int argc, char** argv) {
       std::cout << (listed > 0 ? "\n" : "") << path << ":\n";
     }
     ++listed;
-    const forge::ArchiveChecksums checksums = forge::archive_checksums(input->bytes(), archive);
     using Summary = absl::StatusOr<forge::DataFileSummary>;
-    auto summarize = [&](std::size_t i) {
-      return forge::summarize(input->bytes(), archive, i, objects, game, checksums);
+    const unsigned threads = static_cast<unsigned>(std::min<u64>(jobs, 1024));
+    // The vote reads every stored byte, on all the command's cores. Without --objects the tables are read
+    // in the same pass, right after each data file votes, and its pages are dropped then: each is read
+    // once, and the archive is never mapped whole.
+    std::vector<std::optional<Summary>> tables(objects ? 0 : archive.files.size());
+    const forge::ArchiveChecksums checksums =
+        objects ? forge::archive_checksums(input->bytes(), archive, {}, threads)
+                : forge::archive_checksums_then(
+                      input->bytes(), archive,
+                      [&](std::size_t i) {
+                        tables[i] = forge::summarize_tables(input->bytes(), archive, i);
+                        input->release(archive.files[i].index.offset,
+                                       archive.files[i].end() - archive.files[i].index.offset);
+                      },
+                      threads);
+    auto summarize = [&](std::size_t i) -> Summary {
+      if (objects) return forge::summarize(input->bytes(), archive, i, true, game, checksums);
+      if (!tables[i]->ok()) return tables[i]->status();
+      return forge::judged(std::move(**tables[i]), input->bytes(), archive, checksums);
     };
     auto list = [&](std::size_t i, Summary& s) {
       if (!s.ok()) {
@@ -204,7 +221,7 @@ int run_ls(int argc, char** argv) {
         std::cout << "\n";
       }
     };
-    run_in_order<Summary>(archive.files.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)), summarize, list);
+    run_in_order<Summary>(archive.files.size(), threads, summarize, list);
     if (json) {
       out.EndArray();
       out.Key("checksum_rule");

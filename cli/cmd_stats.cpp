@@ -151,7 +151,11 @@ int run_stats(int argc, char** argv) {
         r.carved = true;  // a data file of an archive is always counted
         r.stored = archive.files[d].index.size;
         const std::size_t i = work[j].opened;
-        std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(o.input->bytes(), archive); });
+        // The vote takes all the command's cores: the other jobs of the archive wait for it.
+        std::call_once(voted[i], [&] {
+          checksums[i] =
+              forge::archive_checksums(o.input->bytes(), archive, {}, static_cast<unsigned>(std::min<u64>(jobs, 1024)));
+        });
         auto read = forge::read_data_file(o.input->bytes(), archive, d, checksums[i].verdict);
         if (!read.ok()) {
           r.failure = std::string(read.status().message());

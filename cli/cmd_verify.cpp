@@ -181,7 +181,11 @@ int run_verify(int argc, char** argv) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
           const std::size_t i = work[j].opened;
-          std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(bytes, o.archive->archive); });
+          // The vote takes all the command's cores: the other jobs of the archive wait for it.
+          std::call_once(voted[i], [&] {
+            checksums[i] = forge::archive_checksums(bytes, o.archive->archive, {},
+                                                    static_cast<unsigned>(std::min<u64>(jobs, 1024)));
+          });
           r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v, checksums[i].verdict);
           bar.add(o.archive->archive.files[work[j].datafile].index.size, total);
         } else if (o.source.kind == SourceKind::data_file) {
