@@ -25,7 +25,8 @@ namespace anvil::forge {
 // the reader accepts.
 absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes);
 
-// New decompressed bytes for one data file (the size must not change).
+// New decompressed bytes for one data file, of any size (FORGE.md 5: a data file that grows past its
+// place moves to the end of the archive).
 struct DataFileChange {
   std::size_t index = 0;
   std::vector<u8> decoded;

@@ -179,15 +179,19 @@ TEST(ForgeEdit, TwoDataFilesAtOnce) {
   apply(bytes, {{0, d0}, {4, d4}});
 }
 
-TEST(ForgeEdit, RefusesAnotherSize) {
-  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 8, 512});
-  std::vector<u8> decoded = decoded_of(bytes, 0);
-  decoded.push_back(0);
-  VectorSink sink;
-  auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
-  ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("DataFile_000"));
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("sizes do not change"));
+TEST(ForgeEdit, GrownAndShrunkDataFilesReadBack) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 3, 8, 512});
+  for (std::size_t i = 0; i < 5; ++i) {
+    std::vector<u8> grown = decoded_of(bytes, i);
+    grown.insert(grown.begin() + static_cast<std::ptrdiff_t>(grown.size() / 2), 1500, 0x42);
+    Edited e = apply(bytes, {{i, grown}});
+    ASSERT_EQ(e.reports.size(), 1u);
+    std::vector<u8> shrunk = decoded_of(bytes, i);
+    shrunk.erase(shrunk.begin() + 40, shrunk.begin() + 700);
+    Edited f = apply(bytes, {{i, shrunk}});
+    ASSERT_EQ(f.reports.size(), 1u);
+    EXPECT_FALSE(f.reports[0].placement.moved) << i;
+  }
 }
 
 // The checksum field of block k of data file i (archive offset).
@@ -298,9 +302,9 @@ TEST(ForgeEdit, RewriteFileIsAtomicAndChecked) {
   std::vector<u8> written = test::read_file(out);
   EXPECT_EQ(decoded_of(written, 0), decoded);
 
-  decoded.pop_back();  // refused: no file appears, and nothing is left beside it
+  // Refused (no data file 7): no file appears, and nothing is left beside it.
   std::string refused = dir.path("refused.forge");
-  EXPECT_FALSE(rewrite_file(bytes, std::vector<DataFileChange>{{0, decoded}}, refused).ok());
+  EXPECT_FALSE(rewrite_file(bytes, std::vector<DataFileChange>{{7, decoded}}, refused).ok());
   EXPECT_FALSE(std::filesystem::exists(refused));
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(dir.path(""))) ++files;
