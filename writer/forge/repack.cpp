@@ -221,3 +221,38 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
 }
 
 }  // namespace anvil::forge
+
+namespace anvil::forge {
+
+absl::StatusOr<StoredDataFile> pack_like(const StoredDataFile& like, std::span<const u8> decoded,
+                                         const ChecksumVerdict& checksums, RepackReport* report) {
+  if (!like.compressed || !checksums.rule) {
+    StoredDataFile plain;
+    return repack(plain, {}, decoded, checksums, report);
+  }
+  StoredDataFile out;
+  out.compressed = true;
+  u64 size = 0;
+  for (const std::optional<BlockSet>* set : {&like.first, &like.second})
+    if (set->has_value()) size = std::max(size, largest_block_size(**set));
+  if (size == 0) size = 0x8000;
+  RepackReport counts;
+  std::size_t at = 0;
+  for (const std::optional<BlockSet>* set : {&like.first, &like.second}) {
+    if (!set->has_value()) continue;
+    BlockSet s = **set;
+    s.blocks.clear();
+    s.chunks.clear();
+    const bool last = set == &like.second || !like.second;
+    const std::size_t n = last ? decoded.size() - at : std::min<std::size_t>(size, decoded.size());
+    const SetContext context{codec::algorithm_of(compression_of(s.compression).value_or(Compression::lzo1x)),
+                             checksums.rule, &checksums};
+    if (auto status = repack_resized(s, {}, decoded.subspan(at, n), context, size, counts); !status.ok()) return status;
+    at += n;
+    (set == &like.first ? out.first : out.second) = std::move(s);
+  }
+  if (report) *report = counts;
+  return out;
+}
+
+}  // namespace anvil::forge

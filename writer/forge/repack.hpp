@@ -29,6 +29,14 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
                                       std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
                                       RepackReport* report = nullptr);
 
+// A new data file's stored form, shaped like `like` (an archive's data file): plain when `like` is plain or
+// the archive has no checksum rule to give a compressed block (`checksums`); otherwise with its sets'
+// headers (algorithm, block size field, blocks or chunks), no prefix, blocks of its largest uncompressed
+// block size (0x8000 when it has none), and with two sets the first holding one block, as `like`'s
+// first set does in every archive anvilrt has seen described. A plain one must not hold the compression magic.
+absl::StatusOr<StoredDataFile> pack_like(const StoredDataFile& like, std::span<const u8> decoded,
+                                         const ChecksumVerdict& checksums, RepackReport* report = nullptr);
+
 // A stored data file's bytes, from its declaration.
 std::vector<u8> encode_stored(const StoredDataFile& stored);
 
