@@ -119,6 +119,9 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
     }
     puts.push_back(std::move(p));
   }
+  // In the archive's order, as `patch` writes them: the data files that move land at the end in that order,
+  // whatever the order of the FILEs.
+  std::sort(puts.begin(), puts.end(), [](const Put& a, const Put& b) { return a.index < b.index; });
   for (Put& p : puts)
     if (!p.unchanged) edit.changes.push_back({p.index, std::move(p.bytes)});
 
@@ -143,8 +146,10 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
           absl::StrFormat("--add %s: it has no entry to take a type from; give --type N", add.path));
     a.file_id = add.file_id ? *add.file_id : first->file_id.value;
     a.file_type = add.file_type ? *add.file_type : first->resource_type;
-    for (std::size_t i : find_data_files(*archive, names, printable_name(a.name)))
-      if (!removed[i])
+    // A name another data file has, ASCII case ignored (as data_file_names() tells names apart), would be
+    // listed under another unique name than the one given.
+    for (std::size_t i = 0; i < archive->files.size(); ++i)
+      if (!removed[i] && absl::EqualsIgnoreCase(std::string(data_file_name(archive->files[i])), a.name))
         return absl::InvalidArgumentError(absl::StrFormat(
             "--add %s: %s already has a data file named '%s' (put replaces it)", add.path, archive_path, names[i]));
     for (const DataFileAddition& other : edit.added)
