@@ -233,10 +233,35 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     if (stop > original.size()) return false;
     return std::none_of(occupied.begin(), occupied.end(), [&](const Written& w) { return overlaps(begin, stop, w); });
   };
+  // A section whose list changes rewrites its tables whole: they must not share a byte with another
+  // structure (a hostile archive may lay two sections' tables over each other), which would change with them.
+  auto shares_bytes = [&](u64 begin, u64 stop, u64 entry_size) {
+    for (const Written& w : tables) {
+      if (!overlaps(begin, stop, w)) continue;
+      const bool own_slot = w.end - w.begin == entry_size && w.begin >= begin && (w.begin - begin) % entry_size == 0;
+      const auto same = std::count_if(tables.begin(), tables.end(),
+                                      [&](const Written& o) { return o.begin == w.begin && o.end == w.end; });
+      if (!own_slot || same != 1) return true;
+    }
+    return false;
+  };
   // Every table re-encoded from its fields, at its place.
   for (std::size_t s_i = 0; s_i < updated.sections.size(); ++s_i) {
     TableSection& t = updated.sections[s_i].table;
     const u64 was = static_cast<u64>(t.count), now = listed[s_i].size();
+    const bool relisted =
+        now != was || std::any_of(archive.files.begin(), archive.files.end(), [&](const DataFileAt& f) {
+          return f.section == s_i && removed[&f - archive.files.data()];
+        });
+    if (relisted &&
+        (shares_bytes(static_cast<u64>(t.index_table), static_cast<u64>(t.index_table) + was * IndexEntry::wire_size,
+                      IndexEntry::wire_size) ||
+         shares_bytes(static_cast<u64>(t.name_table), static_cast<u64>(t.name_table) + was * NameEntry::wire_size,
+                      NameEntry::wire_size)))
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "offset 0x%x: table section %d's index or name table shares bytes with another structure, so changing "
+          "its list would change that one; anvilrt does not rewrite such an archive",
+          updated.sections[s_i].offset, s_i));
     if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
       return absl::InvalidArgumentError("a table section cannot count that many data files");
     // A table that grows keeps its place when the room after it is free; otherwise it moves to the end.
