@@ -27,6 +27,8 @@ commands:
   stats PATH...        census of level files, data files, archives: objects, field values, near misses
   ls FORGE...          list the data files of .forge archives (--json, --objects)
   extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...])
+  put FORGE FILE...    put extracted data files back into the archive, byte-exact (-o OUT | --in-place;
+                       --add FILE, --remove NAME)
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
   version              the version, the git commit it was built from, the formats it reads
   help COMMAND         the help of a command
