@@ -47,8 +47,8 @@ struct OpenedInput {
 
 // What opening says on stderr, besides errors.
 struct OpenOptions {
-  std::string game = "auto";               // `--game`, for an archive (open_archive)
-  std::span<const std::string> selectors;  // an archive's data files (open_archive)
+  std::string game = "auto";                    // `--game`, for an archive (open_archive)
+  std::span<const std::string> selectors = {};  // an archive's data files (open_archive)
   bool announce = false;      // say what the file holds (find_source), and the dialect `auto` picks in an archive
   bool archive_only = false;  // read the file as an archive whatever it holds (ls, extract): another kind fails
 };
