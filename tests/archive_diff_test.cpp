@@ -316,6 +316,24 @@ TEST_F(ArchiveDiff, AnArchiveAndAnotherKindIsBadInput) {
                        "file first: anvilrt extract)\n");
 }
 
+// The same data files cut into blocks of another size: the same decompressed bytes, stored otherwise; the
+// plain data file is identical.
+TEST_F(ArchiveDiff, DataFilesStoredDifferentlyAreNamed) {
+  gen::ForgeRecord record;
+  const std::string a = generate("a.forge", Game::ac2, 5, 700, &record);
+  const std::string b = generate("b.forge", Game::ac2, 5, 1000);
+  auto d = test::run_cli({"diff", a, b});
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_EQ(d.out, "[]\n");
+  for (const auto& f : record.files) {
+    const std::string line = "anvilrt: data file " + f.name + ": stored differently (the same decompressed bytes";
+    if (f.form == gen::StoredForm::plain)
+      EXPECT_THAT(d.err, Not(HasSubstr(f.name)));
+    else
+      EXPECT_THAT(d.err, HasSubstr(line));
+  }
+}
+
 // Two level files with --json: the same document, "kind": "level files", and the exit level diff has
 // always had (0 when fields alone differ).
 TEST_F(ArchiveDiff, LevelFilesAsJson) {
