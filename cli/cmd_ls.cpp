@@ -12,13 +12,11 @@
 #include <optional>
 #include <thread>
 
+#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
 #include "cli/parallel.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
-#include "pipeline/archive_patch_output.hpp"
-#include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 
@@ -118,32 +116,24 @@ int run_ls(int argc, char** argv) {
     out.EndObject();
   };
   for (const std::string& path : paths) {
-    auto input = InputFile::open(path);
-    if (!input.ok()) {
-      path_errors.failed(path, input.status());
-      std::error_code ec;
-      unlisted(path,
-               std::filesystem::exists(path, ec) ? std::string(input.status().message()) : "no such file or folder");
-      continue;
-    }
-    auto read = forge::read_archive(input->bytes(), &*input);
-    if (!read.ok()) {
-      const std::string reason(read.status().message());
-      error(path + ": " + reason);
-      ++failed;
-      unlisted(path, reason);
-      continue;
-    }
-    const forge::Archive& archive = *read;
-    const std::vector<std::string> names = forge::data_file_names(archive);
     // Only --objects carves: without it the dialect is not looked for.
-    Game game = Game::ac2;
-    if (objects && game_option != "auto") {
-      game = *parse_game(game_option);
-    } else if (objects) {
-      game = forge::detect_archive_game(input->bytes(), archive);
-      if (!common.quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";
+    OpenedInput o = open_path(
+        {path, true}, {.game = objects ? game_option : "ac2", .announce = objects, .archive_only = true}, common);
+    if (!o.input) {
+      path_errors.failed(path, o.open);
+      std::error_code ec;
+      unlisted(path, std::filesystem::exists(path, ec) ? std::string(o.open.message()) : "no such file or folder");
+      continue;
     }
+    if (o.tables_failed) {
+      ++failed;
+      unlisted(path, o.failure);
+      continue;
+    }
+    const InputFile* input = &*o.input;
+    const forge::Archive& archive = o.archive->archive;
+    const std::vector<std::string>& names = o.names;
+    const Game game = o.archive->game;
     if (json) {
       out.StartObject();
       out.Key("archive");

@@ -22,7 +22,8 @@ commands:
                        to rebuild a level or data file)
   build DUMP.json      rebuild a level file from a --full dump
   patch FILE PATCH     apply a JSON patch, all or nothing (-o OUT | --in-place, --dry-run)
-  diff A B             print the patch that turns level file A into B
+  diff A B             print the patch that turns A into B (level files, data files, archives: what else
+                       differs on stderr)
   gen -o FILE          write synthetic level data following the research notes' distributions
   stats PATH...        census of level files, data files, archives: objects, field values, near misses
   ls FORGE...          list the data files of .forge archives (--json, --objects)
