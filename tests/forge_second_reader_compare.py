@@ -42,6 +42,11 @@ def sha256_of(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def data_files_in(folder):
+    """The data files `anvilrt extract` wrote into a folder (not the forge.json beside them)."""
+    return [f for f in os.listdir(folder) if f != "forge.json"]
+
+
 def ls_json(anvilrt, forge):
     doc = json.loads(run(anvilrt, "ls", forge, "--json").stdout)
     return doc["datafiles"], doc["checksum_rule"]
@@ -79,7 +84,7 @@ def compare(anvilrt, forge, tmp, label):
     # differently, so the bytes are compared as a multiset here and per id below).
     every = os.path.join(tmp, f"{label}-all")
     run(anvilrt, "extract", forge, "-o", every)
-    got = sorted(sha256_of(os.path.join(every, f)) for f in os.listdir(every))
+    got = sorted(sha256_of(os.path.join(every, f)) for f in data_files_in(every))
     if got != sorted(m["sha256"] for m in mine):
         raise Mismatch(f"{label}: anvilrt extract wrote {len(got)} files whose bytes differ from the second "
                        f"reader's {len(mine)} data files")
@@ -90,7 +95,7 @@ def compare(anvilrt, forge, tmp, label):
             continue
         one = os.path.join(tmp, f"{label}-{m['file_id']}")
         run(anvilrt, "extract", forge, m["file_id"], "-o", one)
-        written = os.listdir(one)
+        written = data_files_in(one)
         if len(written) != 1 or sha256_of(os.path.join(one, written[0])) != m["sha256"]:
             raise Mismatch(f"{label}: anvilrt extract {m['file_id']} wrote {written}, not the bytes the second "
                            f"reader decompresses for data file {m['index']} ({m['name']})")
@@ -178,7 +183,7 @@ def check_patched(anvilrt, tmp):
             # The same edit made on the extracted data file gives the bytes the second reader reads.
             extracted = os.path.join(tmp, f"{label}-{file_id}-single")
             run(anvilrt, "extract", forge, file_id, "-o", extracted)
-            (name,) = os.listdir(extracted)
+            (name,) = data_files_in(extracted)
             one_patch = os.path.join(tmp, f"{label}-{file_id}.patch.json")
             with open(one_patch, "w") as f:
                 json.dump(targets[file_id], f)
