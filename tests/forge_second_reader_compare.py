@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|packed`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
 `anvilrt patch`. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
-decompressed bytes. Any difference, or any command that fails, fails the test (exit 1) naming it.
+decompressed bytes. packed: generated archives after `anvilrt pack` of their extraction and after `anvilrt
+compact`: the second reader reads each as anvilrt does, and the same data files as the original. Any
+difference, or any command that fails, fails the test (exit 1) naming it.
 """
 
 import hashlib
@@ -198,14 +200,36 @@ def check_patched(anvilrt, tmp):
     return lines
 
 
+def check_packed(anvilrt, tmp):
+    """`pack` of each generated archive's extraction, and `compact` of the archive: both read by the second
+    reader as by ls/extract, with the original's data files (by id, name and bytes)."""
+    lines = []
+    for shape in SHAPES:
+        label, forge = generate(anvilrt, tmp, shape)
+        original = [(m["file_id"], m["name"], m["sha256"]) for m in compare(anvilrt, forge, tmp, label)]
+        folder = os.path.join(tmp, label + "-extracted")
+        run(anvilrt, "extract", forge, "-o", folder, "-q")
+        packed = os.path.join(tmp, label + ".packed.forge")
+        run(anvilrt, "pack", folder, "-o", packed, "-q")
+        compacted = os.path.join(tmp, label + ".compact.forge")
+        run(anvilrt, "compact", forge, "-o", compacted, "--align", "1", "-q")
+        for kind, out in (("packed", packed), ("compacted", compacted)):
+            got = [(m["file_id"], m["name"], m["sha256"]) for m in compare(anvilrt, out, tmp, f"{label}-{kind}")]
+            if got != original:
+                raise Mismatch(f"{label}: the {kind} archive's data files differ from the original's")
+        lines.append(f"{label}: packed and compacted, {len(original)} data files agree")
+    return lines
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] not in ("generated", "patched"):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched", "packed"):
         print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
         return 2
     anvilrt, which = argv
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            lines = (check_generated if which == "generated" else check_patched)(anvilrt, tmp)
+            check = {"generated": check_generated, "patched": check_patched, "packed": check_packed}[which]
+            lines = check(anvilrt, tmp)
         except Mismatch as e:
             print(f"forge_second_reader_compare: {e}", file=sys.stderr)
             return 1
