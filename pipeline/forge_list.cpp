@@ -424,7 +424,8 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   if (v != ArchiveHeader::kVersion)
     return archive.member("version").error(absl::StrFormat("%d: only version 25 is written", v));
   list.head.header.version = static_cast<u32>(v);
-  ANVIL_ASSIGN(list.archive_datafiles, archive.member("datafiles").number(std::numeric_limits<u64>::max()));
+  if (archive.member("datafiles").present())
+    ANVIL_ASSIGN(list.archive_datafiles, archive.member("datafiles").number(std::numeric_limits<u64>::max()));
   list.checksum_rule = "adler32-0/stored";
   if (archive.member("checksum_rule").present())
     ANVIL_ASSIGN(list.checksum_rule, archive.member("checksum_rule").string());
