@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|put`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|put|packed`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
 `anvilrt patch`; put: generated ones after `anvilrt put` of unchanged, grown and shrunk data files, --add and --remove. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
-decompressed bytes. Any difference, or any command that fails, fails the test (exit 1) naming it.
+decompressed bytes. packed: generated archives after `anvilrt pack` of their extraction and after `anvilrt
+compact`: the second reader reads each as anvilrt does, and the same data files as the original. Any
+difference, or any command that fails, fails the test (exit 1) naming it.
 """
 
 import hashlib
@@ -40,6 +42,11 @@ def run(*cmd, ok=(0,)):
 def sha256_of(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def data_files_in(folder):
+    """The data files `anvilrt extract` wrote into a folder (not the forge.json beside them)."""
+    return [f for f in os.listdir(folder) if f != "forge.json"]
 
 
 def ls_json(anvilrt, forge):
@@ -79,7 +86,7 @@ def compare(anvilrt, forge, tmp, label):
     # differently, so the bytes are compared as a multiset here and per id below).
     every = os.path.join(tmp, f"{label}-all")
     run(anvilrt, "extract", forge, "-o", every)
-    got = sorted(sha256_of(os.path.join(every, f)) for f in os.listdir(every))
+    got = sorted(sha256_of(os.path.join(every, f)) for f in data_files_in(every))
     if got != sorted(m["sha256"] for m in mine):
         raise Mismatch(f"{label}: anvilrt extract wrote {len(got)} files whose bytes differ from the second "
                        f"reader's {len(mine)} data files")
@@ -90,7 +97,7 @@ def compare(anvilrt, forge, tmp, label):
             continue
         one = os.path.join(tmp, f"{label}-{m['file_id']}")
         run(anvilrt, "extract", forge, m["file_id"], "-o", one)
-        written = os.listdir(one)
+        written = data_files_in(one)
         if len(written) != 1 or sha256_of(os.path.join(one, written[0])) != m["sha256"]:
             raise Mismatch(f"{label}: anvilrt extract {m['file_id']} wrote {written}, not the bytes the second "
                            f"reader decompresses for data file {m['index']} ({m['name']})")
@@ -178,7 +185,7 @@ def check_patched(anvilrt, tmp):
             # The same edit made on the extracted data file gives the bytes the second reader reads.
             extracted = os.path.join(tmp, f"{label}-{file_id}-single")
             run(anvilrt, "extract", forge, file_id, "-o", extracted)
-            (name,) = os.listdir(extracted)
+            (name,) = data_files_in(extracted)
             one_patch = os.path.join(tmp, f"{label}-{file_id}.patch.json")
             with open(one_patch, "w") as f:
                 json.dump(targets[file_id], f)
@@ -248,17 +255,36 @@ def check_put(anvilrt, tmp):
             raise Mismatch(f"{label}: after put the second reader reads {differ[:2]} otherwise than put was given")
         lines.append(f"{label}: put of {len(files)} data files, one added"
                      f"{', one removed' if len(files) > 2 else ''}; the second reader agrees")
+def check_packed(anvilrt, tmp):
+    """`pack` of each generated archive's extraction, and `compact` of the archive: both read by the second
+    reader as by ls/extract, with the original's data files (by id, name and bytes)."""
+    lines = []
+    for shape in SHAPES:
+        label, forge = generate(anvilrt, tmp, shape)
+        original = [(m["file_id"], m["name"], m["sha256"]) for m in compare(anvilrt, forge, tmp, label)]
+        folder = os.path.join(tmp, label + "-extracted")
+        run(anvilrt, "extract", forge, "-o", folder, "-q")
+        packed = os.path.join(tmp, label + ".packed.forge")
+        run(anvilrt, "pack", folder, "-o", packed, "-q")
+        compacted = os.path.join(tmp, label + ".compact.forge")
+        run(anvilrt, "compact", forge, "-o", compacted, "--align", "1", "-q")
+        for kind, out in (("packed", packed), ("compacted", compacted)):
+            got = [(m["file_id"], m["name"], m["sha256"]) for m in compare(anvilrt, out, tmp, f"{label}-{kind}")]
+            if got != original:
+                raise Mismatch(f"{label}: the {kind} archive's data files differ from the original's")
+        lines.append(f"{label}: packed and compacted, {len(original)} data files agree")
     return lines
 
 
 def main(argv):
-    if len(argv) != 2 or argv[1] not in ("generated", "patched", "put"):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched", "put", "packed"):
         print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
         return 2
     anvilrt, which = argv
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            check = {"generated": check_generated, "patched": check_patched, "put": check_put}[which]
+            check = {"generated": check_generated, "patched": check_patched, "put": check_put,
+                     "packed": check_packed}[which]
             lines = check(anvilrt, tmp)
         except Mismatch as e:
             print(f"forge_second_reader_compare: {e}", file=sys.stderr)
