@@ -117,6 +117,9 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
       p.old_size = held->decoded.bytes.size();
       p.unchanged = std::ranges::equal(held->decoded.bytes, p.bytes);
     }
+    // Its stored bytes were read through the mapping: they leave this process's memory (the rewrite reads
+    // them again only when the data file changed).
+    input.release(archive->files[i].stored_offset(), archive->files[i].index.size);
     puts.push_back(std::move(p));
   }
   // In the archive's order, as `patch` writes them: the data files that move land at the end in that order,

@@ -66,6 +66,9 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
     // Copied, not skimmed: repack() keeps the unchanged blocks' bytes.
     auto stored = read_stored(bytes, *archive, change.index);
     if (!stored.ok()) return stored.status();
+    // Copied: the mapped pages it was read from leave this process's memory (a large data file is then
+    // held once, not twice).
+    if (mapped) input->release(archive->files[change.index].stored_offset(), archive->files[change.index].index.size);
     if (stored->compressed && !checksums && !found) {
       found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
                 if (mapped) input->release(offset, size);
@@ -81,7 +84,7 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
     if (!decoded.ok()) return name_data_file(decoded.status(), *archive, change.index);
     ChangeReport report;
     report.index = change.index;
-    auto repacked = repack(*stored, decoded->bytes, change.decoded, verdict, &report.blocks);
+    auto repacked = repack(std::move(*stored), decoded->bytes, change.decoded, verdict, &report.blocks);
     if (!repacked.ok())
       return absl::Status(repacked.status().code(),
                           data_file_label(*archive, change.index) + ": " + std::string(repacked.status().message()));

@@ -81,6 +81,12 @@ TEST(ForgePut, AnUnchangedExtractionPutsBackByteIdentical) {
       ASSERT_EQ(r.exit_code, 0) << r.err;
       EXPECT_EQ(test::read_file(out), test::read_file(forge));
       EXPECT_THAT(r.out, HasSubstr("DataFile_000: unchanged"));
+      // To standard output, the report on standard error.
+      r = test::run_cli({"put", forge, data_path(x, 0), "-o", "-"});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const std::vector<u8> original = test::read_file(forge);
+      EXPECT_TRUE(r.out == std::string(original.begin(), original.end()));
+      EXPECT_THAT(r.err, HasSubstr("DataFile_000: unchanged"));
       // --in-place of an unchanged file leaves the archive as it was.
       std::vector<u8> before = test::read_file(forge);
       r = test::run_cli({"put", forge, data_path(x, 3), "--in-place"});

@@ -177,9 +177,15 @@ std::vector<u8> encode_stored(const StoredDataFile& stored) {
 absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<const u8> old_decoded,
                                       std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
                                       RepackReport* report) {
-  StoredDataFile out = original;
+  return repack(StoredDataFile(original), old_decoded, new_decoded, checksums, report);
+}
+
+absl::StatusOr<StoredDataFile> repack(StoredDataFile&& original, std::span<const u8> old_decoded,
+                                      std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
+                                      RepackReport* report) {
+  StoredDataFile out = std::move(original);
   RepackReport counts;
-  if (!original.compressed) {
+  if (!out.compressed) {
     // A plain data file stays plain: its bytes must not hold the compression magic, which would read as
     // a block set out of place.
     const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
@@ -190,7 +196,7 @@ absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<
           it - new_decoded.begin()));
     out.plain.bytes.assign(new_decoded.begin(), new_decoded.end());
     // An empty data file (stored size 0) has no prefix; given bytes, it is written as a plain one.
-    out.empty = new_decoded.empty() && original.empty;
+    out.empty = new_decoded.empty() && out.empty;
     if (report) *report = counts;
     return out;
   }

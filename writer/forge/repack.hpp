@@ -28,6 +28,10 @@ struct RepackReport {
 absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<const u8> old_decoded,
                                       std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
                                       RepackReport* report = nullptr);
+// The same, taking `original` over (its blocks are not copied: a large data file is held once).
+absl::StatusOr<StoredDataFile> repack(StoredDataFile&& original, std::span<const u8> old_decoded,
+                                      std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
+                                      RepackReport* report = nullptr);
 
 // A new data file's stored form, shaped like `like` (an archive's data file): plain when `like` is plain or
 // the archive has no checksum rule to give a compressed block (`checksums`); otherwise with its sets'
