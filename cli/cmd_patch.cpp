@@ -11,6 +11,7 @@
 #include "patch/archive_patch.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
+#include "pipeline/data_file_patch.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
@@ -185,6 +186,15 @@ int run_patch(int argc, char** argv) {
     return kOk;
   }
 
+  // An object of a data file that changed size shifts the rest of it (FORGE.md 5): the data file is
+  // written whole, its entry's sizes following.
+  if (source.kind == SourceKind::data_file && patch::resizes(level, result)) {
+    if (auto s = patch::write_patched_data_file(level, result, out, output_options); !s.ok()) {
+      error(std::string(s.message()));
+      return kBadInput;
+    }
+    return kOk;
+  }
   // Streamed into a temporary, read back and checked, then renamed (pipeline/patch_output.hpp); the input's pages
   // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
   // it was, and the new one replaces it only at the end.
