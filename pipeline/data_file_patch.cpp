@@ -35,19 +35,13 @@ struct EntryFields {
 absl::StatusOr<std::vector<EntryFields>> entry_fields(std::span<const u8> bytes) {
   auto view = forge::view_data_file(bytes);
   if (!view.ok()) return view.status();
-  std::vector<BodyAt> bodies = forge::body_layout(*view);
   std::vector<EntryFields> out;
-  out.reserve(bodies.size());
-  for (const BodyAt& body : bodies) {
-    const forge::Entry& e = view->file.entries[body.entry];
-    // [u32 resource_type][u32 file_size][u32 name_length][name][u8 flag], flag 1: [3][u32 k][12k]
-    std::size_t flag_part = e.flag == 1 ? 3 + 4 + 12 * e.flag_records.size() : 0;
-    std::size_t before = flag_part + 1 + view->name(body.entry).size() + 4 + 4;
-    if (body.offset < before) return absl::InternalError("an entry's header lies before the data file");
-    EntryFields f{2 + forge::Entry::head_wire_size * body.entry + 4, body.offset - before, body};
-    if (load_u32(bytes, f.file_size_at) != body.size || load_u32(bytes, f.data_size_at) != e.data_size)
+  for (const forge::SizeFieldsAt& f : forge::size_fields(*view)) {
+    EntryFields e{f.data_size_at, f.file_size_at, f.body};
+    if (load_u32(bytes, e.file_size_at) != f.body.size ||
+        load_u32(bytes, e.data_size_at) != view->file.entries[f.body.entry].data_size)
       return absl::InternalError("an entry's size fields are not where its layout puts them");
-    out.push_back(f);
+    out.push_back(e);
   }
   return out;
 }
