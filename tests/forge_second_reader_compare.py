@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|resized`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
-`anvilrt patch`. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
+`anvilrt patch`; resized: generated ones of both games after a `duplicate_instance` that grows one data file
+(FORGE.md 5). For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
 decompressed bytes. Any difference, or any command that fails, fails the test (exit 1) naming it.
 """
@@ -193,14 +194,80 @@ def check_patched(anvilrt, tmp):
     return lines
 
 
+def check_resized(anvilrt, tmp):
+    """An instance placed again in every Visual of one compressed data file, by `anvilrt patch` on the
+    archive: the second reader agrees with ls/extract on the patched archive and reads the grown data file's
+    entry table (FORGE.md 3), which is the extracted data file patched alone; every other data file is
+    unchanged, and remove_instance of the added instances gives the original data file back."""
+    lines = []
+    for shape in (SHAPES[0], SHAPES[1], SHAPES[3]):
+        label, forge = generate(anvilrt, tmp, shape)
+        before = {m["file_id"]: m for m in compare(anvilrt, forge, tmp, label)}
+        target = next(m for m in before.values() if m["compression"] != "plain" and m["decompressed_size"] > 0)
+        dump = json.loads(run(anvilrt, "dump", forge).stdout)
+        objects = dump["datafiles"][target["name"]]["objects"]
+        def undoable(instance):
+            # A slot list of one more instance than the Visual's own would lose one to remove_instance too.
+            n = len(instance["instances"])
+            return all(not isinstance(slot, dict) or len(slot.get("instances", [])) != n + 1
+                       for slot in instance.get("slots", []))
+        keys = [k for k, o in objects.items()
+                if isinstance(o.get("instance"), dict) and o["instance"].get("instances") and undoable(o["instance"])]
+        if not keys:
+            raise Mismatch(f"{label}: no Visual with an instance list in data file {target['name']}")
+        grow = [{"op": "duplicate_instance", "datafiles": [target["name"]], "objects": keys, "index": 0,
+                 "translate": [1, 2, 3]}]
+        patch = os.path.join(tmp, label + ".grow.json")
+        with open(patch, "w") as f:
+            json.dump(grow, f)
+        patched = os.path.join(tmp, label + ".grown.forge")
+        run(anvilrt, "patch", forge, patch, "-o", patched)
+        after = {m["file_id"]: m for m in compare(anvilrt, patched, tmp, label + "-grown")}
+        for file_id, m in after.items():
+            if file_id != target["file_id"]:
+                if m["sha256"] != before[file_id]["sha256"]:
+                    raise Mismatch(f"{label}: data file {m['name']} changed though the patch does not touch it")
+                continue
+            if m["entries_error"]:
+                raise Mismatch(f"{label}: the grown data file's entries do not read: {m['entries_error']}")
+            if m["decompressed_size"] <= target["decompressed_size"]:
+                raise Mismatch(f"{label}: data file {m['name']} did not grow")
+        extracted = os.path.join(tmp, f"{label}-single")
+        run(anvilrt, "extract", forge, target["file_id"], "-o", extracted)
+        (name,) = os.listdir(extracted)
+        one_patch = os.path.join(tmp, f"{label}.grow-one.json")
+        with open(one_patch, "w") as f:
+            json.dump([{k: v for k, v in grow[0].items() if k != "datafiles"}], f)
+        alone = os.path.join(tmp, f"{label}.grown.data")
+        run(anvilrt, "patch", os.path.join(extracted, name), one_patch, "-o", alone)
+        if after[target["file_id"]]["sha256"] != sha256_of(alone):
+            raise Mismatch(f"{label}: the grown data file of the archive differs from the extracted one patched alone")
+        # Each Visual's added instance is its last: removed again, the archive's data file is the original.
+        counts = {k: len(objects[k]["instance"]["instances"]) for k in keys}
+        undo = [{"op": "remove_instance", "objects": [k], "index": n} for k, n in counts.items()]
+        undo_path = os.path.join(tmp, label + ".undo.json")
+        with open(undo_path, "w") as f:
+            json.dump(undo, f)
+        back = os.path.join(tmp, label + ".back.forge")
+        run(anvilrt, "patch", patched, undo_path, "-o", back)
+        restored = {m["file_id"]: m for m in compare(anvilrt, back, tmp, label + "-back")}
+        if restored[target["file_id"]]["sha256"] != target["sha256"]:
+            raise Mismatch(f"{label}: remove_instance did not give data file {target['name']} back")
+        grown_by = after[target["file_id"]]["decompressed_size"] - target["decompressed_size"]
+        lines.append(f"{label}: data file {target['name']} grown by {grown_by} bytes in {len(keys)} Visuals; "
+                     f"all agree, and undone")
+    return lines
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] not in ("generated", "patched"):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched", "resized"):
         print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
         return 2
     anvilrt, which = argv
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            lines = (check_generated if which == "generated" else check_patched)(anvilrt, tmp)
+            check = {"generated": check_generated, "patched": check_patched, "resized": check_resized}[which]
+            lines = check(anvilrt, tmp)
         except Mismatch as e:
             print(f"forge_second_reader_compare: {e}", file=sys.stderr)
             return 1
