@@ -29,6 +29,11 @@ int run_extract(int argc, char** argv) {
              "file_id: every data file that has it). FILE is NAME with / \\ : * ? \" < > | %, each \\xNN, a\n"
              "leading '.' and the last letter of a Windows device name (CON, NUL, COM1...) spelled %NN, so that\n"
              "any file system takes it (docs/data-file-names.md).\n\n"
+             "Beside them, DIR/forge.json lists what `anvilrt pack DIR` needs to build an archive of them again:\n"
+             "the archive's version and kept header bytes, and per data file in order its name, file, id,\n"
+             "type, compression, stored form, block size and kept table bytes, and the checksum rule\n"
+             "(docs/forge-json.md). With selectors (or --keep-going and a data file that does not read) it\n"
+             "lists only the files written and says \"complete\": false; pack refuses such a folder.\n\n"
              "All or nothing: the files are written in a temporary folder inside DIR and renamed into place at\n"
              "the end; a data file that does not read, or an error or a signal before then, leaves DIR as it\n"
              "was. --keep-going writes every data file that reads and lists the others. Nothing inside DIR is\n"
@@ -43,19 +48,19 @@ int run_extract(int argc, char** argv) {
     return kBadInput;
   }
   PathErrors path_errors;
-  auto input = open_input(path, path_errors);
-  if (!input) return kBadInput;
   // The dialect plays no part: data files are written as they decompress.
-  auto opened = open_archive(*input, path, "ac2", selectors, common.quiet);
+  auto opened = open_one(path, {.game = "ac2", .selectors = selectors, .archive_only = true}, common, path_errors);
   if (!opened) return kBadInput;
   forge::ExtractOptions extract_options{
       .keep_going = vm.count("keep-going") > 0, .no_clobber = vm.count("no-clobber") > 0, .archive_path = path};
-  auto outcome = forge::extract(input->bytes(), opened->archive, opened->selected, dir, extract_options);
+  auto outcome =
+      forge::extract(opened->input->bytes(), opened->archive->archive, opened->archive->selected, dir, extract_options);
   if (!outcome.ok()) {
     error(std::string(outcome.status().message()));
     return kBadInput;
   }
   for (const auto& e : outcome->written) std::cout << absl::StrFormat("%s: %d bytes\n", e.path, e.size);
+  if (!outcome->list_path.empty()) std::cout << outcome->list_path << ": the list anvilrt pack reads\n";
   for (const std::string& failure : outcome->failed) error(failure);
   return outcome->failed.empty() ? kOk : kBadInput;
 }

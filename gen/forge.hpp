@@ -13,6 +13,7 @@
 
 #include "model/forge/archive.hpp"
 #include "model/object.hpp"
+#include "writer/forge/stored_form.hpp"
 
 namespace anvil::gen {
 
@@ -24,9 +25,9 @@ struct ForgeOptions {
   u64 block_size = 0x8000;  // decompressed bytes per block or chunk (the last of a set may be shorter)
 };
 
-// How a generated data file is stored.
-enum class StoredForm { two_block_sets, chunks, plain, block_set_then_chunks };
-std::string_view stored_form_name(StoredForm form);
+// How a generated data file is stored (gen writes every form but `empty`).
+using forge::stored_form_name;
+using forge::StoredForm;
 
 struct ForgeRecord {
   struct DataFile {

@@ -2,6 +2,7 @@
 
 #include <absl/strings/str_format.h>
 
+#include "pipeline/forge_list.hpp"
 #include "reader/forge/data_files.hpp"
 #include "writer/staged_folder.hpp"
 
@@ -38,8 +39,12 @@ absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive&
   // Every name is checked before any data file is read: a refusal writes nothing.
   for (const std::string& name : names)
     if (auto s = folder->check(name, options.no_clobber); !s.ok()) return s;
+  if (options.write_list)
+    if (auto s = folder->check(std::string(kListFile), options.no_clobber); !s.ok()) return s;
   ExtractOutcome out;
   const ChecksumVerdict checksums = archive_checksums(bytes, archive).verdict;
+  ForgeList list = list_head(archive, checksums);
+  const std::vector<std::string> unique = data_file_names(archive);
   for (std::size_t k = 0; k < selected.size(); ++k) {
     auto read = read_data_file(bytes, archive, selected[k], checksums);
     if (!read.ok()) {
@@ -52,8 +57,20 @@ absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive&
     }
     if (auto s = folder->stage(names[k], read->decoded.bytes); !s.ok()) return s;
     out.written.push_back({selected[k], folder->path(names[k]), read->decoded.bytes.size()});
+    if (options.write_list)
+      list.datafiles.push_back(listed_data_file(archive, selected[k], unique[selected[k]], read->stored, read->runs,
+                                                read->decoded.bytes.size()));
   }
   if (out.written.empty()) return out;  // the folder is left as it was (the staging folder goes with it)
+  if (options.write_list) {
+    // Written with the data files, so that the list always describes the files beside it.
+    list.complete = out.written.size() == archive.files.size();
+    const std::string text = list_json(list);
+    const std::string name(kListFile);
+    if (auto s = folder->stage(name, std::span(reinterpret_cast<const u8*>(text.data()), text.size())); !s.ok())
+      return s;
+    out.list_path = folder->path(name);
+  }
   if (auto s = folder->commit(options.no_clobber); !s.ok()) return s;
   return out;
 }

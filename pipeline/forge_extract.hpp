@@ -27,6 +27,9 @@ struct ExtractOptions {
   bool no_clobber = false;
   // How errors name the archive (an output error names the output instead).
   std::string archive_path;
+  // Also write `forge.json` (pipeline/forge_list.hpp), the list `pack` reads; complete: false when it
+  // does not list every data file of the archive (selectors, or --keep-going with failures).
+  bool write_list = true;
 };
 
 struct Extracted {
@@ -38,6 +41,7 @@ struct Extracted {
 struct ExtractOutcome {
   std::vector<Extracted> written;
   std::vector<std::string> failed;  // keep_going: each data file that does not read, one line naming it
+  std::string list_path;            // forge.json, when written
 };
 
 // Writes each selected data file, decompressed, to `dir` (created if missing), all together: they are

@@ -23,6 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Every entry of a folder (names only, sorted), links not followed.
 std::vector<std::string> entries(const std::string& folder) {
@@ -47,7 +48,8 @@ class ExtractSafety : public ::testing::Test {
     ASSERT_EQ(all.exit_code, 0) << all.err;
     for (const auto& e : fs::directory_iterator(dir_.path("reference")))
       reference_[e.path().filename().string()] = test::read_file(e.path().string());
-    ASSERT_EQ(reference_.size(), 5u);
+    ASSERT_EQ(reference_.size(), 6u);  // five data files and forge.json
+    ASSERT_TRUE(reference_.count("forge.json"));
   }
 
   // The archive with data file 1's first stored bytes overwritten: it no longer reads (its block set
@@ -106,7 +108,7 @@ TEST_F(ExtractSafety, TheFolderGivenMayBeALink) {
   auto r = test::run_cli({"extract", archive_, "DataFile_002", "-o", link});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::read_file(real + "/DataFile_002.data"), reference_["DataFile_002.data"]);
-  EXPECT_EQ(entries(real), std::vector<std::string>{"DataFile_002.data"});
+  EXPECT_EQ(entries(real), (std::vector<std::string>{"DataFile_002.data", "forge.json"}));
 }
 
 // A data file that does not read: nothing is written, the folder keeps what it had (a file of the same
@@ -145,10 +147,18 @@ TEST_F(ExtractSafety, KeepGoingWritesTheOthersAndListsTheFailure) {
   EXPECT_THAT(errors[0], HasSubstr("data file 1 'DataFile_001'"));
   std::vector<std::string> written = entries(out);
   EXPECT_EQ(written, (std::vector<std::string>{"DataFile_000.data", "DataFile_002.data", "DataFile_003.data",
-                                               "DataFile_004.data"}));
-  for (const std::string& name : written) EXPECT_EQ(test::read_file(out + "/" + name), reference_[name]) << name;
+                                               "DataFile_004.data", "forge.json"}));
+  for (const std::string& name : written)
+    if (name != "forge.json") {
+      EXPECT_EQ(test::read_file(out + "/" + name), reference_[name]) << name;
+    }
+  // forge.json lists the four written, and says it is not the whole archive (pack refuses it).
+  const std::string list = test::read_text(out + "/forge.json");
+  EXPECT_THAT(list, HasSubstr("\"complete\": false"));
+  EXPECT_THAT(list, HasSubstr("\"file\": \"DataFile_004.data\""));
+  EXPECT_THAT(list, Not(HasSubstr("DataFile_001")));
   std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
-  EXPECT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_EQ(lines.size(), 5u) << r.out;
 }
 
 // --no-clobber: an existing file (or a dangling link) at a data file's name is refused, naming it, before
@@ -174,7 +184,16 @@ TEST_F(ExtractSafety, NoClobberReplacesNothing) {
   fs::remove(out + "/DataFile_002.data");
   r = test::run_cli({"extract", archive_, "-o", out, "--no-clobber"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(entries(out).size(), 5u);
+  EXPECT_EQ(entries(out).size(), 6u);  // and forge.json
+
+  // forge.json is one of the names: an existing one is kept, and nothing is written.
+  std::string again = dir_.path("again");
+  fs::create_directories(again);
+  test::write_file(again + "/forge.json", std::vector<u8>{'{', '}'});
+  r = test::run_cli({"extract", archive_, "-o", again, "--no-clobber"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "anvilrt: " + again + "/forge.json: exists (--no-clobber: nothing is written)\n");
+  EXPECT_EQ(entries(again), std::vector<std::string>{"forge.json"});
 }
 
 TEST_F(ExtractSafety, StandardOutputIsRefused) {

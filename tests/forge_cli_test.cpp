@@ -92,7 +92,8 @@ TEST(ForgeCli, ExtractWritesWhatTheGeneratorRecorded) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::size_t n = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(some)) ++n;
-  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(n, 3u);  // the two data files and forge.json, which says it lists only them
+  EXPECT_THAT(test::read_text(some + "/forge.json"), HasSubstr("\"complete\": false"));
   EXPECT_EQ(test::read_file(some + "/" + record.files[3].name + ".data"), record.files[3].decoded);
 
   r = test::run_cli({"extract", path, "NoSuchName", "-o", dir.path("none")});

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|resized`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|put|packed|resized`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
-`anvilrt patch`; resized: generated ones of both games after a `duplicate_instance` that grows one data file
-(FORGE.md 5). For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
+`anvilrt patch`; put: generated ones after `anvilrt put` of unchanged, grown and shrunk data files, --add and --remove. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
-decompressed bytes. Any difference, or any command that fails, fails the test (exit 1) naming it.
+decompressed bytes. packed: generated archives after `anvilrt pack` of their extraction and after `anvilrt
+compact`: the second reader reads each as anvilrt does, and the same data files as the original. resized:
+generated ones of both games after a `duplicate_instance` that grows one data file (FORGE.md 5). Any
+difference, or any command that fails, fails the test (exit 1) naming it.
 """
 
 import hashlib
@@ -41,6 +43,11 @@ def run(*cmd, ok=(0,)):
 def sha256_of(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def data_files_in(folder):
+    """The data files `anvilrt extract` wrote into a folder (not the forge.json beside them)."""
+    return [f for f in os.listdir(folder) if f != "forge.json"]
 
 
 def ls_json(anvilrt, forge):
@@ -80,7 +87,7 @@ def compare(anvilrt, forge, tmp, label):
     # differently, so the bytes are compared as a multiset here and per id below).
     every = os.path.join(tmp, f"{label}-all")
     run(anvilrt, "extract", forge, "-o", every)
-    got = sorted(sha256_of(os.path.join(every, f)) for f in os.listdir(every))
+    got = sorted(sha256_of(os.path.join(every, f)) for f in data_files_in(every))
     if got != sorted(m["sha256"] for m in mine):
         raise Mismatch(f"{label}: anvilrt extract wrote {len(got)} files whose bytes differ from the second "
                        f"reader's {len(mine)} data files")
@@ -91,7 +98,7 @@ def compare(anvilrt, forge, tmp, label):
             continue
         one = os.path.join(tmp, f"{label}-{m['file_id']}")
         run(anvilrt, "extract", forge, m["file_id"], "-o", one)
-        written = os.listdir(one)
+        written = data_files_in(one)
         if len(written) != 1 or sha256_of(os.path.join(one, written[0])) != m["sha256"]:
             raise Mismatch(f"{label}: anvilrt extract {m['file_id']} wrote {written}, not the bytes the second "
                            f"reader decompresses for data file {m['index']} ({m['name']})")
@@ -179,7 +186,7 @@ def check_patched(anvilrt, tmp):
             # The same edit made on the extracted data file gives the bytes the second reader reads.
             extracted = os.path.join(tmp, f"{label}-{file_id}-single")
             run(anvilrt, "extract", forge, file_id, "-o", extracted)
-            (name,) = os.listdir(extracted)
+            (name,) = data_files_in(extracted)
             one_patch = os.path.join(tmp, f"{label}-{file_id}.patch.json")
             with open(one_patch, "w") as f:
                 json.dump(targets[file_id], f)
@@ -191,6 +198,82 @@ def check_patched(anvilrt, tmp):
                 raise Mismatch(f"{label}: data file {m['name']} of the patched archive differs from the extracted "
                                f"data file patched alone")
         lines.append(f"{label}: patched in {len(targets)} of {len(after)} data files; all agree")
+    return lines
+
+
+def check_put(anvilrt, tmp):
+    """Every output of `anvilrt put` read by the second reader: it agrees with ls/extract, each data file put
+    back reads as the bytes given, each added one as its file, a removed one is gone, the others unchanged."""
+    lines = []
+    for shape in SHAPES:
+        label, forge = generate(anvilrt, tmp, shape)
+        before = compare(anvilrt, forge, tmp, label)
+        extracted = os.path.join(tmp, label + "-x")
+        run(anvilrt, "extract", forge, "-o", extracted)
+        files = sorted(os.listdir(extracted))
+        # Unchanged: the identical archive.
+        same = os.path.join(tmp, label + ".same.forge")
+        run(anvilrt, "put", forge, *[os.path.join(extracted, f) for f in files], "-o", same)
+        if sha256_of(same) != sha256_of(forge):
+            raise Mismatch(f"{label}: put of the unchanged extraction is not the identical archive")
+        # Grown (by bytes that do not compress) and shrunk data files, stored as given (--raw), one added
+        # and, with more than two data files, one removed.
+        expected = {m["name"]: m["sha256"] for m in before}
+        edited = os.path.join(tmp, label + "-edited")
+        os.makedirs(edited)
+        args = [anvilrt, "put", forge, "--raw"]
+        removed = files[1][: -len(".data")] if len(files) > 2 else None
+        for k, name in enumerate(files):
+            if name[: -len(".data")] == removed:
+                continue
+            with open(os.path.join(extracted, name), "rb") as f:
+                data = f.read()
+            if k % 2 == 0:
+                noise = b"".join(hashlib.sha256(f"{label}{k}{i}".encode()).digest()
+                                 for i in range((3 * shape[4] + 17) // 32 + 1))
+                data = data[: len(data) // 3] + noise + data[len(data) // 3:]
+            else:
+                data = data[: max(1, len(data) - 2 * shape[4] - 5)]
+            path = os.path.join(edited, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            args.append(path)
+            expected[name[: -len(".data")]] = hashlib.sha256(data).hexdigest()
+        added = os.path.join(tmp, label + "-added.bin")
+        with open(added, "wb") as f:
+            f.write(b"added by put " * 400)
+        args += ["--add", added, "--name", "Added_By_Put", "--id", "0x00c0ffee", "--type", "0x10"]
+        expected["Added_By_Put"] = sha256_of(added)
+        if removed:
+            args += ["--remove", removed]
+            del expected[removed]
+        out = os.path.join(tmp, label + ".put.forge")
+        run(*args, "-o", out)
+        after = compare(anvilrt, out, tmp, label + "-put")
+        got = {m["name"]: m["sha256"] for m in after}
+        if got != expected:
+            differ = sorted(set(got.items()) ^ set(expected.items()))
+            raise Mismatch(f"{label}: after put the second reader reads {differ[:2]} otherwise than put was given")
+        lines.append(f"{label}: put of {len(files)} data files, one added"
+                     f"{', one removed' if len(files) > 2 else ''}; the second reader agrees")
+def check_packed(anvilrt, tmp):
+    """`pack` of each generated archive's extraction, and `compact` of the archive: both read by the second
+    reader as by ls/extract, with the original's data files (by id, name and bytes)."""
+    lines = []
+    for shape in SHAPES:
+        label, forge = generate(anvilrt, tmp, shape)
+        original = [(m["file_id"], m["name"], m["sha256"]) for m in compare(anvilrt, forge, tmp, label)]
+        folder = os.path.join(tmp, label + "-extracted")
+        run(anvilrt, "extract", forge, "-o", folder, "-q")
+        packed = os.path.join(tmp, label + ".packed.forge")
+        run(anvilrt, "pack", folder, "-o", packed, "-q")
+        compacted = os.path.join(tmp, label + ".compact.forge")
+        run(anvilrt, "compact", forge, "-o", compacted, "--align", "1", "-q")
+        for kind, out in (("packed", packed), ("compacted", compacted)):
+            got = [(m["file_id"], m["name"], m["sha256"]) for m in compare(anvilrt, out, tmp, f"{label}-{kind}")]
+            if got != original:
+                raise Mismatch(f"{label}: the {kind} archive's data files differ from the original's")
+        lines.append(f"{label}: packed and compacted, {len(original)} data files agree")
     return lines
 
 
@@ -260,13 +343,14 @@ def check_resized(anvilrt, tmp):
 
 
 def main(argv):
-    if len(argv) != 2 or argv[1] not in ("generated", "patched", "resized"):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched", "put", "packed", "resized"):
         print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
         return 2
     anvilrt, which = argv
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            check = {"generated": check_generated, "patched": check_patched, "resized": check_resized}[which]
+            check = {"generated": check_generated, "patched": check_patched, "put": check_put,
+                     "packed": check_packed, "resized": check_resized}[which]
             lines = check(anvilrt, tmp)
         except Mismatch as e:
             print(f"forge_second_reader_compare: {e}", file=sys.stderr)

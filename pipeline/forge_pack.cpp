@@ -1,0 +1,289 @@
+#include "pipeline/forge_pack.hpp"
+
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_cat.h>
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+
+#include "pipeline/forge_list.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
+#include "reader/forge/referenced.hpp"
+#include "writer/byte_writer.hpp"
+#include "writer/forge/archive_writer.hpp"
+#include "writer/forge/new_archive.hpp"
+#include "writer/forge/repack.hpp"
+#include "writer/forge/stored_form.hpp"
+
+namespace anvil::forge {
+namespace {
+
+template <class T>
+std::vector<u8> table_bytes(const T& value) {
+  std::vector<u8> out;
+  {
+    ByteWriter writer(out);
+    const_cast<T&>(value).serialize(writer, 0);
+  }
+  return out;
+}
+
+absl::Status prefixed(const std::string& prefix, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat(prefix, ": ", s.message()));
+}
+
+// Makes the archive with `produce` into a temporary beside `target`, has `check` read it back, then renames
+// it over `target`. A target that is not a regular file (a device, standard output) is made and checked
+// in memory first. `check` errors and write errors name the target.
+absl::Status write_checked(const std::string& target, const OutputOptions& options,
+                           const std::function<absl::Status(ByteSink&)>& produce,
+                           const std::function<absl::Status(std::span<const u8>, const InputFile*)>& check) {
+  AtomicFile file;
+  if (auto s = file.open(target, options); !s.ok()) return s;
+  auto cannot_write = [&] {
+    return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
+  };
+  if (!file.to_temporary()) {
+    VectorSink memory;
+    if (auto s = produce(memory); !s.ok()) return s;
+    if (auto s = check(memory.bytes(), nullptr); !s.ok()) return prefixed(target, s);
+    if (!memory.bytes().empty() &&
+        std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
+      return cannot_write();
+    return file.commit();
+  }
+  FileSink sink(file.stream());
+  auto produced = produce(sink);
+  if (!sink.failure().ok()) return prefixed(target, sink.failure());
+  if (!produced.ok()) return produced;
+  if (std::fflush(file.stream()) != 0) return cannot_write();
+  auto written = InputFile::open(file.temp_path());
+  if (!written.ok()) return written.status();
+  if (auto s = check(written->bytes(), &*written); !s.ok()) return prefixed(target, s);
+  return file.commit();
+}
+
+absl::Status not_read_back(const std::string& what) {
+  return absl::InternalError("the written archive does not read back as it should: " + what);
+}
+
+std::optional<ChecksumRule> rule_named(std::string_view name) {
+  for (ChecksumRule r : kChecksumRules)
+    if (checksum_rule_name(r) == name) return r;
+  return std::nullopt;
+}
+
+template <std::size_t N>
+FixedString<N> fixed_name(const std::string& bytes) {
+  FixedString<N> out;
+  std::copy_n(bytes.begin(), std::min(bytes.size(), N), out.bytes.begin());
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string& target,
+                                       const OutputOptions& options) {
+  namespace fs = std::filesystem;
+  const std::string list_path = (fs::path(dir) / kListFile).string();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder (pack takes a folder that extract wrote)"));
+  if (!fs::is_regular_file(list_path, ec))
+    return absl::InvalidArgumentError(
+        absl::StrCat(list_path, ": missing (anvilrt extract writes it beside the data files; pack needs it)"));
+  auto list_file = InputFile::open(list_path);
+  if (!list_file.ok()) return list_file.status();
+  const std::span<const u8> text = list_file->bytes();
+  auto parsed = parse_list(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+  if (!parsed.ok()) return prefixed(list_path, parsed.status());
+  ForgeList& list = *parsed;
+  if (!list.complete)
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: complete: false: it lists %d of the archive's %d data files (extract was given selectors, or a data "
+        "file did not read); pack builds a whole archive: extract all of it into a folder of its own",
+        list_path, list.datafiles.size(), list.archive_datafiles));
+
+  // The folder holds exactly the listed files (and forge.json).
+  absl::flat_hash_set<std::string> listed;
+  for (std::size_t k = 0; k < list.datafiles.size(); ++k)
+    if (!listed.insert(list.datafiles[k].file).second)
+      return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].file: '%s' is listed twice", list_path, k,
+                                                        printable_name(list.datafiles[k].file)));
+  for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
+    const fs::path path = fs::path(dir) / list.datafiles[k].file;
+    if (!fs::is_regular_file(path, ec))
+      return absl::InvalidArgumentError(absl::StrFormat("%s: missing (%s lists it as datafiles[%d], '%s')",
+                                                        printable_name(path.string()), kListFile, k,
+                                                        printable_name(list.datafiles[k].name)));
+  }
+  std::vector<std::string> extra;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name != kListFile && !listed.contains(name)) extra.push_back(name);
+  }
+  if (ec) return absl::InvalidArgumentError(absl::StrCat(dir, ": cannot list: ", ec.message()));
+  if (!extra.empty()) {
+    std::sort(extra.begin(), extra.end());
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: not listed in %s%s (pack takes the listed data files and nothing else: list it or move it away)",
+        printable_name((fs::path(dir) / extra[0]).string()), kListFile,
+        extra.size() > 1 ? absl::StrFormat(", nor %d other file(s)", extra.size() - 1) : ""));
+  }
+
+  PackReport report;
+  report.datafiles = list.datafiles.size();
+  std::optional<ChecksumRule> rule = rule_named(list.checksum_rule);
+  if (!rule) {
+    if (list.checksum_rule != "none" && list.checksum_rule != "n/a")
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: archive.checksum_rule: '%s' is not adler32-0/stored, adler32-1/stored, adler32-0/decompressed, "
+          "adler32-1/decompressed, none or n/a",
+          list_path, printable_name(list.checksum_rule)));
+    rule = ChecksumRule::adler32_0_stored;  // FORGE.md 2: the rule Wildlands uses; the original had none to keep
+    report.rule_chosen = true;
+  }
+  report.checksum_rule = checksum_rule_name(*rule);
+
+  auto data_path = [&](std::size_t k) { return (fs::path(dir) / list.datafiles[k].file).string(); };
+  auto produce = [&](ByteSink& out) -> absl::Status {
+    auto writer = NewArchiveWriter::open(list.head, list.datafiles.size(), out);
+    if (!writer.ok()) return prefixed(list_path + ": archive.sections", writer.status());
+    for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
+      const ListedDataFile& d = list.datafiles[k];
+      auto data = InputFile::open(data_path(k));
+      if (!data.ok()) return data.status();
+      auto stored = compress_stored(data->bytes(), d.stored, *rule);
+      if (!stored.ok())
+        return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d] (form '%s'): %s",
+                                                          printable_name(data_path(k)), k,
+                                                          stored_form_name(d.stored.form), stored.status().message()));
+      NewDataFile file;
+      file.file_id = d.file_id;
+      file.name.unknown_0 = d.name_unknown_0;
+      file.name.file_type = d.file_type;
+      file.name.unknown_1 = d.name_unknown_1;
+      file.name.name = fixed_name<128>(d.name_entry);
+      file.name.unknown_2 = d.name_unknown_2;
+      if (d.raw_size.kind == RawSize::decompressed) {
+        if (data->bytes().size() > std::numeric_limits<u32>::max())
+          return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
+                                                            printable_name(data_path(k)), k, data->bytes().size()));
+        file.raw_size = static_cast<u32>(data->bytes().size());
+      } else if (d.raw_size.kind == RawSize::kept) {
+        file.raw_size = d.raw_size.value;
+      }
+      file.header.name = fixed_name<128>(d.header_name);
+      file.header.unknown = d.header_unknown;
+      if (auto s = writer->add(file, encode_stored(*stored)); !s.ok()) return prefixed(data_path(k), s);
+    }
+    auto layout = writer->finish();
+    if (!layout.ok()) return layout.status();
+    report.size = layout->size;
+    return absl::OkStatus();
+  };
+
+  auto check = [&](std::span<const u8> written, const InputFile* file) -> absl::Status {
+    auto archive = read_archive(written, file);
+    if (!archive.ok()) return not_read_back(std::string(archive.status().message()));
+    if (archive->files.size() != list.datafiles.size())
+      return not_read_back(absl::StrFormat("%d data files, not %d", archive->files.size(), list.datafiles.size()));
+    const ChecksumVerdict verdict = archive_checksums(written, *archive).verdict;
+    if (verdict.blocks > 0 && (verdict.rule != rule || verdict.matched != verdict.blocks))
+      return not_read_back(absl::StrCat("its checksum rule is ", verdict.describe(), ", not ", report.checksum_rule));
+    for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
+      const ListedDataFile& d = list.datafiles[k];
+      const DataFileAt& f = archive->files[k];
+      if (f.index.file_id.value != d.file_id || data_file_name(f) != std::string_view(d.name_entry).substr(0, 128) ||
+          f.name.file_type != d.file_type)
+        return not_read_back(absl::StrCat(data_file_label(*archive, k), ": its id, name or type is not the list's"));
+      auto read = read_data_file(written, *archive, k, verdict);
+      if (!read.ok()) return not_read_back(std::string(read.status().message()));
+      auto data = InputFile::open(data_path(k));
+      if (!data.ok()) return data.status();
+      if (!std::ranges::equal(read->decoded.bytes, data->bytes()))
+        return not_read_back(absl::StrCat(data_file_label(*archive, k), ": does not decompress to ", data_path(k)));
+    }
+    return absl::OkStatus();
+  };
+  if (auto s = write_checked(target, options, produce, check); !s.ok()) return s;
+  return report;
+}
+
+absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::string& target,
+                                           const OutputOptions& options, std::optional<u64> alignment) {
+  const std::span<const u8> bytes = input.bytes();
+  auto read = read_archive(bytes, &input);
+  if (!read.ok()) return prefixed(input.path(), read.status());
+  const Archive& archive = *read;
+  CompactReport report;
+  report.datafiles = archive.files.size();
+  report.before = bytes.size();
+  report.alignment = alignment.value_or(data_file_alignment(archive));
+
+  NewArchiveHead head;
+  head.header = archive.header;
+  head.data_header = archive.data_header.unknown;
+  for (const SectionAt& s : archive.sections) {
+    NewSection section;
+    section.count = static_cast<std::size_t>(s.table.count);
+    section.unknown_0 = s.table.unknown_0;
+    section.unknown_1 = s.table.unknown_1;
+    section.unknown_2 = s.table.unknown_2;
+    head.sections.push_back(section);
+  }
+  head.alignment = report.alignment;
+
+  auto produce = [&](ByteSink& out) -> absl::Status {
+    auto writer = NewArchiveWriter::open(head, archive.files.size(), out);
+    if (!writer.ok()) return writer.status();
+    for (const DataFileAt& f : archive.files) {
+      NewDataFile file;
+      file.file_id = f.index.file_id.value;
+      file.name = f.name;
+      file.raw_size = f.name.raw_size;  // as stored: the stored bytes, and so their size, do not change
+      file.header = f.header;
+      if (auto s = writer->add(file, bytes.subspan(f.stored_offset(), f.index.size)); !s.ok()) return s;
+    }
+    auto layout = writer->finish();
+    if (!layout.ok()) return layout.status();
+    report.after = layout->size;
+    return absl::OkStatus();
+  };
+
+  auto check = [&](std::span<const u8> written, const InputFile* file) -> absl::Status {
+    auto after = read_archive(written, file);
+    if (!after.ok()) return not_read_back(std::string(after.status().message()));
+    if (table_bytes(after->header) != table_bytes(archive.header) ||
+        after->data_header.unknown.bytes != archive.data_header.unknown.bytes)
+      return not_read_back("its header or file-data header differs");
+    if (after->sections.size() != archive.sections.size()) return not_read_back("another number of table sections");
+    for (std::size_t k = 0; k < archive.sections.size(); ++k) {
+      const TableSection &a = archive.sections[k].table, &b = after->sections[k].table;
+      if (a.count != b.count || a.unknown_0.bytes != b.unknown_0.bytes || a.unknown_1.bytes != b.unknown_1.bytes ||
+          a.unknown_2.bytes != b.unknown_2.bytes)
+        return not_read_back(absl::StrFormat("table section %d differs", k));
+    }
+    if (after->files.size() != archive.files.size()) return not_read_back("another number of data files");
+    for (std::size_t k = 0; k < archive.files.size(); ++k) {
+      const DataFileAt &a = archive.files[k], &b = after->files[k];
+      if (a.index.file_id.value != b.index.file_id.value || a.index.size != b.index.size ||
+          table_bytes(a.name) != table_bytes(b.name) || table_bytes(a.header) != table_bytes(b.header) ||
+          !std::ranges::equal(bytes.subspan(a.stored_offset(), a.index.size),
+                              written.subspan(b.stored_offset(), b.index.size)))
+        return not_read_back(absl::StrCat(data_file_label(*after, k), ": its entries, header or stored bytes differ"));
+    }
+    if (auto s = check_no_unreferenced(*after, report.alignment); !s.ok())
+      return not_read_back(std::string(s.message()));
+    return absl::OkStatus();
+  };
+  if (auto s = write_checked(target, options, produce, check); !s.ok()) return s;
+  return report;
+}
+
+}  // namespace anvil::forge

@@ -1,0 +1,130 @@
+#include "writer/forge/new_archive.hpp"
+
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "writer/byte_writer.hpp"
+
+namespace anvil::forge {
+namespace {
+
+template <class T>
+std::vector<u8> encode_table(const T& value) {
+  std::vector<u8> out;
+  {
+    ByteWriter writer(out);
+    const_cast<T&>(value).serialize(writer, 0);
+  }
+  return out;
+}
+
+u64 align_up(u64 at, u64 alignment) { return (at + alignment - 1) / alignment * alignment; }
+
+}  // namespace
+
+DataFileHeader default_data_file_header(std::span<const u8> name) {
+  DataFileHeader header;
+  std::copy_n(name.begin(), std::min(name.size(), header.name.bytes.size()), header.name.bytes.begin());
+  return header;
+}
+
+NewArchiveWriter::NewArchiveWriter(NewArchiveHead head, std::size_t files, ByteSink& out)
+    : head_(std::move(head)), files_(files), out_(&out) {}
+
+absl::StatusOr<NewArchiveWriter> NewArchiveWriter::open(NewArchiveHead head, std::size_t files, ByteSink& out) {
+  if (head.alignment == 0 || (head.alignment & (head.alignment - 1)) != 0 || head.alignment > (u64{1} << 30))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the alignment %d is not a power of two up to 2^30", head.alignment));
+  if (head.sections.empty()) {
+    NewSection all;
+    all.count = files;
+    head.sections.push_back(all);
+  }
+  u64 listed = 0;
+  for (const NewSection& s : head.sections) listed += s.count;
+  if (listed != files)
+    return absl::InvalidArgumentError(absl::StrFormat("the table sections list %d data files, not %d", listed, files));
+  if (files > static_cast<u64>(std::numeric_limits<i32>::max()))
+    return absl::InvalidArgumentError(absl::StrFormat("%d data files do not fit a table section's count", files));
+  NewArchiveWriter w(std::move(head), files, out);
+  // The header's H follows from its kept bytes (ArchiveHeader::serialize derives it when saving).
+  w.layout_.first_header = ArchiveHeader::min_wire_size + w.head_.header.unknown_1.bytes.size();
+  u64 at = w.layout_.first_header + DataHeader::wire_size;
+  for (const NewSection& s : w.head_.sections) {
+    w.layout_.sections.push_back(at);
+    at += TableSection::wire_size + s.count * (IndexEntry::wire_size + NameEntry::wire_size);
+  }
+  w.end_ = at;
+  w.index_.reserve(files);
+  w.names_.reserve(files);
+  return w;
+}
+
+absl::Status NewArchiveWriter::add(const NewDataFile& file, std::span<const u8> stored) {
+  const std::size_t i = index_.size();
+  if (i >= files_) return absl::InvalidArgumentError(absl::StrFormat("more data files than the %d announced", files_));
+  if (stored.size() > std::numeric_limits<u32>::max())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("data file %d: %d stored bytes do not fit a u32 size", i, stored.size()));
+  const u64 header_at = align_up(end_ + file.gap, head_.alignment);
+  if (header_at > end_) {
+    std::vector<u8> fill(header_at - end_, file.padding);
+    if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
+  }
+  if (auto s = out_->write_at(header_at, encode_table(file.header)); !s.ok()) return s;
+  if (auto s = out_->write_at(header_at + DataFileHeader::wire_size, stored); !s.ok()) return s;
+  end_ = header_at + DataFileHeader::wire_size + stored.size();
+  IndexEntry index;
+  index.offset = header_at;
+  index.file_id.value = file.file_id;
+  index.size = static_cast<u32>(stored.size());
+  NameEntry name = file.name;
+  name.raw_size = file.raw_size.value_or(index.size);
+  index_.push_back(index);
+  names_.push_back(name);
+  layout_.header_offsets.push_back(header_at);
+  layout_.stored_sizes.push_back(stored.size());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 padding) {
+  if (index_.size() != files_)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%d data files given, not the %d announced", index_.size(), files_));
+  if (trailing > 0) {
+    std::vector<u8> fill(trailing, padding);
+    if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
+    end_ += trailing;
+  }
+  if (auto s = out_->write_at(0, encode_table(head_.header)); !s.ok()) return s;
+  DataHeader data_header;
+  data_header.unknown = head_.data_header;
+  data_header.first_section = static_cast<i64>(layout_.sections.front());
+  if (auto s = out_->write_at(layout_.first_header, encode_table(data_header)); !s.ok()) return s;
+  std::size_t next_file = 0;
+  for (std::size_t k = 0; k < head_.sections.size(); ++k) {
+    const NewSection& s = head_.sections[k];
+    const u64 at = layout_.sections[k];
+    TableSection table;
+    table.count = static_cast<i32>(s.count);
+    table.unknown_0 = s.unknown_0;
+    table.unknown_1 = s.unknown_1;
+    table.unknown_2 = s.unknown_2;
+    table.index_table = static_cast<i64>(at + TableSection::wire_size);
+    table.name_table = static_cast<i64>(at + TableSection::wire_size + s.count * IndexEntry::wire_size);
+    table.next = k + 1 < head_.sections.size() ? static_cast<i64>(layout_.sections[k + 1]) : TableSection::kLast;
+    if (auto st = out_->write_at(at, encode_table(table)); !st.ok()) return st;
+    for (std::size_t j = 0; j < s.count; ++j, ++next_file) {
+      const u64 index_at = static_cast<u64>(table.index_table) + j * IndexEntry::wire_size;
+      const u64 name_at = static_cast<u64>(table.name_table) + j * NameEntry::wire_size;
+      if (auto st = out_->write_at(index_at, encode_table(index_[next_file])); !st.ok()) return st;
+      if (auto st = out_->write_at(name_at, encode_table(names_[next_file])); !st.ok()) return st;
+    }
+  }
+  layout_.size = end_;
+  return layout_;
+}
+
+}  // namespace anvil::forge

@@ -1,0 +1,86 @@
+// A new `.forge` archive laid out from scratch (FORGE.md 1), for `pack`, `compact` and `gen --forge`:
+// the archive header at 0 (its kept bytes up to H), the file-data header at H, then each table section
+// followed by its index table and its name table, then the data files in order, each one's 440-byte
+// header at an offset aligned as asked, its stored bytes right after it. Offsets and sizes are derived
+// from the layout; every other field is the caller's. Data files are given one at a time, so that only
+// one data file's stored bytes are held.
+#pragma once
+
+#include <absl/status/status.h>
+#include <absl/status/statusor.h>
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "model/forge/archive.hpp"
+#include "writer/forge/archive_writer.hpp"
+
+namespace anvil::forge {
+
+// A table section's kept fields and how many data files (the next ones, in order) it lists.
+struct NewSection {
+  std::size_t count = 0;
+  Opaque<4> unknown_0;
+  Opaque<8> unknown_1;
+  Opaque<8> unknown_2;
+};
+
+// What the archive keeps of its own: the header (its `unknown` byte, version and the bytes up to H; H
+// follows from them) and the file-data header's 32 bytes. The sections' counts add up to the data files.
+struct NewArchiveHead {
+  ArchiveHeader header;
+  Opaque<32> data_header;
+  std::vector<NewSection> sections;
+  u64 alignment = 16;  // of each data file's 440-byte header: a power of two, 1 for none
+};
+
+// One data file: its index entry's id, its name entry and 440-byte header as they are to be written
+// (raw_size excepted), and the gap before it.
+struct NewDataFile {
+  u32 file_id = 0;
+  NameEntry name;               // raw_size is set from `raw_size`
+  std::optional<u32> raw_size;  // none: the stored size (FORGE.md 1: usually so)
+  DataFileHeader header;
+  u64 gap = 0;     // bytes left before its header beyond what the alignment needs (0 in pack and compact)
+  u8 padding = 0;  // the byte that fills up to its header
+};
+
+// Where things went.
+struct NewArchiveLayout {
+  u64 first_header = 0;             // H
+  std::vector<u64> sections;        // each section's offset
+  std::vector<u64> header_offsets;  // each data file's 440-byte header
+  std::vector<u64> stored_sizes;    // each data file's stored bytes
+  u64 size = 0;
+};
+
+// A default 440-byte header for a data file: its name, NUL-padded, and 312 zero bytes.
+DataFileHeader default_data_file_header(std::span<const u8> name);
+
+// Writes the archive into a ByteSink: add() each data file in order, then finish(). The tables are
+// written by finish(), at the places reserved for them at construction.
+class NewArchiveWriter {
+ public:
+  // Errors of the head (a section count that does not add up is found by finish()): an alignment that
+  // is not a power of two. `files`: how many data files add() will be given.
+  static absl::StatusOr<NewArchiveWriter> open(NewArchiveHead head, std::size_t files, ByteSink& out);
+
+  // The next data file and its stored bytes (FORGE.md 2, as encode_stored() makes them).
+  absl::Status add(const NewDataFile& file, std::span<const u8> stored);
+
+  // The tables, and `trailing` bytes of `padding` after the last data file.
+  absl::StatusOr<NewArchiveLayout> finish(u64 trailing = 0, u8 padding = 0);
+
+ private:
+  NewArchiveWriter(NewArchiveHead head, std::size_t files, ByteSink& out);
+  NewArchiveHead head_;
+  std::size_t files_ = 0;
+  ByteSink* out_ = nullptr;
+  std::vector<IndexEntry> index_;
+  std::vector<NameEntry> names_;
+  NewArchiveLayout layout_;
+  u64 end_ = 0;  // where the next data file may start
+};
+
+}  // namespace anvil::forge
