@@ -63,6 +63,10 @@ TEST_P(DiffResize, DiffThenPatchReproducesAResizedDataFile) {
     r = run_cli({"patch", forward ? a_path : b_path, diff_path, "-o", out, "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err << text;
     EXPECT_TRUE(test::read_file(out) == (forward ? b : a));
+    // `anvilrt diff` of the two data files prints that patch.
+    r = run_cli({"diff", forward ? a_path : b_path, forward ? b_path : a_path, "-q"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.out, text);
   }
 }
 
