@@ -11,6 +11,7 @@
 #include "patch/archive_patch.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
+#include "pipeline/data_file_patch.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
@@ -96,7 +97,9 @@ int run_patch(int argc, char** argv) {
              "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
              "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
              "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"
-             "set_switch_distance, scale_switch_distance), what each refuses, with examples.\n"
+             "set_switch_distance, scale_switch_distance, duplicate_instance, remove_instance,\n"
+             "add_material), what each refuses, with examples. An object may change size inside a data\n"
+             "file or an archive (its entry's file_size and data_size follow), never in a level file.\n"
              "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
              "/datafiles/NAME/objects/KEY/... the data file NAME (as ls shows it, its file name, or 0xID:\n"
              "docs/data-file-names.md); bulk operations range over every data file, or\n"
@@ -186,6 +189,15 @@ int run_patch(int argc, char** argv) {
     return kOk;
   }
 
+  // An object of a data file that changed size shifts the rest of it (FORGE.md 5): the data file is
+  // written whole, its entry's sizes following.
+  if (source.kind == SourceKind::data_file && patch::resizes(level, result)) {
+    if (auto s = patch::write_patched_data_file(level, result, out, output_options); !s.ok()) {
+      error(std::string(s.message()));
+      return kBadInput;
+    }
+    return kOk;
+  }
   // Streamed into a temporary, read back and checked, then renamed (pipeline/patch_output.hpp); the input's pages
   // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
   // it was, and the new one replaces it only at the end.

@@ -1,6 +1,7 @@
 #include "fuzz/forge_invariants.hpp"
 
 #include <absl/strings/str_cat.h>
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -77,6 +78,60 @@ std::string check_checksums(std::span<const u8> bytes, const forge::Archive& arc
   }
   if (blocks != verdict.blocks || (verdict.rule && matched != verdict.matched))
     return absl::StrCat("forge: the vote counts ", verdict.describe(), ", a recount ", matched, " of ", blocks);
+  return "";
+}
+
+// An edit that grows objects of data file `i` (FORGE.md 5): an instance placed again in every Visual of it,
+// and a material info added to each of its meshes. When the patch applies, the data file grows by what
+// its objects grew, and the written archive reads back as the edit.
+std::string check_resize(std::span<const u8> bytes, forge::ArchiveLevels& set, std::size_t i,
+                         const forge::ArchiveChecksums& checksums) {
+  for (const char* op : {R"({"op":"duplicate_instance","objects":"*","index":0,"translate":[1,2,3]})",
+                         R"({"op":"add_material","objects":"*","source":"0x0000000000000001",)"
+                         R"("replacement":"0x0000000000000002","mode":1})"}) {
+    // Written by a JSON writer: data file names hold `"` and `\xNN` escapes.
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> json(buffer);
+    json.StartArray();
+    rapidjson::Document parsed;
+    parsed.Parse(op);
+    rapidjson::Value names(rapidjson::kArrayType);
+    names.PushBack(rapidjson::Value(set.name(i).c_str(), parsed.GetAllocator()), parsed.GetAllocator());
+    parsed.AddMember("datafiles", names, parsed.GetAllocator());
+    parsed.Accept(json);
+    json.EndArray();
+    std::string text(buffer.GetString(), buffer.GetSize());
+    auto outcome = patch::apply_archive_patch_text(set, text);
+    if (outcome.error) {
+      if (outcome.error->reason.empty()) return "forge: the edit " + text + " was refused without a reason";
+      continue;  // nothing it matches, or a data file that does not read
+    }
+    auto level = set.level(i);
+    if (!level.ok()) return "forge: a data file the edit read does not read again";
+    std::int64_t growth = 0;
+    for (const auto& d : outcome.datafiles)
+      for (std::size_t k = 0; k < d.result.edited.size(); ++k)
+        growth += static_cast<std::int64_t>(d.result.overlays[k].size()) -
+                  static_cast<std::int64_t>((*level)->pieces[d.result.edited[k]].length);
+    const std::size_t before = (*level)->bytes.size();
+    auto changes = forge::patched_data_files(set, outcome);
+    if (!changes.ok())
+      return "forge: the resized data file does not read back: " + std::string(changes.status().message());
+    if (changes->size() != 1) return "forge: the edit " + text + " did not change exactly one data file";
+    if (static_cast<std::int64_t>((*changes)[0].decoded.size()) != static_cast<std::int64_t>(before) + growth)
+      return absl::StrCat("forge: the edit ", text, " grew the data file by ",
+                          static_cast<std::int64_t>((*changes)[0].decoded.size()) - static_cast<std::int64_t>(before),
+                          " bytes, its objects by ", growth);
+    forge::VectorSink out;
+    auto written = forge::rewrite(bytes, *changes, out);
+    if (!written.ok()) {
+      if (written.status().message().empty()) return "forge: a rewrite refused without a reason";
+      continue;
+    }
+    if (auto s = forge::check_rewrite(bytes, out.bytes(), *changes, false, nullptr, nullptr, checksums.verdict);
+        !s.ok())
+      return "forge: the resized archive does not read back as the edit: " + std::string(s.message());
+  }
   return "";
 }
 
@@ -191,7 +246,7 @@ std::string check_forge(std::span<const u8> bytes) {
     if (auto s = forge::check_rewrite(bytes, out.bytes(), *changes, false, nullptr, nullptr, checksums.verdict);
         !s.ok())
       return "forge: the edited archive does not read back as the edit: " + std::string(s.message());
-    return "";
+    return check_resize(bytes, set, i, checksums);
   }
   return "";
 }

@@ -16,11 +16,13 @@
 
 #include "patch/patch.hpp"
 #include "pipeline/build.hpp"
+#include "pipeline/data_file_patch.hpp"
 #include "pipeline/dump.hpp"
 #include "pipeline/patch_output.hpp"
 #include "pipeline/read_back.hpp"
 #include "pipeline/verify.hpp"
 #include "reader/json_numbers.hpp"
+#include "reader/level_source.hpp"
 #include "reader/object_json.hpp"
 #include "writer/encode.hpp"
 #include "writer/json_text_handler.hpp"
@@ -149,8 +151,33 @@ std::vector<u8> read_bytes(const std::string& path) {
 
 }  // namespace
 
-PatchCheck::PatchCheck(std::span<const u8> base, Game game)
-    : base_(base.begin(), base.end()), pristine_(base_), game_(game), level_(carve_level(base_, game)) {
+std::vector<u8> wrap_in_data_file(std::span<const u8> body) {
+  std::vector<u8> out;
+  auto put = [&](u64 v, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) out.push_back(static_cast<u8>(v >> (8 * i)));
+  };
+  const u64 header = 4 + 4 + 4 + 1;  // resource_type, file_size, name_length (0), flag (0)
+  put(1, 2);                         // one entry
+  put(0x12345678, 4);                // file_id
+  put(header + body.size(), 4);      // data_size
+  put(0, 2);                         // extra
+  put(0, 4);                         // m: no kept bytes
+  put(0x0faeba30, 4);                // resource_type
+  put(body.size(), 4);               // file_size
+  put(0, 4);
+  put(0, 1);
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+PatchCheck::PatchCheck(std::span<const u8> base, Game game, bool data_file)
+    : base_(data_file ? wrap_in_data_file(base) : std::vector<u8>(base.begin(), base.end())),
+      pristine_(base_),
+      game_(game),
+      data_file_(data_file),
+      level_(data_file ? carve_source(base_, detect_source(base_), game) : carve_level(base_, game)) {
+  if (data_file && detect_source(base_).kind != SourceKind::data_file)
+    base_error_ = where(game) + "the wrapped base does not read as a data file";
   // What holds for the base once need not be checked again per patch: it writes back, and its dump
   // (the "before" side of the field comparison) parses.
   if (auto diff = describe_difference(base_, write_level(level_, parse_objects(level_))); !diff.empty())
@@ -179,8 +206,20 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     return "";
   }
   const patch::PatchResult& result = outcome.result;
-  const std::vector<u8> bytes = patch::patched_bytes(level_, result);
-  if (bytes.size() != base_.size())
+  // Objects change size only inside a data file (FORGE.md 5): there the data file is re-laid.
+  const bool resized = patch::resizes(level_, result);
+  if (resized && !data_file_) return where(game_) + "an object of a level file changed size";
+  std::vector<u8> bytes;
+  if (resized) {
+    auto laid = patch::patched_data_file(level_, result);
+    if (!laid.ok()) return where(game_) + "patched_data_file: " + std::string(laid.status().message());
+    bytes = std::move(*laid);
+    if (auto failure = patch::check_patched_data_file(level_, result, bytes))
+      return where(game_) + "check_patched_data_file: " + *failure;
+  } else {
+    bytes = patch::patched_bytes(level_, result);
+  }
+  if (!resized && bytes.size() != base_.size())
     return where(game_) + absl::StrCat("the patched file has ", bytes.size(), " bytes, not ", base_.size());
   if (result.edited.size() != result.edited_objects.size())
     return where(game_) + "edited and edited_objects differ in size";
@@ -188,12 +227,21 @@ std::string PatchCheck::check(std::span<const u8> text) const {
   // The same pieces; edited objects parse to the patched model and encode back to their bytes; every
   // other piece is byte-identical to the base's (which writes back: checked once, in the constructor).
   // Their JSON is then the base's too: only the edited objects' fields can differ.
-  Carved patched = carve(bytes, game_);
+  Carved patched;
+  if (data_file_) {
+    Source source = detect_source(bytes);
+    if (source.kind != SourceKind::data_file) return where(game_) + "the patched data file does not read as one";
+    patched.level = carve_source(bytes, source, game_);
+    patched.objects = parse_objects(patched.level);
+  } else {
+    patched = carve(bytes, game_);
+  }
   if (patched.level.pieces.size() != level_.pieces.size())
     return where(game_) + absl::StrCat("the patched file carves into ", patched.level.pieces.size(), " pieces, not ",
                                        level_.pieces.size());
   std::vector<std::pair<std::size_t, std::string>> differences;  // (piece, pointer inside the object)
   std::vector<u8> encoded;
+  std::int64_t shift = 0;  // what the objects before this piece grew
   for (std::size_t i = 0, object = 0; i < level_.pieces.size(); object += level_.pieces[i].is_object(), ++i) {
     const Piece &a = level_.pieces[i], &b = patched.level.pieces[i];
     auto edited = std::find(result.edited.begin(), result.edited.end(), i);
@@ -201,10 +249,16 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     int kind = edited != result.edited.end()
                    ? static_cast<int>(result.edited_objects[edited - result.edited.begin()].index())
                    : a.kind;
-    if (a.offset != b.offset || a.length != b.length || kind != b.kind)
+    const std::size_t length =
+        edited != result.edited.end() ? result.overlays[edited - result.edited.begin()].size() : a.length;
+    if (static_cast<std::int64_t>(a.offset) + shift != static_cast<std::int64_t>(b.offset) || length != b.length ||
+        kind != b.kind)
       return where(game_) + absl::StrCat("piece ", i, " (offset ", a.offset, ") carves differently after the patch");
+    shift += static_cast<std::int64_t>(length) - static_cast<std::int64_t>(a.length);
     if (edited == result.edited.end()) {
-      if (!std::equal(base_.begin() + a.offset, base_.begin() + a.offset + a.length, bytes.begin() + a.offset))
+      // A resize changes the entries' size fields, outside the objects: check_patched_data_file proved them.
+      if (resized && !a.is_object()) continue;
+      if (!std::equal(base_.begin() + a.offset, base_.begin() + a.offset + a.length, bytes.begin() + b.offset))
         return where(game_) + absl::StrCat("piece ", i, " (offset ", a.offset, ") changed but is not reported edited");
       continue;
     }
@@ -222,10 +276,11 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     // Objects are paired by order (a patch may change ids, and so keys).
     std::vector<std::string> here;
     json_differences(*before_[object], after, "", here);
-    for (std::string& d : here) differences.emplace_back(i, std::move(d));
+    for (std::string& d : here)
+      if (!(resized && (d == "/offset" || d == "/length"))) differences.emplace_back(i, std::move(d));
   }
-  if (auto failure = patch::check_written(level_, result, bytes)) return where(game_) + "check_written: " + *failure;
-  {
+  if (!resized) {
+    if (auto failure = patch::check_written(level_, result, bytes)) return where(game_) + "check_written: " + *failure;
     // The streamed output (what `anvilrt patch` writes) is the same bytes.
     char* data = nullptr;
     std::size_t length = 0;
@@ -265,14 +320,14 @@ std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game
 }
 
 std::string check_patch_on_corpus(std::span<const u8> text, const std::string& corpus_dir) {
-  static std::map<std::string, std::unique_ptr<PatchCheck>> checks;
+  static std::map<std::pair<std::string, bool>, std::unique_ptr<PatchCheck>> checks;
   for (const PatchBase& base : kPatchBases) {
     std::string path = corpus_dir + "/" + base.file;
-    auto& check = checks[path];
+    auto& check = checks[{path, base.data_file}];
     if (!check) {
       std::vector<u8> bytes = read_bytes(path);
       if (bytes.empty()) return "cannot read " + path;
-      check = std::make_unique<PatchCheck>(bytes, base.game);
+      check = std::make_unique<PatchCheck>(bytes, base.game, base.data_file);
     }
     if (auto v = check->check(text); !v.empty()) return v;
   }

@@ -41,7 +41,9 @@ std::string check_dump(std::span<const u8> bytes);
 class PatchCheck {
  public:
   // Carves the base, checks that it writes back, and keeps the JSON of each of its objects.
-  PatchCheck(std::span<const u8> base, Game game);
+  // `data_file`: the base is the body of a one-entry decompressed data file (wrap_in_data_file), where
+  // objects may change size (FORGE.md 5).
+  PatchCheck(std::span<const u8> base, Game game, bool data_file = false);
   PatchCheck(const PatchCheck&) = delete;  // the level views base_
   PatchCheck& operator=(const PatchCheck&) = delete;
   std::string check(std::span<const u8> text) const;
@@ -52,6 +54,7 @@ class PatchCheck {
   std::vector<u8> base_;      // the level's bytes
   std::vector<u8> pristine_;  // a copy, to see that the engine never writes into the base
   Game game_;
+  bool data_file_ = false;
   Level level_;
   rapidjson::Document dump_;                     // the base's `dump`
   std::vector<const rapidjson::Value*> before_;  // its objects' values, in file order
@@ -60,13 +63,19 @@ class PatchCheck {
 
 std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game game);
 
-// The base files of the patch harness, in corpus/ (one per dialect).
+// The base files of the patch harness, in corpus/ (one per dialect), each also as the body of a data file.
 struct PatchBase {
   const char* file;
   Game game;
+  bool data_file = false;  // wrapped by wrap_in_data_file
 };
 inline constexpr PatchBase kPatchBases[] = {{"ac2/lod_selector_slots.bin", Game::ac2},
-                                            {"sws/visual_lod_selector_instance.bin", Game::sws}};
+                                            {"sws/visual_lod_selector_instance.bin", Game::sws},
+                                            {"ac2/lod_selector_slots.bin", Game::ac2, true},
+                                            {"sws/visual_lod_selector_instance.bin", Game::sws, true}};
+
+// A decompressed data file (FORGE.md 3) of one entry whose body is `body`.
+std::vector<u8> wrap_in_data_file(std::span<const u8> body);
 
 // check_patch on every base file under `corpus_dir`, each read and prepared once.
 std::string check_patch_on_corpus(std::span<const u8> text, const std::string& corpus_dir);

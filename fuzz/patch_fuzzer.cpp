@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
       std::fprintf(stderr, "patch harness: %s is not compiled in (fuzz/CMakeLists.txt)\n", base.file);
       std::abort();
     }
-    checks.push_back(std::make_unique<anvil::fuzz::PatchCheck>(embedded->bytes, base.game));
+    checks.push_back(std::make_unique<anvil::fuzz::PatchCheck>(embedded->bytes, base.game, base.data_file));
   }
   return 0;
 }

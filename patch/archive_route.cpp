@@ -9,16 +9,13 @@
 #include "model/json_text.hpp"
 #include "patch/archive_router.hpp"
 #include "patch/json_util.hpp"
+#include "patch/ops.hpp"
 
 namespace anvil::patch::archive {
 
 namespace {
 
 bool is(const std::string& segment, Key member) { return segment == document::text(member); }
-
-bool is_bulk(std::string_view op) {
-  return op == "swap_material" || op == "transform" || op == "set_switch_distance" || op == "scale_switch_distance";
-}
 
 std::string member_string(const Value& op, const char* name) {
   auto it = op.FindMember(name);
@@ -121,17 +118,21 @@ void Router::route(std::size_t index, const Value& op) {
     std::sort(seen.begin(), seen.end());
     if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) return add_unchanged(index, op);
   }
-  if (is_bulk(name)) return route_bulk(index, op);
-  bool rfc =
-      name == "test" || name == "replace" || name == "add" || name == "remove" || name == "move" || name == "copy";
-  if (!rfc) return add_unchanged(index, op);  // rfc: op is an object (its "op" named one)
+  const OpInfo* info = find_op(name);
+  if (info == nullptr) return add_unchanged(index, op);  // known: op is an object (its "op" named one)
+  switch (info->route) {
+    case OpRoute::by_objects:
+      return route_bulk(index, op);
+    case OpRoute::by_path:
+      break;
+  }
   auto path_member = op.FindMember("path");
   if (path_member == op.MemberEnd() || !path_member->value.IsString()) return add_unchanged(index, op);
   std::string path(path_member->value.GetString(), path_member->value.GetStringLength());
   pointers_[index] = path;
   Target target = locate(path);
   std::optional<Target> from;
-  if (name == "move" || name == "copy") {
+  if (info->op == Op::move || info->op == Op::copy) {
     auto it = op.FindMember("from");
     if (it == op.MemberEnd() || !it->value.IsString()) return add_unchanged(index, op);
     from = locate({it->value.GetString(), it->value.GetStringLength()});

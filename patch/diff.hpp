@@ -4,6 +4,11 @@
 // became null, a slot of another class, offsetting count changes of the same total length) is tested
 // and replaced whole. Changes of an object's id come last, each addressed by the key the object has
 // once the earlier ones are applied (a key follows its id).
+// Two decompressed data files (levels carved in their bodies) may differ in size where objects grew or
+// shrank (FORGE.md 5): the same pieces in the same order, each opaque one byte for byte but for the
+// entries' `data_size` and `file_size`, which must have changed by the growth of the objects in that
+// entry's body. There an array of another length becomes `add`s of its new elements (or a `test` and a
+// `remove` of each element it lost, the last first) after the changes of the elements both hold.
 #pragma once
 
 #include <optional>
@@ -15,9 +20,11 @@
 namespace anvil::patch {
 
 struct DiffOp {
+  enum Kind { kReplace, kAdd, kRemove };
   std::string path;       // RFC 6901 pointer into the document of A
-  std::string old_value;  // JSON text (f32-exact shortest)
-  std::string new_value;
+  std::string old_value;  // JSON text (f32-exact shortest); kAdd: none
+  std::string new_value;  // kRemove: none
+  Kind kind = kReplace;   // kReplace: `test` + `replace`; kAdd: `add`; kRemove: `test` + `remove`
 };
 
 struct DiffOutcome {

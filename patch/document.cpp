@@ -58,15 +58,23 @@ Location Engine::locate(const std::string& pointer) {
 
 Engine::State& Engine::state(std::size_t piece) {
   auto [it, inserted] = states_.try_emplace(piece);
-  if (inserted) it->second.object = parse_piece(level_, level_.pieces[piece]);
+  if (inserted) {
+    it->second.object = parse_piece(level_, level_.pieces[piece]);
+    it->second.length = level_.pieces[piece].length;
+  }
   return it->second;
+}
+
+Extent Engine::extent(std::size_t piece) {
+  auto it = states_.find(piece);
+  const Piece& p = level_.pieces[piece];
+  return {p.offset, it == states_.end() ? p.length : it->second.length};
 }
 
 Document& Engine::dom(std::size_t piece) {
   State& s = state(piece);
   if (!s.dom_valid) {
-    const Piece& p = level_.pieces[piece];
-    object_document(s.object, {p.offset, p.length}, s.dom);
+    object_document(s.object, extent(piece), s.dom);
     s.dom_valid = true;
   }
   return s.dom;
@@ -92,7 +100,7 @@ void Engine::build_document(Document& out, bool objects, bool spans) {
           w.key(keys_.key(i));  // its JSON is copied in below, not printed: printing could round its numbers
           handler.Null();
         } else {
-          write_object_json(w, keys_.key(i), {p.offset, p.length},
+          write_object_json(w, keys_.key(i), extent(i),
                             it != states_.end() ? it->second.object : parse_piece(level_, p));
         }
       }
@@ -150,9 +158,15 @@ void Engine::require_modifiable(const Location& loc, std::string_view what) {
   }
 }
 
-std::optional<std::string> Engine::reread(std::size_t piece, Object& out) {
+std::optional<std::string> Engine::reread(std::size_t piece, Object& out, std::size_t* length) {
   std::vector<u8> encoded;
-  return read_dump_object(state(piece).dom, level_.game, key_pointer(piece), level_.pieces[piece].offset, out, encoded);
+  State& s = state(piece);
+  std::optional<std::size_t> resize_from;
+  if (resizable()) resize_from = s.length;
+  auto failure =
+      read_dump_object(s.dom, level_.game, key_pointer(piece), level_.pieces[piece].offset, out, encoded, resize_from);
+  if (length) *length = encoded.size();
+  return failure;
 }
 
 void Engine::revalidate(std::vector<std::size_t> pieces) {
@@ -169,7 +183,8 @@ void Engine::revalidate(std::vector<std::size_t> pieces) {
   for (std::size_t piece : pieces) {
     State& s = state(piece);
     Object next;
-    if (auto reason = reread(piece, next)) {
+    std::size_t length = 0;
+    if (auto reason = reread(piece, next, &length)) {
       // Attributed to the operation since which the object has failed for this reason.
       if (!s.broken || s.broken->reason != *reason) s.broken = Broken{op_index_, op_pointer_, std::move(*reason)};
       continue;
@@ -177,6 +192,11 @@ void Engine::revalidate(std::vector<std::size_t> pieces) {
     s.broken.reset();
     s.object = std::move(next);
     s.edited = true;
+    if (length != s.length) {
+      // The object's "length" follows its fields (FORGE.md 5), as dump would print it.
+      s.length = length;
+      if (auto it = s.dom.FindMember("length"); it != s.dom.MemberEnd()) it->value.SetUint64(length);
+    }
   }
 }
 

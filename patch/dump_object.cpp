@@ -11,7 +11,8 @@ namespace anvil {
 using rapidjson::Value;
 
 std::optional<std::string> read_dump_object(const Value& object_json, Game game, const std::string& pointer,
-                                            std::size_t offset, Object& object, std::vector<u8>& encoded) {
+                                            std::size_t offset, Object& object, std::vector<u8>& encoded,
+                                            std::optional<std::size_t> resized_from) {
   if (auto failure = read_object_json(object_json, game, pointer, object)) return failure->message();
   auto object_offset_member = object_json.FindMember("offset");
   const Value* object_offset = object_offset_member == object_json.MemberEnd() ? nullptr : &object_offset_member->value;
@@ -21,10 +22,17 @@ std::optional<std::string> read_dump_object(const Value& object_json, Game game,
   encoded.clear();
   encode_object(object, encoded);
   auto length = object_json.FindMember("length");
-  if (length == object_json.MemberEnd() || !length->value.IsUint64() || length->value.GetUint64() != encoded.size())
-    return absl::StrCat(pointer, "/length: the fields encode to ", encoded.size(),
-                        " bytes: an object inside a level file cannot change size");
-  return std::nullopt;
+  const bool given = length != object_json.MemberEnd() && length->value.IsUint64();
+  if (given && length->value.GetUint64() == encoded.size()) return std::nullopt;
+  if (resized_from) {
+    if (given && length->value.GetUint64() == *resized_from) return std::nullopt;
+    return absl::StrCat(
+        pointer, "/length: the fields encode to ", encoded.size(), " bytes: \"length\" follows the fields (found ",
+        length == object_json.MemberEnd() ? std::string("nothing") : json_as_written(length->value), ")");
+  }
+  return absl::StrCat(pointer, "/length: the fields encode to ", encoded.size(),
+                      " bytes: an object inside a level file cannot change size (the size fields of the container "
+                      "around it are not known; inside a data file or an archive they are)");
 }
 
 }  // namespace anvil

@@ -14,9 +14,12 @@
 namespace anvil {
 
 // Its fields (reader/object_json.hpp), then its "offset", which must be `offset` (where its span
-// starts), then its encoding (into `encoded`), whose size must be its "length" (no object changes size).
-// The error otherwise, as build reports it: "POINTER/field: what".
+// starts), then its encoding (into `encoded`), whose size must be its "length": an object inside a level
+// file cannot change size (FORMAT.md 1). `resized_from`: the object lies inside a data file, where it may
+// (FORGE.md 5), and its "length" may then also be this, the length it had before the edit (a "length"
+// that is neither is still refused). The error otherwise, as build reports it: "POINTER/field: what".
 std::optional<std::string> read_dump_object(const rapidjson::Value& object_json, Game game, const std::string& pointer,
-                                            std::size_t offset, Object& object, std::vector<u8>& encoded);
+                                            std::size_t offset, Object& object, std::vector<u8>& encoded,
+                                            std::optional<std::size_t> resized_from = std::nullopt);
 
 }  // namespace anvil

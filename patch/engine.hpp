@@ -60,6 +60,7 @@ class Engine {
     bool dom_valid = false;
     bool edited = false;
     std::optional<Broken> broken;
+    std::size_t length = 0;  // the size of `object`'s encoding (the piece's, unless the object resized)
   };
 
   // --- the document (document.cpp) ---
@@ -72,7 +73,12 @@ class Engine {
   // After an operation changed the JSON of these objects: their keys follow their ids, and each is
   // re-read as `build` reads it (a failure is remembered, not thrown: a later operation may repair it).
   void revalidate(std::vector<std::size_t> pieces);
-  std::optional<std::string> reread(std::size_t piece, Object& out);
+  std::optional<std::string> reread(std::size_t piece, Object& out, std::size_t* length = nullptr);
+  // Whether an object may change size: inside a data file's bodies, where the sizes of the container
+  // around it are known (FORGE.md 5); never in a level file (FORMAT.md 1).
+  bool resizable() const { return !level_.regions.empty(); }
+  // Where the object lies, with the length its current model encodes to.
+  Extent extent(std::size_t piece);
   std::string key_pointer(std::size_t piece) const;
 
   // --- RFC 6902 (rfc6902.cpp) ---
@@ -89,6 +95,11 @@ class Engine {
   void op_swap_material(const Value& op);
   void op_transform(const Value& op);
   void op_switch_distance(const Value& op, bool scale);
+  void op_duplicate_instance(const Value& op);
+  void op_remove_instance(const Value& op);
+  void op_add_material(const Value& op);
+  template <class Edit>
+  void instance_op(const Value& op, const char* name, Edit&& edit);
 
   void record(std::string op, std::size_t piece, std::string pointer, std::string old_value, std::string new_value) {
     if (options_.record_changes)

@@ -11,6 +11,7 @@
 
 #include "patch/engine.hpp"
 #include "patch/json_util.hpp"
+#include "patch/ops.hpp"
 #include "reader/json_messages.hpp"
 #include "reader/json_numbers.hpp"
 #include "writer/encode.hpp"
@@ -67,27 +68,41 @@ void Engine::run_op(std::size_t index, const Value& op, std::string& pointer) {
   const Value* name_value = string_member(op, "op", "a string");
   std::string name(name_value->GetString(), name_value->GetStringLength());
   pointer = op_pointer_ = name;
-  if (name == "swap_material") return op_swap_material(op);
-  if (name == "transform") return op_transform(op);
-  if (name == "set_switch_distance") return op_switch_distance(op, false);
-  if (name == "scale_switch_distance") return op_switch_distance(op, true);
-  bool known =
-      name == "test" || name == "replace" || name == "add" || name == "remove" || name == "move" || name == "copy";
-  if (!known)
-    fail(
-        absl::StrFormat("unknown op \"%s\" (test, replace, add, remove, move, copy, swap_material, transform, "
-                        "set_switch_distance, scale_switch_distance)",
-                        name));
+  const OpInfo* info = find_op(name);
+  if (info == nullptr) fail(absl::StrFormat("unknown op \"%s\" (%s)", name, op_names()));
+  switch (info->op) {
+    case Op::swap_material:
+      return op_swap_material(op);
+    case Op::transform:
+      return op_transform(op);
+    case Op::set_switch_distance:
+      return op_switch_distance(op, false);
+    case Op::scale_switch_distance:
+      return op_switch_distance(op, true);
+    case Op::duplicate_instance:
+      return op_duplicate_instance(op);
+    case Op::remove_instance:
+      return op_remove_instance(op);
+    case Op::add_material:
+      return op_add_material(op);
+    case Op::test:
+    case Op::replace:
+    case Op::add:
+    case Op::remove:
+    case Op::move:
+    case Op::copy:
+      break;
+  }
   // RFC 6902: members not defined for the operation are ignored.
   const Value* path = string_member(op, "path", "a JSON pointer string");
   pointer.assign(path->GetString(), path->GetStringLength());
   op_pointer_ = pointer;
   Location loc = locate(pointer);
-  if (name == "remove") return modify(name, loc, nullptr, nullptr);
-  if (name == "move" || name == "copy") {
+  if (info->op == Op::remove) return modify(name, loc, nullptr, nullptr);
+  if (info->op == Op::move || info->op == Op::copy) {
     const Value* from = string_member(op, "from", "a JSON pointer string");
     Location from_loc = locate({from->GetString(), from->GetStringLength()});
-    if (name == "move" && from_loc.segments == loc.segments) {
+    if (info->op == Op::move && from_loc.segments == loc.segments) {
       read(from_loc);  // RFC 6902: a no-op, once "from" is known to exist
       return;
     }
@@ -95,7 +110,7 @@ void Engine::run_op(std::size_t index, const Value& op, std::string& pointer) {
   }
   const Value* value = optional_member(op, "value");
   if (value == nullptr) fail("missing \"value\"");
-  if (name == "test") return op_test(loc, *value);
+  if (info->op == Op::test) return op_test(loc, *value);
   modify(name, loc, nullptr, value);
 }
 
@@ -118,8 +133,9 @@ PatchResult Engine::finish() {
     std::vector<u8> encoded;
     encoded.reserve(p.length);
     encode_object(s.object, encoded);
-    if (encoded.size() != p.length)  // revalidate and the bulk operations keep every size
-      throw std::logic_error("an edited object changed size");
+    // revalidate and commit refuse a change of size outside a data file (FORMAT.md 1, FORGE.md 5)
+    if (encoded.size() != p.length && !resizable()) throw std::logic_error("an edited object changed size");
+    if (encoded.size() != s.length) throw std::logic_error("an edited object's length is not its encoding's");
     result.edited.push_back(piece);
     result.edited_objects.push_back(std::move(s.object));
     result.overlays.push_back(std::move(encoded));

@@ -104,8 +104,7 @@ std::string Engine::location_text(const Location& at) {
   if (s.broken) {
     v = find(dom(at.piece), at.segments, 2);
   } else {
-    const Piece& p = level_.pieces[at.piece];
-    object_document(s.object, {p.offset, p.length}, canonical);
+    object_document(s.object, extent(at.piece), canonical);
     v = find(canonical, at.segments, 2);
   }
   return v ? to_text(*v) : "";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "pipeline/data_file_patch.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
@@ -18,8 +19,20 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
     if (d.result.edited.empty()) continue;
     auto level = set.level(d.datafile);
     if (!level.ok()) return level.status();
-    DataFileChange change{set.archive_index(d.datafile), patch::patched_bytes(**level, d.result)};
-    if (auto why = patch::check_written(**level, d.result, change.decoded))
+    // An object that changed size shifts the rest of its data file (FORGE.md 5).
+    const bool resized = patch::resizes(**level, d.result);
+    DataFileChange change{set.archive_index(d.datafile), {}};
+    if (resized) {
+      auto bytes = patch::patched_data_file(**level, d.result);
+      if (!bytes.ok())
+        return absl::Status(bytes.status().code(),
+                            absl::StrFormat("data file %s: %s", set.name(d.datafile), bytes.status().message()));
+      change.decoded = std::move(*bytes);
+    } else {
+      change.decoded = patch::patched_bytes(**level, d.result);
+    }
+    if (auto why = resized ? patch::check_patched_data_file(**level, d.result, change.decoded)
+                           : patch::check_written(**level, d.result, change.decoded))
       return absl::InternalError(absl::StrFormat(
           "data file %s: the patched bytes do not read back as the patched model: %s", set.name(d.datafile), *why));
     set.release(d.datafile);

@@ -162,7 +162,8 @@ TEST_F(ArchivePatch, PointersTheArchiveDocumentDoesNotHave) {
   // What the single-level engine refuses in any data file, it refuses with its own words.
   expect_error(apply(R"([{"op":"frobnicate"}])"), 2,
                "op 0 (frobnicate): unknown op \"frobnicate\" (test, replace, add, remove, move, copy, swap_material, "
-               "transform, set_switch_distance, scale_switch_distance)");
+               "transform, set_switch_distance, scale_switch_distance, "
+               "duplicate_instance, remove_instance, add_material)");
   expect_error(apply("[7]"), 2, "op 0 (): an operation must be a JSON object (found a number)");
   expect_error(apply("{}"), 2, "a patch must be a JSON array of operations (found an object)");
 }

@@ -73,7 +73,8 @@ TEST_F(PatchCli, MalformedPatches) {
   expect_error(kSlotsLevel, "ac2", "[{\"path\":\"/size\",\"value\":1}]", 2, "op 0 (): missing \"op\" (a string)");
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"frobnicate\",\"path\":\"/size\"}]", 2,
                "op 0 (frobnicate): unknown op \"frobnicate\" (test, replace, add, remove, move, copy, swap_material, "
-               "transform, set_switch_distance, scale_switch_distance)");
+               "transform, set_switch_distance, scale_switch_distance, "
+               "duplicate_instance, remove_instance, add_material)");
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"value\":1}]", 2,
                "op 0 (replace): missing \"path\" (a JSON pointer string)");
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\"}]", 2,
@@ -113,7 +114,9 @@ TEST_F(PatchCli, RefusedFields) {
   // offset, length and class are members like the fields: the edited object is refused for build's reason.
   refused(kObj + "/offset", "15", kObj + "/offset: must be 14, where its span starts (found 15)");
   refused(kObj + "/length", "783",
-          kObj + "/length: the fields encode to 782 bytes: an object inside a level file cannot change size");
+          kObj +
+              "/length: the fields encode to 782 bytes: an object inside a level file cannot change size (the size "
+              "fields of the container around it are not known; inside a data file or an archive they are)");
   refused(kObj + "/class", "\"LODSelector\"",
           kObj + "/class: must be a top-level class of ac2 (found \"LODSelector\")");
   refused(kObj + "/instance/class", "\"MeshInstanceData\"", kObj + "/instance/is_fake: missing field");
@@ -127,7 +130,9 @@ TEST_F(PatchCli, RefusedFields) {
   refused(kObj + "/instance/slots/0",
           "{\"id\":\"0x0000000000000001\",\"class\":\"ImpostorInstanceData\",\"instances\":[],\"bounds\":\"" +
               std::string(80, '0') + "\",\"impostor\":\"" + std::string(20, '0') + "\"}",
-          kObj + "/length: the fields encode to 848 bytes: an object inside a level file cannot change size");
+          kObj +
+              "/length: the fields encode to 848 bytes: an object inside a level file cannot change size (the size "
+              "fields of the container around it are not known; inside a data file or an archive they are)");
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"remove\",\"path\":\"" + kObj + "\"}]", 2,
                "op 0 (" + kObj + "): an object cannot be removed: the bytes around it would have to shrink");
   expect_error(kSlotsLevel, "ac2",

@@ -228,7 +228,8 @@ TEST_F(PatchOps, RemoveIsRefusedWhereBuildRefusesTheResult) {
   auto element = apply("[{\"op\":\"remove\",\"path\":\"/objects/0x00000000000004d2/instance/materials/0\"}]");
   EXPECT_EQ(element.error->reason,
             "/objects/0x00000000000004d2/length: the fields encode to 543 bytes: an object inside a level file "
-            "cannot change size");
+            "cannot change size (the size fields of the container around it are not known; inside a data file or an "
+            "archive they are)");
 }
 
 TEST_F(PatchOps, AddToAnArrayIsRefusedAsAResize) {
@@ -240,7 +241,8 @@ TEST_F(PatchOps, AddToAnArrayIsRefusedAsAResize) {
   EXPECT_EQ(out.error->exit_code, patch::kBadPatch);
   EXPECT_EQ(out.error->reason,
             "/objects/0x00000000000004d2/length: the fields encode to 648 bytes: an object inside a level file "
-            "cannot change size");
+            "cannot change size (the size fields of the container around it are not known; inside a data file or an "
+            "archive they are)");
   auto fixed = apply("[{\"op\":\"add\",\"path\":\"/objects/0x00000000000004d2/object/tag/0\",\"value\":1}]");
   ASSERT_TRUE(fixed.error);
   EXPECT_EQ(fixed.error->reason, "/objects/0x00000000000004d2/object/tag: must have 2 elements (found 3)");

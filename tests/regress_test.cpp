@@ -14,6 +14,7 @@
 #include "pipeline/dump.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/level.hpp"
+#include "reader/level_source.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -119,10 +120,41 @@ TEST(RegressInvariants, PatchInvariant) {
       for (const fuzz::PatchBase& base : fuzz::kPatchBases) {
         if (base.game != (std::string(folder) == "ac2" ? Game::ac2 : Game::sws)) continue;
         auto bytes = test::read_file(test::corpus(base.file));
-        auto outcome = patch::apply_patch_text(carve_level(bytes, base.game), text);
+        if (base.data_file) bytes = fuzz::wrap_in_data_file(bytes);
+        Level level =
+            base.data_file ? carve_source(bytes, detect_source(bytes), base.game) : carve_level(bytes, base.game);
+        auto outcome = patch::apply_patch_text(level, text);
         EXPECT_FALSE(outcome.error.has_value()) << file.path() << ": " << outcome.error->message();
       }
     }
+}
+
+// The seeds that change objects' sizes (resize_*) hold the invariant, apply to the data-file bases of
+// their dialect (FORGE.md 5) and are refused on the level-file bases (FORMAT.md 1).
+TEST(RegressInvariants, ResizingPatchSeeds) {
+  std::size_t seeds = 0;
+  for (const auto& file :
+       std::filesystem::directory_iterator(fs::path(ANVILRT_CORPUS).parent_path() / "fuzz" / "seeds" / "patch")) {
+    std::string name = file.path().filename().string();
+    if (!name.starts_with("resize_")) continue;
+    ++seeds;
+    std::string text = test::read_text(file.path().string());
+    EXPECT_EQ(patch_check(text), "") << file.path();
+    for (const fuzz::PatchBase& base : fuzz::kPatchBases) {
+      if (name.find(std::string("_") + std::string(game_name(base.game)) + "_") == std::string::npos) continue;
+      auto bytes = test::read_file(test::corpus(base.file));
+      if (base.data_file) bytes = fuzz::wrap_in_data_file(bytes);
+      Level level =
+          base.data_file ? carve_source(bytes, detect_source(bytes), base.game) : carve_level(bytes, base.game);
+      auto outcome = patch::apply_patch_text(level, text);
+      if (base.data_file)
+        EXPECT_FALSE(outcome.error.has_value()) << file.path() << ": " << outcome.error->message();
+      else
+        EXPECT_TRUE(outcome.error.has_value() && outcome.error->reason.find("cannot change size") != std::string::npos)
+            << file.path();
+    }
+  }
+  EXPECT_GE(seeds, 6u);
 }
 
 // Found by the json and patch campaigns: RapidJSON 1.1.0 misreads these numbers (UBSan: clz(0) in

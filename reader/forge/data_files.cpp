@@ -296,6 +296,18 @@ std::vector<BodyAt> body_layout(const DataFileView& view) {
   return out;
 }
 
+std::vector<SizeFieldsAt> size_fields(const DataFileView& view) {
+  std::vector<SizeFieldsAt> out;
+  for (const BodyAt& body : body_layout(view)) {
+    const Entry& e = view.file.entries[body.entry];
+    // [u32 resource_type][u32 file_size][u32 name_length][name][u8 flag], flag 1: [3 bytes][u32 k][12k bytes]
+    const u64 flag_part = e.flag == 1 ? e.flag_unknown.bytes.size() + 4 + 12 * u64{e.flag_records.size()} : 0;
+    const u64 header_tail = flag_part + 1 + view.name(body.entry).size() + 4;
+    out.push_back({body, 2 + Entry::head_wire_size * u64{body.entry} + 4, body.offset - header_tail - 4});
+  }
+  return out;
+}
+
 std::vector<Level> carve_bodies(const DataFileView& view, Game game) {
   std::vector<Level> levels;
   levels.reserve(view.file.entries.size());

@@ -124,6 +124,16 @@ struct BodyAt {
 std::vector<BodyAt> body_layout(const DataFile& file);
 std::vector<BodyAt> body_layout(const DataFileView& view);
 
+// Where each entry's two size fields lie in the decompressed data file: `data_size` in the entries' table
+// and `file_size` in the entry's resource header (FORGE.md 3), what a resize changes besides the body
+// (FORGE.md 5).
+struct SizeFieldsAt {
+  BodyAt body;
+  u64 data_size_at = 0;
+  u64 file_size_at = 0;
+};
+std::vector<SizeFieldsAt> size_fields(const DataFileView& view);
+
 // The objects of FORMAT.md carved from each body of `file` (never across two bodies): one Level per
 // entry, over that entry's body bytes (which must outlive it).
 std::vector<Level> carve_bodies(const DataFile& file, Game game);
