@@ -388,6 +388,34 @@ TEST(Pack, ARuleOfNoneBecomesAdler32From0) {
   }
 }
 
+// A rule over the decompressed bytes where most blocks do not shrink and are stored plain (blocks of 16
+// bytes): every block's checksum follows it, though the archive's vote may name its twin over the stored
+// bytes (a plain block's stored and decompressed bytes are the same).
+TEST(Pack, ARuleOverTheDecompressedBytesWithMostBlocksPlain) {
+  test::TempDir dir;
+  std::string archive = generated(dir, kShapes[2], "a.forge");
+  std::string x = dir.path("x");
+  auto files = extracted(archive, x);
+  rapidjson::Document doc = json_of(x + "/forge.json");
+  doc["archive"]["checksum_rule"].SetString("adler32-1/decompressed", doc.GetAllocator());
+  write_json(x + "/forge.json", doc);
+  std::string packed = dir.path("p.forge");
+  auto r = test::run_cli({"pack", x, "-o", packed, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<u8> bytes = test::read_file(packed);
+  const Archive a = tables_of(bytes);
+  ChecksumVerdict by_rule;
+  by_rule.rule = by_rule.best = ChecksumRule::adler32_1_decoded;
+  by_rule.blocks = by_rule.matched = 1;
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < a.files.size(); ++i) {
+    auto read = read_data_file(bytes, a, i, by_rule);
+    ASSERT_TRUE(read.ok()) << read.status();
+    checked += read->decoded.checked_blocks;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 // Bad input: one line naming the file (and the field), exit 2, nothing written.
 TEST(Pack, BadInputWritesNothing) {
   test::TempDir dir;
