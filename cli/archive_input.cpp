@@ -8,20 +8,26 @@
 
 namespace anvil::cli {
 
-std::optional<ArchiveInput> open_archive(const InputFile& file, const std::string& path, const std::string& game_option,
-                                         std::span<const std::string> selectors, bool quiet) {
+namespace {
+
+// open_archive(), the reason it fails kept in `failure` (said on stderr with the path).
+std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std::string& path,
+                                               const std::string& game_option, std::span<const std::string> selectors,
+                                               bool quiet, std::string& failure) {
   if (!check_game_option(game_option)) return std::nullopt;
   const std::span<const u8> bytes = file.bytes();
   ArchiveInput input;
   auto archive = forge::read_archive(bytes, &file);
   if (!archive.ok()) {
-    error(path + ": " + std::string(archive.status().message()));
+    failure = std::string(archive.status().message());
+    error(path + ": " + failure);
     return std::nullopt;
   }
   input.archive = std::move(*archive);
   auto selected = forge::select_data_files(input.archive, selectors);  // all when none is named
   if (!selected.ok()) {
-    error(path + ": " + std::string(selected.status().message()));
+    failure = std::string(selected.status().message());
+    error(path + ": " + failure);
     return std::nullopt;
   }
   input.selected = std::move(*selected);
@@ -32,6 +38,51 @@ std::optional<ArchiveInput> open_archive(const InputFile& file, const std::strin
   input.game = forge::detect_archive_game(bytes, input.archive);
   if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
   return input;
+}
+
+}  // namespace
+
+std::optional<ArchiveInput> open_archive(const InputFile& file, const std::string& path, const std::string& game_option,
+                                         std::span<const std::string> selectors, bool quiet) {
+  std::string failure;
+  return read_archive_input(file, path, game_option, selectors, quiet, failure);
+}
+
+OpenedInput open_path(const WalkedFile& file, const OpenOptions& options, const Common& common) {
+  OpenedInput o;
+  o.path = file.path;
+  o.sure = file.sure;
+  auto input = InputFile::open(o.path);
+  if (!input.ok()) {
+    o.open = input.status();
+    return o;
+  }
+  o.input.emplace(std::move(*input));
+  const Common silent{.quiet = true, .verbose = common.verbose};
+  if (options.archive_only)
+    o.source.kind = SourceKind::archive;
+  else
+    o.source = find_source(o.input->bytes(), o.path, options.announce ? common : silent);
+  if (o.source.kind != SourceKind::archive) return o;
+  o.archive = read_archive_input(*o.input, o.path, options.game, options.selectors, !options.announce || common.quiet,
+                                 o.failure);
+  if (!o.archive) {
+    o.tables_failed = true;
+    return o;
+  }
+  o.names = forge::data_file_names(o.archive->archive);
+  return o;
+}
+
+std::optional<OpenedInput> open_one(const std::string& path, const OpenOptions& options, const Common& common,
+                                    PathErrors& errors) {
+  OpenedInput o = open_path({path, true}, options, common);
+  if (!o.input) {
+    errors.failed(path, o.open);
+    return std::nullopt;
+  }
+  if (o.tables_failed) return std::nullopt;
+  return o;
 }
 
 }  // namespace anvil::cli

@@ -39,22 +39,23 @@ int run_dump(int argc, char** argv) {
   const bool full = vm.count("full") > 0;
 
   PathErrors path_errors;
-  auto input = open_input(file, path_errors);
-  if (!input) return kBadInput;
-  Source source = find_source(input->bytes(), file, common);
-  std::optional<ArchiveInput> archive;
+  // --full of an archive is refused before its data files are looked at for the dialect.
+  auto opened = open_one(file, {.game = full ? "ac2" : game_option, .selectors = selectors, .announce = true}, common,
+                         path_errors);
+  if (!opened) return kBadInput;
+  const InputFile* input = &*opened->input;
+  const Source& source = opened->source;
   std::optional<forge::ArchiveLevels> levels;
   DumpOptions dump;
-  if (source.kind == SourceKind::archive) {
+  if (opened->archive) {
     if (full) {
       error(file +
             ": --full is for level and data files (it is what build reads): extract the data file first "
             "(anvilrt extract) and dump that");
       return kBadInput;
     }
-    archive = open_archive(*input, file, game_option, selectors, common.quiet);
-    if (!archive) return kBadInput;
-    levels.emplace(input->bytes(), archive->archive, archive->game, archive->selected);
+    const ArchiveInput& archive = *opened->archive;
+    levels.emplace(input->bytes(), archive.archive, archive.game, archive.selected);
   } else {
     if (!selectors.empty()) {
       error(file + ": NAME and 0xID select data files of a .forge archive, and this is a " +

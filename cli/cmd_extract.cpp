@@ -48,14 +48,13 @@ int run_extract(int argc, char** argv) {
     return kBadInput;
   }
   PathErrors path_errors;
-  auto input = open_input(path, path_errors);
-  if (!input) return kBadInput;
   // The dialect plays no part: data files are written as they decompress.
-  auto opened = open_archive(*input, path, "ac2", selectors, common.quiet);
+  auto opened = open_one(path, {.game = "ac2", .selectors = selectors, .archive_only = true}, common, path_errors);
   if (!opened) return kBadInput;
   forge::ExtractOptions extract_options{
       .keep_going = vm.count("keep-going") > 0, .no_clobber = vm.count("no-clobber") > 0, .archive_path = path};
-  auto outcome = forge::extract(input->bytes(), opened->archive, opened->selected, dir, extract_options);
+  auto outcome =
+      forge::extract(opened->input->bytes(), opened->archive->archive, opened->archive->selected, dir, extract_options);
   if (!outcome.ok()) {
     error(std::string(outcome.status().message()));
     return kBadInput;

@@ -9,15 +9,14 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
+#include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
 #include "cli/parallel.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
-#include "pipeline/archive_patch_output.hpp"
-#include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 
@@ -117,32 +116,24 @@ int run_ls(int argc, char** argv) {
     out.EndObject();
   };
   for (const std::string& path : paths) {
-    auto input = InputFile::open(path);
-    if (!input.ok()) {
-      path_errors.failed(path, input.status());
-      std::error_code ec;
-      unlisted(path,
-               std::filesystem::exists(path, ec) ? std::string(input.status().message()) : "no such file or folder");
-      continue;
-    }
-    auto read = forge::read_archive(input->bytes(), &*input);
-    if (!read.ok()) {
-      const std::string reason(read.status().message());
-      error(path + ": " + reason);
-      ++failed;
-      unlisted(path, reason);
-      continue;
-    }
-    const forge::Archive& archive = *read;
-    const std::vector<std::string> names = forge::data_file_names(archive);
     // Only --objects carves: without it the dialect is not looked for.
-    Game game = Game::ac2;
-    if (objects && game_option != "auto") {
-      game = *parse_game(game_option);
-    } else if (objects) {
-      game = forge::detect_archive_game(input->bytes(), archive);
-      if (!common.quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game) << "\n";
+    OpenedInput o = open_path(
+        {path, true}, {.game = objects ? game_option : "ac2", .announce = objects, .archive_only = true}, common);
+    if (!o.input) {
+      path_errors.failed(path, o.open);
+      std::error_code ec;
+      unlisted(path, std::filesystem::exists(path, ec) ? std::string(o.open.message()) : "no such file or folder");
+      continue;
     }
+    if (o.tables_failed) {
+      ++failed;
+      unlisted(path, o.failure);
+      continue;
+    }
+    const InputFile* input = &*o.input;
+    const forge::Archive& archive = o.archive->archive;
+    const std::vector<std::string>& names = o.names;
+    const Game game = o.archive->game;
     if (json) {
       out.StartObject();
       out.Key("archive");
@@ -153,10 +144,26 @@ int run_ls(int argc, char** argv) {
       std::cout << (listed > 0 ? "\n" : "") << path << ":\n";
     }
     ++listed;
-    const forge::ArchiveChecksums checksums = forge::archive_checksums(input->bytes(), archive);
     using Summary = absl::StatusOr<forge::DataFileSummary>;
-    auto summarize = [&](std::size_t i) {
-      return forge::summarize(input->bytes(), archive, i, objects, game, checksums);
+    const unsigned threads = static_cast<unsigned>(std::min<u64>(jobs, 1024));
+    // The vote reads every stored byte, on all the command's cores. Without --objects the tables are read
+    // in the same pass, right after each data file votes, and its pages are dropped then: each is read
+    // once, and the archive is never mapped whole.
+    std::vector<std::optional<Summary>> tables(objects ? 0 : archive.files.size());
+    const forge::ArchiveChecksums checksums =
+        objects ? forge::archive_checksums(input->bytes(), archive, {}, threads)
+                : forge::archive_checksums_then(
+                      input->bytes(), archive,
+                      [&](std::size_t i) {
+                        tables[i] = forge::summarize_tables(input->bytes(), archive, i);
+                        input->release(archive.files[i].index.offset,
+                                       archive.files[i].end() - archive.files[i].index.offset);
+                      },
+                      threads);
+    auto summarize = [&](std::size_t i) -> Summary {
+      if (objects) return forge::summarize(input->bytes(), archive, i, true, game, checksums);
+      if (!tables[i]->ok()) return tables[i]->status();
+      return forge::judged(std::move(**tables[i]), input->bytes(), archive, checksums);
     };
     auto list = [&](std::size_t i, Summary& s) {
       if (!s.ok()) {
@@ -204,7 +211,7 @@ int run_ls(int argc, char** argv) {
         std::cout << "\n";
       }
     };
-    run_in_order<Summary>(archive.files.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)), summarize, list);
+    run_in_order<Summary>(archive.files.size(), threads, summarize, list);
     if (json) {
       out.EndArray();
       out.Key("checksum_rule");

@@ -29,11 +29,11 @@ void print_change(const patch::Change& c, const char* indent) {
 
 // `patch` of a .forge archive: the operations routed to its data files (patch/archive_patch.hpp), the
 // edited data files written back through the archive's edit path (FORGE.md 4).
-int patch_archive(const InputFile& input, const std::string& file, std::string_view text, const std::string& patch_path,
-                  const std::string& game_option, const std::string& out, const OutputOptions& output_options,
-                  bool dry_run, bool quiet) {
-  auto archive = open_archive(input, file, game_option, {}, quiet);
-  if (!archive) return kBadInput;
+int patch_archive(const OpenedInput& opened, std::string_view text, const std::string& patch_path,
+                  const std::string& out, const OutputOptions& output_options, bool dry_run) {
+  const InputFile& input = *opened.input;
+  const std::string& file = opened.path;
+  const ArchiveInput* archive = &*opened.archive;
   forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
   levels.release_voted_with([&input](std::size_t offset, std::size_t size) { input.release(offset, size); });
   patch::PatchOptions patch_options;
@@ -138,18 +138,19 @@ int run_patch(int argc, char** argv) {
   if (in_place) out = file;
 
   PathErrors path_errors;
-  auto input = open_input(file, path_errors);
-  if (!input) return kBadInput;
+  auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
+  if (!opened) return kBadInput;
+  InputFile* input = &*opened->input;
   auto patch_file = open_input(patch_path, path_errors);
   if (!patch_file) return kBadInput;
   auto text = patch_file->bytes();
   // Replacing a read-only FILE (--in-place, or -o FILE) is refused unless --force, for a level file and an
   // archive alike.
   const OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
-  Source source = find_source(input->bytes(), file, common);
-  if (source.kind == SourceKind::archive)
-    return patch_archive(*input, file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
-                         game_option, out, output_options, dry_run, common.quiet);
+  const Source& source = opened->source;
+  if (opened->archive)
+    return patch_archive(*opened, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path, out,
+                         output_options, dry_run);
   Game game = resolve_game(game_option, input->bytes(), source, file, common);
   // Progress over three passes of the file: the carve, the write and the check of what was written.
   ProgressBar bar("patch", common.quiet);

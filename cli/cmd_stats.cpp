@@ -20,17 +20,7 @@
 namespace anvil::cli {
 namespace {
 
-// One path given, opened: a level file or data file is one job, an archive one job per data file.
-struct Opened {
-  std::string path;
-  bool sure = true;  // cli/common.hpp WalkedFile
-  std::optional<InputFile> input;
-  absl::Status open;  // the file could not be read
-  Source source;
-  std::optional<ArchiveInput> archive;
-  std::string error;  // the archive's tables do not read
-};
-
+// A level file or data file is one job, an archive one job per data file.
 struct Job {
   std::size_t opened = 0;
   std::size_t datafile = 0;  // archives: index in the archive
@@ -49,7 +39,7 @@ struct JobResult {
 };
 
 // `--game` for a level file or a data file, the note (if any) returned to be printed in order.
-GameChoice choose_source_game(const std::string& option, const Opened& o, const Common& common) {
+GameChoice choose_source_game(const std::string& option, const OpenedInput& o, const Common& common) {
   if (option != "auto" || o.source.kind != SourceKind::data_file)
     return choose_game(option, o.input->bytes(), o.path, common);
   GameChoice choice{detect_game(o.input->bytes(), o.source), ""};
@@ -91,34 +81,17 @@ int run_stats(int argc, char** argv) {
 
   PathErrors path_errors;
   std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
-  std::vector<Opened> opened(files.size());
+  std::vector<OpenedInput> opened;
   std::vector<Job> work;
   std::size_t total = 0;
-  const Common silent{.quiet = true};
   for (std::size_t i = 0; i < files.size(); ++i) {
-    Opened& o = opened[i];
-    o.path = files[i].path;
-    o.sure = files[i].sure;
-    auto input = InputFile::open(o.path);
-    if (!input.ok()) {
-      o.open = input.status();
-      work.push_back({i, 0, o.path});
-      continue;
-    }
-    o.input.emplace(std::move(*input));
-    total += o.input->bytes().size();
-    o.source = find_source(o.input->bytes(), o.path, silent);
-    if (o.source.kind != SourceKind::archive) {
-      work.push_back({i, 0, o.path});
-      continue;
-    }
-    o.archive = open_archive(*o.input, o.path, game_option, {}, true);
+    const OpenedInput& o = opened.emplace_back(open_path(files[i], {.game = game_option}, common));
+    if (o.input) total += o.input->bytes().size();
     if (!o.archive) {
-      o.error = "its tables do not read";
+      if (!o.tables_failed) work.push_back({i, 0, o.path});
       continue;
     }
-    auto names = forge::data_file_names(o.archive->archive);
-    for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d, o.path + ":" + names[d]});
+    for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d, o.path + ":" + o.names[d]});
   }
 
   std::vector<stats::Census> censuses(opened.size());
@@ -133,7 +106,7 @@ int run_stats(int argc, char** argv) {
       work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
         JobResult r;
-        const Opened& o = opened[work[j].opened];
+        const OpenedInput& o = opened[work[j].opened];
         if (!o.input) return r;
         if (!o.archive) {
           auto bytes = o.input->bytes();
@@ -151,7 +124,11 @@ int run_stats(int argc, char** argv) {
         r.carved = true;  // a data file of an archive is always counted
         r.stored = archive.files[d].index.size;
         const std::size_t i = work[j].opened;
-        std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(o.input->bytes(), archive); });
+        // The vote takes all the command's cores: the other jobs of the archive wait for it.
+        std::call_once(voted[i], [&] {
+          checksums[i] =
+              forge::archive_checksums(o.input->bytes(), archive, {}, static_cast<unsigned>(std::min<u64>(jobs, 1024)));
+        });
         auto read = forge::read_data_file(o.input->bytes(), archive, d, checksums[i].verdict);
         if (!read.ok()) {
           r.failure = std::string(read.status().message());
@@ -174,7 +151,7 @@ int run_stats(int argc, char** argv) {
         return r;
       },
       [&](std::size_t j, JobResult& r) {
-        const Opened& o = opened[work[j].opened];
+        const OpenedInput& o = opened[work[j].opened];
         if (!o.input) {
           path_errors.failed(o.path, o.open);
           return;
@@ -198,7 +175,7 @@ int run_stats(int argc, char** argv) {
         if (c.archives.empty()) {
           c.archives.emplace_back();
           c.archives.back().path = o.path;
-          c.archives.back().names = forge::data_file_names(o.archive->archive);
+          c.archives.back().names = o.names;
         }
         c.archives.back().checksum_rule = checksums[work[j].opened].describe();
         stats::Archive& a = c.archives.back();
@@ -229,10 +206,10 @@ int run_stats(int argc, char** argv) {
   stats::Census census;
   bool unreadable = false;
   for (std::size_t i = 0; i < opened.size(); ++i) {
-    if (opened[i].input && !opened[i].error.empty() && opened[i].source.kind == SourceKind::archive) {
+    if (opened[i].tables_failed) {
       stats::Archive a;
       a.path = opened[i].path;
-      a.error = opened[i].error;
+      a.error = "its tables do not read";
       census.archives.push_back(a);
       unreadable = true;
     }

@@ -21,17 +21,6 @@
 namespace anvil::cli {
 namespace {
 
-struct VerifiedPath {
-  std::string path;
-  bool sure = true;  // cli/common.hpp WalkedFile
-  std::optional<InputFile> input;
-  absl::Status open;  // the file could not be read
-  Source source;
-  std::optional<ArchiveInput> archive;
-  std::vector<std::string> names;  // archives: the data files' names
-  std::string error;
-};
-
 // One job: a level or data file, an archive's tables, or one data file of an archive.
 struct VerifyJob {
   static constexpr std::size_t kTables = static_cast<std::size_t>(-1);
@@ -40,7 +29,6 @@ struct VerifyJob {
 };
 
 struct VerifyResult {
-  std::string error;  // the archive's tables do not read
   GameChoice game;
   VerifyReport report;             // a level file
   forge::DataFileVerify datafile;  // a data file
@@ -113,30 +101,15 @@ int run_verify(int argc, char** argv) {
 
   PathErrors path_errors;
   std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
-  std::vector<VerifiedPath> opened(files.size());
+  std::vector<OpenedInput> opened;
   std::vector<VerifyJob> work;
   std::size_t total = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    VerifiedPath& o = opened[i];
-    o.path = files[i].path;
-    o.sure = files[i].sure;
-    auto input = InputFile::open(o.path);
-    if (input.ok()) {
-      o.input.emplace(std::move(*input));
-      total += o.input->bytes().size();
-      o.source = detect_source(o.input->bytes());
-      if (o.source.kind == SourceKind::archive) {
-        o.archive = open_archive(*o.input, o.path, game_option, {}, true);
-        if (!o.archive) o.error = "-";  // said by open_archive
-      }
-    } else {
-      o.open = input.status();
-    }
+    const OpenedInput& o = opened.emplace_back(open_path(files[i], {.game = game_option}, common));
+    if (o.input) total += o.input->bytes().size();
     work.push_back({i, VerifyJob::kTables});
-    if (o.archive) {
-      o.names = forge::data_file_names(o.archive->archive);
+    if (o.archive)
       for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d});
-    }
   }
 
   std::size_t identical = 0, different = 0, unreadable = 0;
@@ -148,7 +121,7 @@ int run_verify(int argc, char** argv) {
   std::vector<std::once_flag> voted(opened.size());
   ProgressBar bar("verify", common.quiet);
   auto finish_archive = [&](std::size_t i) {
-    const VerifiedPath& o = opened[i];
+    const OpenedInput& o = opened[i];
     const ArchiveTally& t = tallies[i];
     bar.erase();
     const forge::ChecksumVerdict& verdict = checksums[i].verdict;
@@ -169,19 +142,19 @@ int run_verify(int argc, char** argv) {
       work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
         VerifyResult r;
-        const VerifiedPath& o = opened[work[j].opened];
-        if (!o.input) return r;
-        if (!o.error.empty()) {
-          r.error = o.error;
-          return r;
-        }
+        const OpenedInput& o = opened[work[j].opened];
+        if (!o.ok()) return r;
         auto bytes = o.input->bytes();
         forge::VerifyOptions v{o.archive ? o.archive->game : Game::ac2, json, recompress};
         if (o.archive && work[j].datafile == VerifyJob::kTables) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
           const std::size_t i = work[j].opened;
-          std::call_once(voted[i], [&] { checksums[i] = forge::archive_checksums(bytes, o.archive->archive); });
+          // The vote takes all the command's cores: the other jobs of the archive wait for it.
+          std::call_once(voted[i], [&] {
+            checksums[i] = forge::archive_checksums(bytes, o.archive->archive, {},
+                                                    static_cast<unsigned>(std::min<u64>(jobs, 1024)));
+          });
           r.datafile = forge::verify_data_file(bytes, o.archive->archive, work[j].datafile, v, checksums[i].verdict);
           bar.add(o.archive->archive.files[work[j].datafile].index.size, total);
         } else if (o.source.kind == SourceKind::data_file) {
@@ -204,19 +177,17 @@ int run_verify(int argc, char** argv) {
       },
       [&](std::size_t j, VerifyResult& r) {
         std::size_t i = work[j].opened;
-        const VerifiedPath& o = opened[i];
+        const OpenedInput& o = opened[i];
         bar.erase();
         if (!o.input) {
           path_errors.failed(o.path, o.open);
           return;
         }
-        if (!r.error.empty()) {
-          if (r.error != "-") error(r.error);
+        if (o.tables_failed) {  // said by open_path
           ++unreadable;
           return;
         }
         if (!o.archive) {
-          if (o.source.kind == SourceKind::level_file) warn_damaged_magic(o.path, o.input->bytes());
           bool none = o.source.kind == SourceKind::data_file ? r.datafile.objects.objects == 0 && r.datafile.identical()
                                                              : r.report.objects == 0 && r.report.identical();
           if (none) {

@@ -22,12 +22,15 @@ commands:
                        to rebuild a level or data file)
   build DUMP.json      rebuild a level file from a --full dump
   patch FILE PATCH     apply a JSON patch, all or nothing (-o OUT | --in-place, --dry-run)
-  diff A B             print the patch that turns level file A into B
+  diff A B             print the patch that turns A into B (level files, data files, archives: what else
+                       differs on stderr)
   gen -o FILE          write synthetic level data following the research notes' distributions
   stats PATH...        census of level files, data files, archives: objects, field values, near misses
   ls FORGE...          list the data files of .forge archives (--json, --objects)
   extract FORGE -o DIR write data files of a .forge archive, decompressed ([NAME|0xID ...]), and
                        DIR/forge.json, the list pack reads
+  put FORGE FILE...    put extracted data files back into the archive, byte-exact (-o OUT | --in-place;
+                       --add FILE, --remove NAME)
   pack DIR -o OUT      build a new .forge archive from a folder extract wrote (reads back to the
                        same data files; not byte-identical to the original)
   compact FORGE -o OUT rewrite a .forge archive without unreferenced bytes, stored bytes kept

@@ -1,6 +1,7 @@
 #include "codec/lzo.hpp"
 
 #include <absl/strings/str_format.h>
+#include <libdeflate.h>
 #include <lzo/lzo1c.h>
 #include <lzo/lzo1x.h>
 #include <lzo/lzo2a.h>
@@ -104,9 +105,9 @@ std::vector<std::uint8_t> compress(Algorithm algorithm, std::span<const std::uin
 }
 
 std::uint32_t adler32(std::uint32_t start, std::span<const std::uint8_t> bytes) {
-  // lzo_adler32 answers 1 for a null pointer, whatever the start: the sum of no bytes is the start.
+  // libdeflate answers 1 for a null pointer, whatever the start: the sum of no bytes is the start.
   if (bytes.empty()) return start;
-  return lzo_adler32(start, bytes.data(), bytes.size());
+  return libdeflate_adler32(start, bytes.data(), bytes.size());
 }
 
 std::uint32_t adler32_started_at_1(std::uint32_t from_zero, std::size_t size) {

@@ -80,6 +80,47 @@ std::string check_checksums(std::span<const u8> bytes, const forge::Archive& arc
   return "";
 }
 
+// `put` (FORGE.md 5 and 6) through the library: the first data file that reads is given mutated bytes
+// (a byte flipped, bytes inserted or bytes cut, where and how many chosen from the input), a copy of it is
+// added and the next data file removed; the written archive must read back with every untouched data file
+// byte-identical, the mutated one and the added one decompressing to their bytes (check_rewrite), or the
+// rewrite must refuse with a reason.
+std::string check_put(std::span<const u8> bytes, const forge::Archive& archive, const forge::ChecksumVerdict& verdict) {
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    auto read = forge::read_data_file(bytes, archive, i, verdict);
+    if (!read.ok()) continue;
+    std::vector<u8> now(read->decoded.bytes.begin(), read->decoded.bytes.end());
+    const std::size_t at = now.empty() ? 0 : bytes.size() * 2654435761u % (now.size() + 1);
+    const std::size_t n = 1 + bytes.size() % 301;
+    switch (bytes.size() % 3) {
+      case 0:
+        if (at < now.size())
+          now[at] ^= 0x5A;
+        else
+          now.push_back(0x5A);
+        break;
+      case 1:
+        now.insert(now.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin(),
+                   bytes.begin() + static_cast<std::ptrdiff_t>(std::min(n, bytes.size())));
+        break;
+      default:
+        now.erase(now.begin() + static_cast<std::ptrdiff_t>(at),
+                  now.begin() + static_cast<std::ptrdiff_t>(std::min(now.size(), at + n)));
+    }
+    forge::ArchiveEdit edit;
+    edit.changes.push_back({i, now});
+    edit.added.push_back({"fuzz_added", 0xF022, 1, std::move(now), false});
+    if (i + 1 < archive.files.size()) edit.removed.push_back(i + 1);
+    forge::VectorSink out;
+    auto written = forge::rewrite(bytes, edit, out, nullptr, &verdict);
+    if (!written.ok()) return written.status().message().empty() ? "forge: a put refused without a reason" : "";
+    if (auto s = forge::check_rewrite(bytes, out.bytes(), edit, false, nullptr, nullptr, verdict); !s.ok())
+      return "forge: the put archive does not read back as put: " + std::string(s.message());
+    return "";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string check_forge(std::span<const u8> bytes) {
@@ -91,6 +132,7 @@ std::string check_forge(std::span<const u8> bytes) {
 
   const forge::ArchiveChecksums checksums = forge::archive_checksums(bytes, *archive);
   if (auto broken = check_checksums(bytes, *archive, checksums); !broken.empty()) return broken;
+  if (auto broken = check_put(bytes, *archive, checksums.verdict); !broken.empty()) return broken;
 
   // ls's skim (tables only) agrees with the full read of every data file that reads.
   for (std::size_t i = 0; i < archive->files.size(); ++i) {

@@ -18,7 +18,9 @@ namespace anvil::fuzz {
 // gets its `managed` byte flipped, through the archive patch layer (patch/archive_patch.hpp) and the
 // edit path (FORGE.md 4); the patched data file must carve into the patched object, the written archive
 // must read back with every other data file byte-identical and that one decompressing to the patched
-// bytes (a refusal to re-compress, e.g. without a checksum rule, must say why).
+// bytes (a refusal to re-compress, e.g. without a checksum rule, must say why). Before that, a put
+// (FORGE.md 5, 6): the first data file that reads, mutated (a byte flipped, bytes inserted or cut), put back
+// with a copy added and the next data file removed, must read back as put, or be refused with a reason.
 std::string check_forge(std::span<const u8> bytes);
 
 }  // namespace anvil::fuzz

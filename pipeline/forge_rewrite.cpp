@@ -43,6 +43,16 @@ absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes) {
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
                                                   ByteSink& out, const InputFile* input,
                                                   const ChecksumVerdict* checksums) {
+  ArchiveEdit edit;
+  edit.changes.assign(changes.begin(), changes.end());
+  auto report = rewrite(bytes, edit, out, input, checksums);
+  if (!report.ok()) return report.status();
+  return std::move(report->changes);
+}
+
+absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit& edit, ByteSink& out,
+                                   const InputFile* input, const ChecksumVerdict* checksums) {
+  std::span<const DataFileChange> changes = edit.changes;
   auto archive = read_archive(bytes, input);
   if (!archive.ok()) return archive.status();
   const bool mapped = input && input->bytes().data() == bytes.data();
@@ -78,38 +88,108 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
     replacements.push_back({change.index, std::move(*repacked)});
     reports.push_back(report);
   }
-  auto placed = write_archive(bytes, *archive, replacements, out);
+  for (std::size_t i : edit.removed)
+    if (i >= archive->files.size())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("no data file %d (the archive has %d)", i, archive->files.size()));
+  TableChanges tables;
+  tables.removed = edit.removed;
+  std::vector<RepackReport> added_blocks;
+  if (!edit.added.empty()) {
+    // The shape of a new data file: the archive's first compressed data file's (its checksum rule voted).
+    std::optional<StoredDataFile> like;
+    for (std::size_t i = 0; i < archive->files.size() && !like; ++i) {
+      if (std::find(edit.removed.begin(), edit.removed.end(), i) != edit.removed.end()) continue;
+      auto stored = read_stored(bytes, *archive, i);
+      if (stored.ok() && stored->compressed) like = std::move(*stored);
+    }
+    if (like && !checksums && !found)
+      found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+                if (mapped) input->release(offset, size);
+              }).verdict;
+    const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
+    for (const DataFileAddition& add : edit.added) {
+      RepackReport blocks;
+      auto stored = pack_like(like && !add.plain ? *like : StoredDataFile{}, add.decoded, verdict, &blocks);
+      if (!stored.ok())
+        return absl::Status(stored.status().code(), absl::StrCat("the new data file '", printable_name(add.name),
+                                                                 "': ", stored.status().message()));
+      tables.added.push_back({add.name, add.file_id, add.file_type, std::move(*stored)});
+      added_blocks.push_back(blocks);
+    }
+  }
+  TableReport table_report;
+  auto placed = write_archive(bytes, *archive, replacements, out, tables, &table_report);
   if (!placed.ok()) return placed.status();
   for (std::size_t i = 0; i < reports.size(); ++i) reports[i].placement = (*placed)[i];
-  return reports;
+  EditReport report;
+  report.changes = std::move(reports);
+  for (std::size_t i = 0; i < table_report.added.size(); ++i)
+    report.added.push_back({table_report.added[i].index, added_blocks[i], table_report.added[i]});
+  report.index_table_moved = table_report.index_table_moved;
+  report.name_table_moved = table_report.name_table_moved;
+  return report;
 }
 
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written,
                            std::span<const DataFileChange> changes, bool untouched_copied,
                            const InputFile* original_file, const InputFile* written_file,
                            const ChecksumVerdict& checksums) {
+  ArchiveEdit edit;
+  edit.changes.assign(changes.begin(), changes.end());
+  return check_rewrite(original, written, edit, untouched_copied, original_file, written_file, checksums);
+}
+
+absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written, const ArchiveEdit& edit,
+                           bool untouched_copied, const InputFile* original_file, const InputFile* written_file,
+                           const ChecksumVerdict& checksums) {
+  std::span<const DataFileChange> changes = edit.changes;
   auto before = read_archive(original, original_file);
   if (!before.ok()) return before.status();
   auto after = read_archive(written, written_file);
   if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
-  if (after->files.size() != before->files.size())
-    return absl::InternalError("the written archive lists another number of data files");
-  for (std::size_t i = 0; i < after->files.size(); ++i) {
+  std::vector<bool> removed(before->files.size(), false);
+  for (std::size_t i : edit.removed)
+    if (i < removed.size()) removed[i] = true;
+  const std::size_t kept = static_cast<std::size_t>(std::count(removed.begin(), removed.end(), false));
+  if (after->files.size() != kept + edit.added.size())
+    return absl::InternalError(absl::StrFormat("the written archive lists %d data files, not %d", after->files.size(),
+                                               kept + edit.added.size()));
+  std::size_t j = 0;  // the data file in the written archive
+  for (std::size_t i = 0; i < before->files.size(); ++i) {
+    if (removed[i]) continue;
     const DataFileAt& a = before->files[i];
-    const DataFileAt& b = after->files[i];
+    const DataFileAt& b = after->files[j];
     auto change = std::find_if(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == i; });
+    if (a.index.file_id.value != b.index.file_id.value || a.name.name.bytes != b.name.name.bytes ||
+        a.name.file_type != b.name.file_type)
+      return absl::InternalError(data_file_label(*after, j) + ": its entries are not those of " +
+                                 data_file_label(*before, i));
     if (change == changes.end()) {
       // Its header as read with the tables (no page of the mappings is touched for it).
-      bool kept = a.index.offset == b.index.offset && a.index.size == b.index.size &&
-                  a.header.name.bytes == b.header.name.bytes && a.header.unknown.bytes == b.header.unknown.bytes &&
-                  (untouched_copied || same(stored_bytes(original, a), stored_bytes(written, b)));
-      if (!kept) return absl::InternalError(data_file_label(*after, i) + ": changed although no edit touched it");
-      continue;
+      bool same_place = a.index.offset == b.index.offset && a.index.size == b.index.size &&
+                        a.header.name.bytes == b.header.name.bytes &&
+                        a.header.unknown.bytes == b.header.unknown.bytes &&
+                        (untouched_copied || same(stored_bytes(original, a), stored_bytes(written, b)));
+      if (!same_place) return absl::InternalError(data_file_label(*after, j) + ": changed although no edit touched it");
+    } else {
+      auto read = read_data_file(written, *after, j, checksums);
+      if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
+      if (!std::ranges::equal(read->decoded.bytes, change->decoded))
+        return absl::InternalError(data_file_label(*after, j) + ": does not decompress to the new bytes");
     }
-    auto read = read_data_file(written, *after, i, checksums);
+    ++j;
+  }
+  for (const DataFileAddition& add : edit.added) {
+    const DataFileAt& b = after->files[j];
+    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id || b.name.file_type != add.file_type)
+      return absl::InternalError(data_file_label(*after, j) + ": is not listed as the new data file '" +
+                                 printable_name(add.name) + "'");
+    auto read = read_data_file(written, *after, j, checksums);
     if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
-    if (!std::ranges::equal(read->decoded.bytes, change->decoded))
-      return absl::InternalError(data_file_label(*after, i) + ": does not decompress to the new bytes");
+    if (!std::ranges::equal(read->decoded.bytes, add.decoded))
+      return absl::InternalError(data_file_label(*after, j) + ": does not decompress to the new bytes");
+    ++j;
   }
   return absl::OkStatus();
 }
@@ -118,6 +198,16 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options,
                                                        const InputFile* input, const ChecksumVerdict* checksums) {
+  ArchiveEdit edit;
+  edit.changes.assign(changes.begin(), changes.end());
+  auto report = rewrite_file(bytes, edit, target, options, input, checksums);
+  if (!report.ok()) return report.status();
+  return std::move(report->changes);
+}
+
+absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
+                                        const OutputOptions& options, const InputFile* input,
+                                        const ChecksumVerdict* checksums) {
   // What the archive's content refuses names the archive; a failed write names the output, with the
   // system's reason.
   auto in_archive = [&](const absl::Status& s) {
@@ -147,9 +237,9 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
     // A device, FIFO or standard output: nothing to read back, so the archive is made and checked in
     // memory first, then written as it is.
     VectorSink memory;
-    auto reports = rewrite(bytes, changes, memory, nullptr, checksums);
+    auto reports = rewrite(bytes, edit, memory, nullptr, checksums);
     if (!reports.ok()) return in_archive(reports.status());
-    if (auto s = check_rewrite(bytes, memory.bytes(), changes, false, nullptr, nullptr, *checksums); !s.ok())
+    if (auto s = check_rewrite(bytes, memory.bytes(), edit, false, nullptr, nullptr, *checksums); !s.ok())
       return in_output(s);
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
@@ -159,13 +249,13 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
   }
   const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
   FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
-  auto reports = rewrite(bytes, changes, sink, input, checksums);
+  auto reports = rewrite(bytes, edit, sink, input, checksums);
   if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));
   if (!reports.ok()) return in_archive(reports.status());
   if (std::fflush(file.stream()) != 0) return cannot_write();
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();
-  if (auto s = check_rewrite(bytes, written->bytes(), changes, sink.copied_by_kernel(), mapped_input ? input : nullptr,
+  if (auto s = check_rewrite(bytes, written->bytes(), edit, sink.copied_by_kernel(), mapped_input ? input : nullptr,
                              &*written, *checksums);
       !s.ok())
     return in_output(s);

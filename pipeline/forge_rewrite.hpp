@@ -25,7 +25,8 @@ namespace anvil::forge {
 // the reader accepts.
 absl::StatusOr<std::vector<u8>> round_trip(std::span<const u8> bytes);
 
-// New decompressed bytes for one data file (the size must not change).
+// New decompressed bytes for one data file, of any size (FORGE.md 5: a data file that grows past its
+// place moves to the end of the archive).
 struct DataFileChange {
   std::size_t index = 0;
   std::vector<u8> decoded;
@@ -35,6 +36,32 @@ struct ChangeReport {
   std::size_t index = 0;
   RepackReport blocks;
   Placement placement;
+};
+
+// A data file to append (FORGE.md 6), by its decompressed bytes: stored like the archive's first
+// compressed data file (writer/forge/repack.hpp pack_like), plain when the archive has none or no checksum
+// rule, or when `plain` says so.
+struct DataFileAddition {
+  std::string name;
+  u32 file_id = 0;
+  u32 file_type = 0;
+  std::vector<u8> decoded;
+  bool plain = false;
+};
+
+// Every change of one rewrite: new bytes for some data files, some removed (indices in the archive),
+// some appended (at the end of the last table section, in this order).
+struct ArchiveEdit {
+  std::vector<DataFileChange> changes;
+  std::vector<std::size_t> removed;
+  std::vector<DataFileAddition> added;
+};
+
+struct EditReport {
+  std::vector<ChangeReport> changes;  // in the order given
+  std::vector<ChangeReport> added;    // in the order given; `index` in the written archive
+  bool index_table_moved = false;     // the last section's tables, when a data file was added
+  bool name_table_moved = false;
 };
 
 // Writes the archive `bytes` with `changes` applied into `out` (FORGE.md 4) and returns what became of
@@ -47,6 +74,9 @@ struct ChangeReport {
 absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std::span<const DataFileChange> changes,
                                                   ByteSink& out, const InputFile* input = nullptr,
                                                   const ChecksumVerdict* checksums = nullptr);
+// The same with data files removed and added (FORGE.md 6).
+absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit& edit, ByteSink& out,
+                                   const InputFile* input = nullptr, const ChecksumVerdict* checksums = nullptr);
 
 // Reads `written` back and checks it against the archive it was written from: every data file not in
 // `changes` byte-identical (stored bytes and header), every changed one decompressing to its new bytes.
@@ -60,6 +90,11 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
                            std::span<const DataFileChange> changes, bool untouched_copied = false,
                            const InputFile* original_file = nullptr, const InputFile* written_file = nullptr,
                            const ChecksumVerdict& checksums = {});
+// The same for an edit with removals and additions: the written archive lists the data files not removed,
+// in their order, then the added ones, each with its name, id, file_type and decompressed bytes.
+absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written, const ArchiveEdit& edit,
+                           bool untouched_copied = false, const InputFile* original_file = nullptr,
+                           const InputFile* written_file = nullptr, const ChecksumVerdict& checksums = {});
 
 // rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
 // any step leaves `target` as it was. `options`: as AtomicFile::open takes them (--in-place, --force).
@@ -71,5 +106,9 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
                                                        const std::string& target, const OutputOptions& options = {},
                                                        const InputFile* input = nullptr,
                                                        const ChecksumVerdict* checksums = nullptr);
+// The same for an edit with removals and additions.
+absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
+                                        const OutputOptions& options = {}, const InputFile* input = nullptr,
+                                        const ChecksumVerdict* checksums = nullptr);
 
 }  // namespace anvil::forge

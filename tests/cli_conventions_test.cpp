@@ -63,7 +63,7 @@ TEST(CliConventions, ArgumentErrorsNameTheUsersWords) {
       " (usage: anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all] [-q] "
       "[-v])\n";
   const std::string build_usage = " (usage: anvilrt build DUMP.json -o FILE [-q] [-v])\n";
-  const std::string diff_usage = " (usage: anvilrt diff A B [--game ac2|sws|auto] [-q] [-v])\n";
+  const std::string diff_usage = " (usage: anvilrt diff A B [--json] [--game ac2|sws|auto] [-q] [-v])\n";
   const std::string stats_usage =
       " (usage: anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v])\n";
   const std::string gen_usage =

@@ -179,15 +179,19 @@ TEST(ForgeEdit, TwoDataFilesAtOnce) {
   apply(bytes, {{0, d0}, {4, d4}});
 }
 
-TEST(ForgeEdit, RefusesAnotherSize) {
-  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 8, 512});
-  std::vector<u8> decoded = decoded_of(bytes, 0);
-  decoded.push_back(0);
-  VectorSink sink;
-  auto r = rewrite(bytes, std::vector<DataFileChange>{{0, decoded}}, sink);
-  ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("DataFile_000"));
-  EXPECT_THAT(std::string(r.status().message()), HasSubstr("sizes do not change"));
+TEST(ForgeEdit, GrownAndShrunkDataFilesReadBack) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 3, 8, 512});
+  for (std::size_t i = 0; i < 5; ++i) {
+    std::vector<u8> grown = decoded_of(bytes, i);
+    grown.insert(grown.begin() + static_cast<std::ptrdiff_t>(grown.size() / 2), 1500, 0x42);
+    Edited e = apply(bytes, {{i, grown}});
+    ASSERT_EQ(e.reports.size(), 1u);
+    std::vector<u8> shrunk = decoded_of(bytes, i);
+    shrunk.erase(shrunk.begin() + 40, shrunk.begin() + 700);
+    Edited f = apply(bytes, {{i, shrunk}});
+    ASSERT_EQ(f.reports.size(), 1u);
+    EXPECT_FALSE(f.reports[0].placement.moved) << i;
+  }
 }
 
 // The checksum field of block k of data file i (archive offset).
@@ -298,13 +302,103 @@ TEST(ForgeEdit, RewriteFileIsAtomicAndChecked) {
   std::vector<u8> written = test::read_file(out);
   EXPECT_EQ(decoded_of(written, 0), decoded);
 
-  decoded.pop_back();  // refused: no file appears, and nothing is left beside it
+  // Refused (no data file 7): no file appears, and nothing is left beside it.
   std::string refused = dir.path("refused.forge");
-  EXPECT_FALSE(rewrite_file(bytes, std::vector<DataFileChange>{{0, decoded}}, refused).ok());
+  EXPECT_FALSE(rewrite_file(bytes, std::vector<DataFileChange>{{7, decoded}}, refused).ok());
   EXPECT_FALSE(std::filesystem::exists(refused));
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(dir.path(""))) ++files;
   EXPECT_EQ(files, 1u);
+}
+
+}  // namespace
+}  // namespace anvil::forge
+
+namespace anvil::forge {
+namespace {
+
+// Removes, adds and replaces through rewrite() and check_rewrite(): the written archive lists the kept
+// data files in their order, then the new ones, each reading back to its bytes; the kept ones keep their
+// stored bytes; the result is still lossless.
+EditReport apply_edit(const std::vector<u8>& before, const ArchiveEdit& edit, std::vector<u8>& after) {
+  VectorSink sink;
+  auto report = rewrite(before, edit, sink);
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (!report.ok()) return {};
+  after = std::move(sink.bytes());
+  Archive a = *read_archive(before);
+  const ChecksumVerdict checksums = archive_checksums(before, a).verdict;
+  auto s = check_rewrite(before, after, edit, false, nullptr, nullptr, checksums);
+  EXPECT_TRUE(s.ok()) << s;
+  auto again = round_trip(after);
+  EXPECT_TRUE(again.ok() && *again == after);
+  return *report;
+}
+
+TEST(ForgeTables, AddAppendsToTheLastSectionAndMovesItsTables) {
+  for (Game game : {Game::ac2, Game::sws}) {
+    std::vector<u8> bytes = gen::generate_forge({game, 5, 3, 21, 512});
+    ArchiveEdit edit;
+    edit.added.push_back({"Added_one", 0x1234, 0x77, decoded_of(bytes, 1), false});
+    edit.added.push_back({"Added_two", 0x1235, 0x78, decoded_of(bytes, 2), true});
+    std::vector<u8> after;
+    EditReport r = apply_edit(bytes, edit, after);
+    ASSERT_EQ(r.added.size(), 2u);
+    EXPECT_TRUE(r.index_table_moved);  // the generator puts data files right after the tables
+    Archive b = *read_archive(after);
+    ASSERT_EQ(b.files.size(), 7u);
+    EXPECT_EQ(data_file_name(b.files[5]), "Added_one");
+    EXPECT_EQ(b.files[5].section, b.sections.size() - 1);
+    EXPECT_EQ(b.files[6].index.file_id.value, 0x1235u);
+    auto one = read_stored(after, b, 5);
+    auto two = read_stored(after, b, 6);
+    ASSERT_TRUE(one.ok() && two.ok());
+    EXPECT_TRUE(one->compressed) << "like the archive's first compressed data file";
+    EXPECT_FALSE(two->compressed) << "asked plain";
+    EXPECT_EQ(b.files[5].index.offset % data_file_alignment(*read_archive(bytes)), 0u);
+  }
+}
+
+TEST(ForgeTables, RemoveDropsEntriesAndLeavesTheBytes) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 3, 22, 512});
+  Archive a = *read_archive(bytes);
+  ArchiveEdit edit;
+  edit.removed = {1, 3};
+  std::vector<u8> after;
+  apply_edit(bytes, edit, after);
+  Archive b = *read_archive(after);
+  ASSERT_EQ(b.files.size(), 3u);
+  EXPECT_EQ(data_file_name(b.files[1]), data_file_name(a.files[2]));
+  EXPECT_EQ(after.size(), bytes.size());
+  // The removed data file's bytes stay, unreferenced.
+  EXPECT_TRUE(std::equal(bytes.begin() + a.files[1].index.offset, bytes.begin() + a.files[1].end(),
+                         after.begin() + a.files[1].index.offset));
+}
+
+TEST(ForgeTables, RemoveThenAddGrowsTheTablesInPlace) {
+  std::vector<u8> bytes = gen::generate_forge({Game::sws, 5, 3, 23, 300});
+  Archive a = *read_archive(bytes);
+  ArchiveEdit edit;
+  edit.removed = {4};  // in the last section: its slot takes the new one
+  edit.added.push_back({"Back_again", 7, 8, decoded_of(bytes, 4), false});
+  edit.changes.push_back({0, decoded_of(bytes, 0)});
+  edit.changes[0].decoded.push_back(0);  // not a data file any more: rewrite does not care
+  std::vector<u8> after;
+  EditReport r = apply_edit(bytes, edit, after);
+  EXPECT_FALSE(r.index_table_moved);
+  EXPECT_FALSE(r.name_table_moved);
+  Archive b = *read_archive(after);
+  EXPECT_EQ(b.sections.back().table.index_table, a.sections.back().table.index_table);
+  EXPECT_EQ(b.files.size(), 5u);
+}
+
+TEST(ForgeTables, ReplacingARemovedDataFileIsRefused) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 3, 3, 24, 512});
+  ArchiveEdit edit;
+  edit.removed = {1};
+  edit.changes.push_back({1, decoded_of(bytes, 1)});
+  VectorSink sink;
+  EXPECT_FALSE(rewrite(bytes, edit, sink).ok());
 }
 
 }  // namespace

@@ -161,6 +161,20 @@ TEST(ForgeMalformed, BadCompressionId) {
   EXPECT_THAT(e, HasSubstr("DataFile_000"));
 }
 
+TEST(ForgeMalformed, OodleIsRefusedByName) {
+  Fixture f = make();
+  std::size_t i = first_of(f, gen::StoredForm::two_block_sets);
+  u64 set = first_set_at(f, i);
+  for (u8 id : {4, 7, 8}) {
+    f.bytes[set + 10] = id;
+    std::string e = data_file_error(f.bytes, i);
+    EXPECT_THAT(e, HasSubstr(absl::StrFormat("offset 0x%x: ", set + 10)));
+    EXPECT_THAT(
+        e, HasSubstr(absl::StrFormat(
+               "compression 4, 7 and 8 are Oodle (later games), which anvilrt does not decompress (found %d)", id)));
+  }
+}
+
 TEST(ForgeMalformed, BlockClaimingMoreThanItsBytes) {
   Fixture f = make();
   std::size_t i = first_of(f, gen::StoredForm::two_block_sets);

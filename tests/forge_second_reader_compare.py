@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|packed`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|put|packed`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
-`anvilrt patch`. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
+`anvilrt patch`; put: generated ones after `anvilrt put` of unchanged, grown and shrunk data files, --add and --remove. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
 decompressed bytes. packed: generated archives after `anvilrt pack` of their extraction and after `anvilrt
 compact`: the second reader reads each as anvilrt does, and the same data files as the original. Any
@@ -221,14 +221,72 @@ def check_packed(anvilrt, tmp):
     return lines
 
 
+def check_put(anvilrt, tmp):
+    """Every output of `anvilrt put` read by the second reader: it agrees with ls/extract, each data file put
+    back reads as the bytes given, each added one as its file, a removed one is gone, the others unchanged."""
+    lines = []
+    for shape in SHAPES:
+        label, forge = generate(anvilrt, tmp, shape)
+        before = compare(anvilrt, forge, tmp, label)
+        extracted = os.path.join(tmp, label + "-x")
+        run(anvilrt, "extract", forge, "-o", extracted)
+        files = sorted(data_files_in(extracted))
+        # Unchanged: the identical archive.
+        same = os.path.join(tmp, label + ".same.forge")
+        run(anvilrt, "put", forge, *[os.path.join(extracted, f) for f in files], "-o", same)
+        if sha256_of(same) != sha256_of(forge):
+            raise Mismatch(f"{label}: put of the unchanged extraction is not the identical archive")
+        # Grown (by bytes that do not compress) and shrunk data files, stored as given (--raw), one added
+        # and, with more than two data files, one removed.
+        expected = {m["name"]: m["sha256"] for m in before}
+        edited = os.path.join(tmp, label + "-edited")
+        os.makedirs(edited)
+        args = [anvilrt, "put", forge, "--raw"]
+        removed = files[1][: -len(".data")] if len(files) > 2 else None
+        for k, name in enumerate(files):
+            if name[: -len(".data")] == removed:
+                continue
+            with open(os.path.join(extracted, name), "rb") as f:
+                data = f.read()
+            if k % 2 == 0:
+                noise = b"".join(hashlib.sha256(f"{label}{k}{i}".encode()).digest()
+                                 for i in range((3 * shape[4] + 17) // 32 + 1))
+                data = data[: len(data) // 3] + noise + data[len(data) // 3:]
+            else:
+                data = data[: max(1, len(data) - 2 * shape[4] - 5)]
+            path = os.path.join(edited, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            args.append(path)
+            expected[name[: -len(".data")]] = hashlib.sha256(data).hexdigest()
+        added = os.path.join(tmp, label + "-added.bin")
+        with open(added, "wb") as f:
+            f.write(b"added by put " * 400)
+        args += ["--add", added, "--name", "Added_By_Put", "--id", "0x00c0ffee", "--type", "0x10"]
+        expected["Added_By_Put"] = sha256_of(added)
+        if removed:
+            args += ["--remove", removed]
+            del expected[removed]
+        out = os.path.join(tmp, label + ".put.forge")
+        run(*args, "-o", out)
+        after = compare(anvilrt, out, tmp, label + "-put")
+        got = {m["name"]: m["sha256"] for m in after}
+        if got != expected:
+            differ = sorted(set(got.items()) ^ set(expected.items()))
+            raise Mismatch(f"{label}: after put the second reader reads {differ[:2]} otherwise than put was given")
+        lines.append(f"{label}: put of {len(files)} data files, one added"
+                     f"{', one removed' if len(files) > 2 else ''}; the second reader agrees")
+    return lines
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] not in ("generated", "patched", "packed"):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched", "put", "packed"):
         print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
         return 2
     anvilrt, which = argv
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            check = {"generated": check_generated, "patched": check_patched, "packed": check_packed}[which]
+            check = {"generated": check_generated, "patched": check_patched, "put": check_put, "packed": check_packed}[which]
             lines = check(anvilrt, tmp)
         except Mismatch as e:
             print(f"forge_second_reader_compare: {e}", file=sys.stderr)

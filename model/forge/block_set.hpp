@@ -23,6 +23,10 @@ struct BlockSet {
     ar& expect<u64>(kMagic, "compression magic");
     ar& expect_named<u16>("version", 1);
     ar& make_nvp("compression", compression);
+    // Later games compress with Oodle (Blacksmith's Compression.cs), which no Debian library decodes: said
+    // apart, so that such an archive is not taken for a damaged one.
+    ar& require(compression != 4 && compression != 7 && compression != 8, 1,
+                "compression 4, 7 and 8 are Oodle (later games), which anvilrt does not decompress", compression);
     ar& require(compression <= 2 || compression == 5, 1, "compression must be 0, 1 (LZO1X), 2 (LZO2A) or 5 (LZO1C)",
                 compression);
     ar& make_nvp("block_size", block_size);

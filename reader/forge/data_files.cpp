@@ -3,9 +3,11 @@
 #include <absl/strings/str_format.h>
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <new>
+#include <thread>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
@@ -380,23 +382,41 @@ ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std
   return vote;
 }
 
-ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& archive,
-                                   const std::function<void(u64 offset, u64 size)>& done) {
+ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive& archive,
+                                        const std::function<void(std::size_t index)>& voted, unsigned threads) {
   ArchiveChecksums out;
   auto take = [&](auto vote_of) {
     out.files.assign(archive.files.size(), ChecksumVote{});
-    ChecksumVote total;
-    for (std::size_t i = 0; i < archive.files.size(); ++i) {
-      out.files[i] = vote_of(bytes, archive, i);
-      total += out.files[i];
-      if (done) done(archive.files[i].stored_offset(), archive.files[i].index.size);
+    // Each data file votes into its own slot, so the workers share nothing but the next index.
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t i; (i = next++) < archive.files.size();) {
+        out.files[i] = vote_of(bytes, archive, i);
+        if (voted) voted(i);
+      }
+    };
+    {
+      std::vector<std::jthread> workers;
+      const std::size_t n = std::min<std::size_t>(std::max(1u, threads), archive.files.size());
+      for (std::size_t t = 1; t < n; ++t) workers.emplace_back(work);
+      work();
     }
+    ChecksumVote total;
+    for (const ChecksumVote& vote : out.files) total += vote;
     out.verdict = judge(total);
   };
   take(vote_stored);
   if (out.verdict.blocks == 0 || out.verdict.rule) return out;
   take(vote_decoded);
   return out;
+}
+
+ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& archive,
+                                   const std::function<void(u64 offset, u64 size)>& done, unsigned threads) {
+  if (!done) return archive_checksums_then(bytes, archive, {}, threads);
+  return archive_checksums_then(
+      bytes, archive, [&](std::size_t i) { done(archive.files[i].stored_offset(), archive.files[i].index.size); },
+      threads);
 }
 
 }  // namespace anvil::forge

@@ -175,8 +175,13 @@ struct ArchiveChecksums {
 // only when no candidate over the stored bytes wins more than half of the blocks, again over all four
 // candidates, decompressing every compressed data file block by block. `done`, when given, hears each
 // data file's stored span once it has been read (a mapped archive drops those pages, so that the pass
-// keeps a small RSS).
+// keeps a small RSS), from any of the `threads` that vote (each takes the next data file: the votes do not
+// depend on the order); the caller's thread is one of them.
 ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& archive,
-                                   const std::function<void(u64 offset, u64 size)>& done = {});
+                                   const std::function<void(u64 offset, u64 size)>& done = {}, unsigned threads = 1);
+// The same, with `voted(index)` called on the voting thread right after data file `index` voted, while its
+// pages are still mapped: a command that reads them anyway reads them then, in the same pass.
+ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive& archive,
+                                        const std::function<void(std::size_t index)>& voted, unsigned threads = 1);
 
 }  // namespace anvil::forge

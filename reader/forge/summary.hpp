@@ -28,6 +28,7 @@ struct DataFileSummary {
   std::string rule;
   std::map<std::string, u64> objects;  // with objects: per class name, carved from the bodies
   std::size_t entries = 0;             // with objects: entries of the data file
+  std::size_t checked_blocks = 0;      // blocks and chunks that carry a checksum
 };
 
 // Summarizes data file `index`, its blocks checked against the archive's rule (`checksums`, whose vote
@@ -36,5 +37,13 @@ struct DataFileSummary {
 // `objects`, the data file is decompressed and its bodies carved in `game`.
 absl::StatusOr<DataFileSummary> summarize(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                                           bool objects, Game game, const ArchiveChecksums& checksums);
+
+// The two halves of summarize() without objects, so that `ls` can read a data file's tables in the pass
+// that votes (archive_checksums_then), before the verdict is known: summarize_tables() reads the tables
+// and skims the blocks (`rule` left empty); judged() gives the rule's name, or, for a data file the vote
+// found damaged, the error decode() gives, naming the block.
+absl::StatusOr<DataFileSummary> summarize_tables(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+absl::StatusOr<DataFileSummary> judged(DataFileSummary summary, std::span<const u8> bytes, const Archive& archive,
+                                       const ArchiveChecksums& checksums);
 
 }  // namespace anvil::forge

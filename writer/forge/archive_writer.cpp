@@ -121,12 +121,26 @@ u64 data_file_alignment(const Archive& archive) {
 }
 
 absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
-                                                     std::span<const Replacement> replacements, ByteSink& out) {
+                                                     std::span<const Replacement> replacements, ByteSink& out,
+                                                     const TableChanges& changes, TableReport* report) {
+  std::vector<bool> removed(archive.files.size(), false);
+  for (std::size_t i : changes.removed) {
+    if (i >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", i));
+    removed[i] = true;
+  }
   std::vector<std::vector<u8>> stored_forms;
   for (const Replacement& r : replacements) {
     if (r.index >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
+    if (removed[r.index])
+      return absl::InvalidArgumentError(absl::StrFormat("data file %d is both replaced and removed", r.index));
     stored_forms.push_back(encode_stored(r.stored));
   }
+  if (!changes.added.empty() && archive.sections.empty())
+    return absl::FailedPreconditionError("the archive has no table section to list a new data file in");
+  for (const NewDataFile& f : changes.added)
+    if (f.name.size() > 128)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "the name '%s' has %d bytes; a data file's name holds at most 128", printable_name(f.name), f.name.size()));
   const std::vector<Written> tables = table_ranges(archive);
   if (auto s = check_no_overlap(original, archive, tables, replacements, stored_forms); !s.ok()) return s;
   Archive updated = archive;
@@ -178,22 +192,121 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     placements.push_back(placement);
   }
 
+  // The data files each section lists: the kept ones in their order, then the added ones in the last.
+  std::vector<std::vector<DataFileAt>> listed(updated.sections.size());
+  std::vector<bool> header_written(updated.files.size(), false);
+  for (std::size_t i = 0; i < updated.files.size(); ++i)
+    if (!removed[i]) listed[updated.files[i].section].push_back(updated.files[i]);
+  for (const Placement& p : placements)
+    if (p.moved) header_written[p.index] = true;
+  TableReport table_report;
+  std::size_t new_index = 0;
+  for (const auto& l : listed) new_index += l.size();
+  for (const NewDataFile& add : changes.added) {
+    std::vector<u8> stored = encode_stored(add.stored);
+    if (stored.size() > std::numeric_limits<u32>::max())
+      return absl::InvalidArgumentError(absl::StrFormat("the new data file '%s': %d stored bytes do not fit a u32 size",
+                                                        printable_name(add.name), stored.size()));
+    DataFileAt f;
+    f.section = updated.sections.size() - 1;
+    const u64 at = (end + alignment - 1) / alignment * alignment;
+    if (at > end) {
+      std::vector<u8> fill(at - end, 0);
+      if (auto s = out.write_at(end, fill); !s.ok()) return s;
+    }
+    std::copy(add.name.begin(), add.name.end(), f.header.name.bytes.begin());
+    f.name.name = f.header.name;
+    f.name.file_type = add.file_type;
+    f.name.raw_size = static_cast<u32>(stored.size());
+    f.index = {at, {add.file_id}, static_cast<u32>(stored.size())};
+    if (auto s = out.write_at(at, encoded(f.header)); !s.ok()) return s;
+    if (auto s = out.write_at(at + DataFileHeader::wire_size, stored); !s.ok()) return s;
+    end = at + DataFileHeader::wire_size + stored.size();
+    table_report.added.push_back({new_index++, true, at, stored.size()});
+    listed.back().push_back(std::move(f));
+  }
+
+  // Where a table that grows may grow into: nothing the archive holds may lie there.
+  std::vector<Written> occupied = tables;
+  for (const DataFileAt& f : archive.files) occupied.push_back({f.stored_offset(), f.end(), "data file"});
+  auto free_room = [&](u64 begin, u64 stop) {
+    if (stop > original.size()) return false;
+    return std::none_of(occupied.begin(), occupied.end(), [&](const Written& w) { return overlaps(begin, stop, w); });
+  };
+  // A section whose list changes rewrites its tables whole: they must not share a byte with another
+  // structure (a hostile archive may lay two sections' tables over each other), which would change with them.
+  auto shares_bytes = [&](u64 begin, u64 stop, u64 entry_size) {
+    for (const Written& w : tables) {
+      if (!overlaps(begin, stop, w)) continue;
+      const bool own_slot = w.end - w.begin == entry_size && w.begin >= begin && (w.begin - begin) % entry_size == 0;
+      const auto same = std::count_if(tables.begin(), tables.end(),
+                                      [&](const Written& o) { return o.begin == w.begin && o.end == w.end; });
+      if (!own_slot || same != 1) return true;
+    }
+    return false;
+  };
   // Every table re-encoded from its fields, at its place.
+  for (std::size_t s_i = 0; s_i < updated.sections.size(); ++s_i) {
+    TableSection& t = updated.sections[s_i].table;
+    const u64 was = static_cast<u64>(t.count), now = listed[s_i].size();
+    const bool relisted =
+        now != was || std::any_of(archive.files.begin(), archive.files.end(), [&](const DataFileAt& f) {
+          return f.section == s_i && removed[&f - archive.files.data()];
+        });
+    if (relisted &&
+        (shares_bytes(static_cast<u64>(t.index_table), static_cast<u64>(t.index_table) + was * IndexEntry::wire_size,
+                      IndexEntry::wire_size) ||
+         shares_bytes(static_cast<u64>(t.name_table), static_cast<u64>(t.name_table) + was * NameEntry::wire_size,
+                      NameEntry::wire_size)))
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "offset 0x%x: table section %d's index or name table shares bytes with another structure, so changing "
+          "its list would change that one; anvilrt does not rewrite such an archive",
+          updated.sections[s_i].offset, s_i));
+    if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
+      return absl::InvalidArgumentError("a table section cannot count that many data files");
+    // A table that grows keeps its place when the room after it is free; otherwise it moves to the end.
+    auto place = [&](i64& table, u64 entry_size, bool& moved) -> absl::Status {
+      const u64 begin = static_cast<u64>(table);
+      if (now <= was || free_room(begin + was * entry_size, begin + now * entry_size)) {
+        if (now < was) {
+          std::vector<u8> zeros((was - now) * entry_size, 0);
+          return out.write_at(begin + now * entry_size, zeros);
+        }
+        return absl::OkStatus();
+      }
+      const u64 at = (end + 15) / 16 * 16;
+      if (at > end) {
+        std::vector<u8> fill(at - end, 0);
+        if (auto s = out.write_at(end, fill); !s.ok()) return s;
+      }
+      table = static_cast<i64>(at);
+      end = at + now * entry_size;
+      moved = true;
+      return absl::OkStatus();
+    };
+    if (auto s = place(t.index_table, IndexEntry::wire_size, table_report.index_table_moved); !s.ok()) return s;
+    if (auto s = place(t.name_table, NameEntry::wire_size, table_report.name_table_moved); !s.ok()) return s;
+    t.count = static_cast<i32>(now);
+    std::vector<u8> index_table, name_table;
+    for (const DataFileAt& f : listed[s_i]) {
+      std::vector<u8> i_bytes = encoded(f.index), n_bytes = encoded(f.name);
+      index_table.insert(index_table.end(), i_bytes.begin(), i_bytes.end());
+      name_table.insert(name_table.end(), n_bytes.begin(), n_bytes.end());
+    }
+    if (auto s = out.write_at(static_cast<u64>(t.index_table), index_table); !s.ok()) return s;
+    if (auto s = out.write_at(static_cast<u64>(t.name_table), name_table); !s.ok()) return s;
+  }
   if (auto s = out.write_at(0, encoded(updated.header)); !s.ok()) return s;
   if (auto s = out.write_at(updated.header.first_header, encoded(updated.data_header)); !s.ok()) return s;
   for (const SectionAt& section : updated.sections)
     if (auto s = out.write_at(section.offset, encoded(section.table)); !s.ok()) return s;
-  for (const DataFileAt& f : updated.files) {
-    if (auto s = out.write_at(f.index_entry_offset, encoded(f.index)); !s.ok()) return s;
-    if (auto s = out.write_at(f.name_entry_offset, encoded(f.name)); !s.ok()) return s;
-  }
   for (std::size_t i = 0; i < updated.files.size(); ++i) {
-    // a moved data file's header was written at its new place; its old one stays as it was
-    bool moved =
-        std::any_of(placements.begin(), placements.end(), [&](const Placement& p) { return p.index == i && p.moved; });
-    if (!moved)
+    // a moved data file's header was written at its new place; its old one stays as it was, and so does a
+    // removed one's
+    if (!header_written[i] && !removed[i])
       if (auto s = out.write_at(updated.files[i].index.offset, encoded(updated.files[i].header)); !s.ok()) return s;
   }
+  if (report) *report = std::move(table_report);
   return placements;
 }
 

@@ -70,10 +70,39 @@ struct Placement {
   u64 stored_size = 0;    // the index entry's new size
 };
 
-// Writes `archive` (read from `original`) to `out` with `replacements` applied; `archive` is not changed.
-// What each replaced data file became, in the order given.
+// A data file to append (FORGE.md 6): its entries' fields and stored form. Its 440-byte header holds its
+// name and 312 zero bytes; its name entry's other fields are zero and its raw_size its stored size (the
+// readings name none of those bytes, so nothing is invented for them).
+struct NewDataFile {
+  std::string name;  // at most 128 bytes
+  u32 file_id = 0;
+  u32 file_type = 0;
+  StoredDataFile stored;
+};
+
+// Data files removed (indices in Archive::files) and appended, with the written archive's tables.
+// A removed data file loses its index and name entries (the later entries of its section move up, the
+// freed slots at the end of its tables are zeroed), and its bytes stay where they were, unreferenced.
+// An added one is appended at the end of the archive, aligned as the others, and listed at the end of the
+// last table section; when that section's index or name table has no room after it to grow in place (up
+// to the next structure of the archive, inside the file), that table moves to the end of the archive (after
+// the appended data files, 16-aligned) and the section's offset follows.
+struct TableChanges {
+  std::vector<std::size_t> removed;
+  std::vector<NewDataFile> added;
+};
+
+struct TableReport {
+  std::vector<Placement> added;  // in the order given; `index` in the written archive's data files
+  bool index_table_moved = false;
+  bool name_table_moved = false;
+};
+
+// Writes `archive` (read from `original`) to `out` with `replacements` (and `tables`) applied; `archive`
+// is not changed. What each replaced data file became, in the order given.
 absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
-                                                     std::span<const Replacement> replacements, ByteSink& out);
+                                                     std::span<const Replacement> replacements, ByteSink& out,
+                                                     const TableChanges& tables = {}, TableReport* report = nullptr);
 
 // The alignment of the archive's data file headers: the largest power of two (up to 64 KiB) that
 // divides every one of their offsets.

@@ -1,0 +1,336 @@
+#include "patch/archive_diff.hpp"
+
+#include <absl/strings/str_format.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "model/object.hpp"
+#include "patch/archive_patch.hpp"
+#include "reader/forge/data_files.hpp"
+
+namespace anvil::patch {
+namespace {
+
+// The first offset in [from, to) where a and b differ, both long enough.
+std::optional<u64> first_difference(std::span<const u8> a, std::span<const u8> b, u64 from, u64 to) {
+  const u64 end = std::min<u64>({to, a.size(), b.size()});
+  if (from >= end) return std::nullopt;
+  auto [pa, pb] = std::mismatch(a.begin() + from, a.begin() + end, b.begin() + from);
+  if (pa == a.begin() + end) return std::nullopt;
+  return static_cast<u64>(pa - a.begin());
+}
+
+// What lies at `offset` of a decompressed data file (FORGE.md 3): the entry table, an entry's header (type,
+// sizes, name, flag records) or its body.
+std::string describe_offset(std::span<const u8> bytes, const Source& source, u64 offset) {
+  if (offset >= bytes.size()) return "after the end of A (B is longer)";
+  if (source.kind != SourceKind::data_file) return "outside objects";
+  auto view = forge::view_data_file(bytes);
+  if (!view.ok()) return "outside objects";
+  const std::size_t n = view->file.entries.size();
+  const u64 table_end = 2 + forge::Entry::head_wire_size * n + 4 + view->runs[0].size();
+  if (offset < 2) return "the entry count";
+  if (offset < 2 + forge::Entry::head_wire_size * n)
+    return absl::StrFormat("entry %d's table row (file_id, data_size, extra)",
+                           (offset - 2) / forge::Entry::head_wire_size);
+  if (offset < table_end) return "the bytes kept after the entry table";
+  for (const forge::BodyAt& body : forge::body_layout(*view)) {
+    const std::string name = forge::printable_name(
+        {reinterpret_cast<const char*>(view->name(body.entry).data()), view->name(body.entry).size()});
+    if (offset < body.offset)
+      return absl::StrFormat("entry %d '%s' header (type, sizes, name, flag records)", body.entry, name);
+    if (offset < body.offset + body.size)
+      return absl::StrFormat("entry %d '%s' body, outside objects", body.entry, name);
+  }
+  return "after the last body";
+}
+
+OutsideDifference locate_outside(std::span<const u8> a, std::span<const u8> b, const Level& la, const Source& source,
+                                 std::string reason) {
+  OutsideDifference out;
+  out.reason = std::move(reason);
+  std::optional<u64> at;
+  u64 pos = 0;
+  for (const Piece& p : la.pieces) {
+    if (!p.is_object()) continue;
+    if ((at = first_difference(a, b, pos, p.offset))) break;
+    pos = p.offset + p.length;
+  }
+  if (!at) at = first_difference(a, b, pos, a.size());
+  // Only the objects' bytes differ, or one file is the other's start: the first difference of all.
+  if (!at) at = first_difference(a, b, 0, a.size());
+  if (!at) at = std::min(a.size(), b.size());
+  out.offset = *at;
+  out.where = describe_offset(a, source, *at);
+  return out;
+}
+
+// The first byte of data file a's header, id or name entry that differs from b's (raw_size aside where it
+// follows the stored size), as an offset in archive A.
+std::optional<u64> table_difference(std::span<const u8> bytes_a, const forge::DataFileAt& a,
+                                    std::span<const u8> bytes_b, const forge::DataFileAt& b) {
+  auto field = [&](u64 at_a, u64 at_b, u64 size) -> std::optional<u64> {
+    auto d = first_difference(bytes_a.subspan(at_a, size), bytes_b.subspan(at_b, size), 0, size);
+    if (!d) return std::nullopt;
+    return at_a + *d;
+  };
+  if (auto d = field(a.index.offset, b.index.offset, forge::DataFileHeader::wire_size)) return d;
+  if (a.index.file_id.value != b.index.file_id.value) return a.index_entry_offset + 8;
+  const bool tied_a = a.name.raw_size == a.index.size, tied_b = b.name.raw_size == b.index.size;
+  if (tied_a != tied_b || (!tied_a && a.name.raw_size != b.name.raw_size)) return a.name_entry_offset;
+  return field(a.name_entry_offset + 4, b.name_entry_offset + 4, forge::NameEntry::wire_size - 4);
+}
+
+// A data file of an archive decompressed, its blocks checked against the rule its own blocks vote (the
+// rest of the archive is not read), and its bodies found.
+struct Opened {
+  forge::Decoded decoded;
+  Source source;
+};
+
+absl::StatusOr<Opened> open_data_file(std::span<const u8> bytes, const forge::Archive& archive, std::size_t index,
+                                      std::string_view path) {
+  auto named = [&](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrFormat("%s: %s", path, s.message()));
+  };
+  forge::ChecksumVerdict verdict = forge::judge(forge::vote_stored(bytes, archive, index));
+  if (verdict.blocks > 0 && !verdict.rule) verdict = forge::judge(forge::vote_decoded(bytes, archive, index));
+  auto read = forge::read_data_file(bytes, archive, index, verdict);
+  if (!read.ok()) return named(read.status());
+  Opened out;
+  out.decoded = std::move(read->decoded);
+  auto view = forge::view_data_file(out.decoded.bytes);
+  if (!view.ok())
+    return named(absl::InvalidArgumentError(
+        absl::StrFormat("%s: %s", forge::data_file_label(archive, index), view.status().message())));
+  out.source.kind = SourceKind::data_file;
+  out.source.entries = view->file.entries.size();
+  for (const forge::BodyAt& body : forge::body_layout(*view))
+    if (body.size > 0) out.source.regions.push_back({body.offset, body.size});
+  return out;
+}
+
+DataFileSide side_of(const forge::Archive& archive, std::size_t i) {
+  const forge::DataFileAt& f = archive.files[i];
+  return {i, f.index.file_id.value, f.index.offset, f.index.size};
+}
+
+bool stored_equal(std::span<const u8> bytes_a, const forge::DataFileAt& a, std::span<const u8> bytes_b,
+                  const forge::DataFileAt& b) {
+  return a.index.size == b.index.size &&
+         std::memcmp(bytes_a.data() + a.stored_offset(), bytes_b.data() + b.stored_offset(), a.index.size) == 0;
+}
+
+}  // namespace
+
+std::string_view state_name(DataFileState state) {
+  switch (state) {
+    case DataFileState::identical:
+      return "identical";
+    case DataFileState::only_in_a:
+      return "only in A";
+    case DataFileState::only_in_b:
+      return "only in B";
+    case DataFileState::changed:
+      return "changed";
+    case DataFileState::changed_outside:
+      return "changed outside objects";
+    case DataFileState::stored:
+      return "stored differently";
+  }
+  return "?";
+}
+
+bool ArchiveDiff::identical() const {
+  return std::all_of(datafiles.begin(), datafiles.end(), [](const DataFileDiff& d) { return d.identical(); });
+}
+
+std::vector<DiffOp> ArchiveDiff::ops() const {
+  std::vector<DiffOp> all;
+  for (const DataFileDiff& d : datafiles) all.insert(all.end(), d.ops.begin(), d.ops.end());
+  return all;
+}
+
+DataFileDiff diff_data_files(std::span<const u8> a, const Source& source_a, std::span<const u8> b,
+                             const Source& source_b, Game game) {
+  DataFileDiff d;
+  d.a_size = a.size();
+  d.b_size = b.size();
+  if (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) return d;
+  Level la = carve_source(a, source_a, game);
+  Level lb = carve_source(b, source_b, game);
+  DiffOutcome outcome = diff_levels(la, lb);
+  if (!outcome.error) {
+    d.state = DataFileState::changed;
+    d.ops = std::move(outcome.ops);
+    return d;
+  }
+  d.state = DataFileState::changed_outside;
+  d.outside = locate_outside(a, b, la, source_a, *outcome.error);
+  return d;
+}
+
+absl::StatusOr<ArchiveDiff> diff_archives(std::span<const u8> bytes_a, const forge::Archive& archive_a,
+                                          std::string_view a_path, std::span<const u8> bytes_b,
+                                          const forge::Archive& archive_b, std::string_view b_path, Game game) {
+  ArchiveDiff out;
+  out.game = game;
+  const std::vector<std::string> names_a = forge::data_file_names(archive_a),
+                                 names_b = forge::data_file_names(archive_b);
+  std::unordered_map<std::string, std::size_t> in_b;
+  for (std::size_t j = 0; j < names_b.size(); ++j) in_b.emplace(names_b[j], j);
+  std::vector<bool> matched(names_b.size(), false);
+  for (std::size_t i = 0; i < names_a.size(); ++i) {
+    DataFileDiff d;
+    d.name = names_a[i];
+    d.a = side_of(archive_a, i);
+    auto it = in_b.find(names_a[i]);
+    if (it == in_b.end()) {
+      d.state = DataFileState::only_in_a;
+      out.datafiles.push_back(std::move(d));
+      continue;
+    }
+    const std::size_t j = it->second;
+    matched[j] = true;
+    d.b = side_of(archive_b, j);
+    const forge::DataFileAt &fa = archive_a.files[i], &fb = archive_b.files[j];
+    d.table_difference = table_difference(bytes_a, fa, bytes_b, fb);
+    if (!stored_equal(bytes_a, fa, bytes_b, fb)) {
+      auto oa = open_data_file(bytes_a, archive_a, i, a_path);
+      if (!oa.ok()) return oa.status();
+      auto ob = open_data_file(bytes_b, archive_b, j, b_path);
+      if (!ob.ok()) return ob.status();
+      DataFileDiff c = diff_data_files(oa->decoded.bytes, oa->source, ob->decoded.bytes, ob->source, game);
+      d.state = c.state == DataFileState::identical ? DataFileState::stored : c.state;
+      d.outside = std::move(c.outside);
+      d.a_size = c.a_size;
+      d.b_size = c.b_size;
+      const std::string prefix = datafile_pointer(d.name);
+      for (DiffOp& op : c.ops) {
+        op.path = prefix + op.path;
+        d.ops.push_back(std::move(op));
+      }
+    }
+    out.datafiles.push_back(std::move(d));
+  }
+  for (std::size_t j = 0; j < names_b.size(); ++j) {
+    if (matched[j]) continue;
+    DataFileDiff d;
+    d.name = names_b[j];
+    d.b = side_of(archive_b, j);
+    d.state = DataFileState::only_in_b;
+    out.datafiles.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string archive_diff_json(const ArchiveDiff& diff, std::string_view a_path, std::string_view b_path,
+                              std::string_view kind) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+  w.SetIndent(' ', 2);
+  auto string = [&](std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+  auto raw = [&](const std::string& json) {
+    w.RawValue(json.data(), json.size(), rapidjson::kObjectType);  // the type only steers indentation
+  };
+  auto ops = [&](const std::vector<DiffOp>& list) {
+    w.StartArray();
+    for (const DiffOp& op : list) {
+      for (const char* name : {"test", "replace"}) {
+        w.StartObject();
+        w.Key("op");
+        w.String(name);
+        w.Key("path");
+        string(op.path);
+        w.Key("value");
+        raw(name[0] == 't' ? op.old_value : op.new_value);
+        w.EndObject();
+      }
+    }
+    w.EndArray();
+  };
+  auto side = [&](const char* key, const std::optional<DataFileSide>& s, u64 size) {
+    w.Key(key);
+    if (!s) {
+      w.Null();
+      return;
+    }
+    w.StartObject();
+    w.Key("index");
+    w.Uint64(s->index);
+    w.Key("file_id");
+    string(absl::StrFormat("0x%08x", s->file_id));
+    w.Key("header_offset");
+    w.Uint64(s->header_offset);
+    w.Key("stored_offset");
+    w.Uint64(s->header_offset + forge::DataFileHeader::wire_size);
+    w.Key("stored_size");
+    w.Uint64(s->stored_size);
+    if (size > 0 || kind != "archives") {
+      w.Key("decompressed_size");
+      w.Uint64(size);
+    }
+    w.EndObject();
+  };
+  w.StartObject();
+  w.Key("format");
+  w.String("anvilrt-diff/1");
+  w.Key("kind");
+  string(kind);
+  w.Key("a");
+  string(a_path);
+  w.Key("b");
+  string(b_path);
+  w.Key("game");
+  string(game_name(diff.game));
+  w.Key("identical");
+  w.Bool(diff.identical());
+  w.Key("datafiles");
+  w.StartArray();
+  for (const DataFileDiff& d : diff.datafiles) {
+    w.StartObject();
+    w.Key("name");
+    string(d.name);
+    w.Key("state");
+    string(state_name(d.state));
+    if (kind == "archives") {
+      side("a", d.a, d.a_size);
+      side("b", d.b, d.b_size);
+    } else {
+      w.Key("a_size");
+      w.Uint64(d.a_size);
+      w.Key("b_size");
+      w.Uint64(d.b_size);
+    }
+    w.Key("table_difference");
+    if (d.table_difference)
+      w.Uint64(*d.table_difference);
+    else
+      w.Null();
+    if (d.outside) {
+      w.Key("outside");
+      w.StartObject();
+      w.Key("offset");
+      w.Uint64(d.outside->offset);
+      w.Key("where");
+      string(d.outside->where);
+      w.Key("reason");
+      string(d.outside->reason);
+      w.EndObject();
+    }
+    w.Key("ops");
+    ops(d.ops);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("patch");
+  ops(diff.ops());
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace anvil::patch

@@ -1,0 +1,210 @@
+#include "pipeline/forge_put.hpp"
+
+#include <absl/strings/match.h>
+#include <absl/strings/str_cat.h>
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "model/counted.hpp"
+#include "pipeline/forge_rewrite.hpp"
+#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/data_files.hpp"
+
+namespace anvil::forge {
+namespace {
+
+// Accepts everything and keeps nothing: a dry run's rewrite, for what it would do.
+class NullSink : public ByteSink {
+ public:
+  absl::Status write_at(u64, std::span<const u8>) override { return absl::OkStatus(); }
+  absl::Status write_original(std::span<const u8>) override { return absl::OkStatus(); }
+};
+
+std::string file_stem(const std::string& path) {
+  std::string base = std::filesystem::path(path).filename().string();
+  if (absl::EndsWith(base, ".data")) base.resize(base.size() - 5);
+  return base;
+}
+
+// A file's bytes, as a data file unless `raw`: its entry table must parse to its end (FORGE.md 3).
+absl::StatusOr<std::vector<u8>> read_put_file(const std::string& path, bool raw,
+                                              std::optional<DataFileView>* view = nullptr) {
+  auto file = InputFile::open(path);
+  if (!file.ok()) return file.status();
+  std::vector<u8> bytes(file->bytes().begin(), file->bytes().end());
+  if (raw) return bytes;
+  auto parsed = view_data_file(bytes);
+  if (!parsed.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a data file (", parsed.status().message(), "); --raw stores it as it is"));
+  if (view) *view = std::move(*parsed);
+  return bytes;
+}
+
+std::string blocks_text(const RepackReport& r) {
+  if (r.blocks == 0) return "stored plain";
+  return absl::StrFormat("%d of %s re-compressed", r.recompressed, counted(r.blocks, "block"));
+}
+
+std::string place_text(const Placement& p) {
+  return p.moved ? absl::StrFormat("moved to the end, 0x%x", p.header_offset) : "in place";
+}
+
+}  // namespace
+
+absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request,
+                               const std::optional<std::string>& target, const OutputOptions& options) {
+  const std::string& archive_path = input.path();
+  std::span<const u8> bytes = input.bytes();
+  auto archive = read_archive(bytes, &input);
+  if (!archive.ok())
+    return absl::Status(archive.status().code(), archive_path + ": " + std::string(archive.status().message()));
+  const std::vector<std::string> names = data_file_names(*archive);
+  if (request.as && request.files.size() != 1)
+    return absl::InvalidArgumentError(absl::StrFormat("--as names the data file of one FILE, and %s are given",
+                                                      counted(request.files.size(), "file")));
+
+  ArchiveEdit edit;
+  std::vector<std::string> lines;
+  std::vector<bool> removed(archive->files.size(), false);
+  for (const std::string& selector : request.removed) {
+    std::vector<std::size_t> found = find_data_files(*archive, names, selector);
+    if (found.empty())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--remove %s: %s has no data file of that name or id", selector, archive_path));
+    for (std::size_t i : found)
+      if (!removed[i]) {
+        removed[i] = true;
+        edit.removed.push_back(i);
+      }
+  }
+
+  // What each FILE replaces: the data file its name (or --as) names, exactly one, and each once.
+  struct Put {
+    std::size_t index;
+    std::vector<u8> bytes;
+    u64 old_size = 0;
+    bool unchanged = false;
+  };
+  std::vector<Put> puts;
+  for (const std::string& path : request.files) {
+    const std::string selector = request.as ? *request.as : file_stem(path);
+    if (!request.as && !absl::EndsWith(path, ".data"))
+      return absl::InvalidArgumentError(
+          path + ": not named NAME.data as extract names a data file; give --as NAME|0xID to say which it replaces");
+    std::vector<std::size_t> found = find_data_files(*archive, names, selector);
+    if (found.empty())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: %s has no data file named '%s'", path, archive_path, selector));
+    if (found.size() > 1)
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: '%s' names %d data files of %s; give --as with a name as ls shows it", path, selector,
+                          found.size(), archive_path));
+    const std::size_t i = found[0];
+    if (removed[i])
+      return absl::InvalidArgumentError(absl::StrFormat("%s: data file '%s' is also removed", path, names[i]));
+    if (std::any_of(puts.begin(), puts.end(), [&](const Put& p) { return p.index == i; }))
+      return absl::InvalidArgumentError(absl::StrFormat("%s: data file '%s' is given twice", path, names[i]));
+    auto file = read_put_file(path, request.raw);
+    if (!file.ok()) return file.status();
+    Put p{i, std::move(*file)};
+    // Compared with what the archive holds, unchecked: a data file that does not decompress is left to the
+    // rewrite, which says why it cannot be replaced.
+    auto held = read_data_file(bytes, *archive, i, ChecksumVerdict{});
+    if (held.ok()) {
+      p.old_size = held->decoded.bytes.size();
+      p.unchanged = std::ranges::equal(held->decoded.bytes, p.bytes);
+    }
+    puts.push_back(std::move(p));
+  }
+  // In the archive's order, as `patch` writes them: the data files that move land at the end in that order,
+  // whatever the order of the FILEs.
+  std::sort(puts.begin(), puts.end(), [](const Put& a, const Put& b) { return a.index < b.index; });
+  for (Put& p : puts)
+    if (!p.unchanged) edit.changes.push_back({p.index, std::move(p.bytes)});
+
+  for (const PutRequest::Add& add : request.added) {
+    std::optional<DataFileView> view;
+    auto file = read_put_file(add.path, request.raw, &view);
+    if (!file.ok()) return file.status();
+    const Entry* first = view && !view->file.entries.empty() ? &view->file.entries.front() : nullptr;
+    DataFileAddition a;
+    a.name = add.name ? *add.name
+             : first  ? std::string(view->name(0).begin(), view->name(0).end())
+                      : file_stem(add.path);
+    a.name = a.name.substr(0, a.name.find('\0'));
+    if (a.name.empty() || a.name.size() > 128)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--add %s: the name '%s' must have 1 to 128 bytes (give --name)", add.path, printable_name(a.name)));
+    if (!add.file_id && !first)
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--add %s: it has no entry to take an id from; give --id 0xID", add.path));
+    if (!add.file_type && !first)
+      return absl::InvalidArgumentError(
+          absl::StrFormat("--add %s: it has no entry to take a type from; give --type N", add.path));
+    a.file_id = add.file_id ? *add.file_id : first->file_id.value;
+    a.file_type = add.file_type ? *add.file_type : first->resource_type;
+    // A name another data file has, ASCII case ignored (as data_file_names() tells names apart), would be
+    // listed under another unique name than the one given.
+    for (std::size_t i = 0; i < archive->files.size(); ++i)
+      if (!removed[i] && absl::EqualsIgnoreCase(std::string(data_file_name(archive->files[i])), a.name))
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "--add %s: %s already has a data file named '%s' (put replaces it)", add.path, archive_path, names[i]));
+    for (const DataFileAddition& other : edit.added)
+      if (absl::EqualsIgnoreCase(other.name, a.name))
+        return absl::InvalidArgumentError(
+            absl::StrFormat("--add %s: a data file named '%s' is added twice", add.path, printable_name(a.name)));
+    a.decoded = std::move(*file);
+    edit.added.push_back(std::move(a));
+  }
+
+  PutOutcome outcome;
+  outcome.changed = !edit.changes.empty() || !edit.removed.empty() || !edit.added.empty();
+  EditReport report;
+  if (!target) {
+    NullSink sink;
+    auto r = rewrite(bytes, edit, sink, &input);
+    if (!r.ok()) return absl::Status(r.status().code(), archive_path + ": " + std::string(r.status().message()));
+    report = std::move(*r);
+  } else if (outcome.changed || !options.in_place) {
+    // Nothing changed and -o OUT: the archive is written as it is (the edit path's round trip), checked.
+    auto r = rewrite_file(bytes, edit, *target, options, &input);
+    if (!r.ok()) return r.status();
+    report = std::move(*r);
+  }
+
+  std::size_t k = 0;
+  for (const Put& p : puts) {
+    if (p.unchanged) {
+      outcome.lines.push_back(absl::StrFormat("%s: unchanged", names[p.index]));
+      continue;
+    }
+    const ChangeReport& c = report.changes.at(k);
+    const std::vector<u8>& now = edit.changes.at(k).decoded;
+    ++k;
+    outcome.lines.push_back(absl::StrFormat("%s: replaced (decompressed %d -> %d bytes, stored %d -> %d bytes, %s, %s)",
+                                            names[p.index], p.old_size, now.size(), archive->files[p.index].index.size,
+                                            c.placement.stored_size, blocks_text(c.blocks), place_text(c.placement)));
+  }
+  for (std::size_t i : edit.removed)
+    outcome.lines.push_back(absl::StrFormat("%s: removed (its %d stored bytes left unreferenced; compact drops them)",
+                                            names[i], archive->files[i].index.size));
+  for (std::size_t a = 0; a < edit.added.size(); ++a) {
+    const ChangeReport& c = report.added.at(a);
+    outcome.lines.push_back(absl::StrFormat(
+        "%s: added (0x%08x, type 0x%08x, decompressed %d bytes, stored %d bytes, %s, at 0x%x)",
+        printable_name(edit.added[a].name), edit.added[a].file_id, edit.added[a].file_type,
+        edit.added[a].decoded.size(), c.placement.stored_size, blocks_text(c.blocks), c.placement.header_offset));
+  }
+  if (report.index_table_moved || report.name_table_moved)
+    outcome.lines.push_back(absl::StrFormat("the last table section's %s moved to the end of the archive",
+                                            report.index_table_moved && report.name_table_moved
+                                                ? "index and name tables"
+                                            : report.index_table_moved ? "index table"
+                                                                       : "name table"));
+  return outcome;
+}
+
+}  // namespace anvil::forge
