@@ -568,6 +568,37 @@ TEST(Compact, AfterADataFileMoved) {
   EXPECT_EQ(after["DataFile_001.data"], decoded);
 }
 
+// After put removed a data file (its bytes left unreferenced) and added one (a table section's tables moved
+// to the end): compact keeps every data file and drops the rest.
+TEST(Compact, AfterPutRemovedAndAdded) {
+  test::TempDir dir;
+  std::string archive = generated(dir, kShapes[3], "a.forge");
+  auto files = extracted(archive, dir.path("x"));
+  std::string edited = dir.path("r.forge");
+  auto r = test::run_cli({"put", archive, "--remove", "DataFile_002", "--add", dir.path("x") + "/DataFile_001.data",
+                          "--name", "Added", "--id", "0x00000077", "--type", "0x10", "-o", edited, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Archive before = tables_of(test::read_file(edited));
+  u64 unreferenced = 0;
+  for (const ByteRange& u : unreferenced_ranges(before)) unreferenced += u.end - u.begin;
+  ASSERT_GT(unreferenced, files["DataFile_002.data"].size() / 2);
+  std::string out = dir.path("c.forge");
+  r = test::run_cli({"compact", edited, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<u8> written = test::read_file(out);
+  const Archive c = tables_of(written);
+  EXPECT_TRUE(check_no_unreferenced(c, data_file_alignment(before)).ok());
+  EXPECT_LT(written.size(), test::read_file(edited).size());
+  EXPECT_EQ(ls_summary(out), ls_summary(edited));
+  auto a = extracted(edited, dir.path("y"));
+  auto b = extracted(out, dir.path("z"));
+  a.erase("forge.json");
+  b.erase("forge.json");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b["Added.data"], files["DataFile_001.data"]);
+  EXPECT_EQ(b.count("DataFile_002.data"), 0u);
+}
+
 // Bad input: one line, exit 2, nothing written.
 TEST(Compact, BadInputWritesNothing) {
   test::TempDir dir;
