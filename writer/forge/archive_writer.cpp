@@ -137,7 +137,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   }
   if (!changes.added.empty() && archive.sections.empty())
     return absl::FailedPreconditionError("the archive has no table section to list a new data file in");
-  for (const NewDataFile& f : changes.added)
+  for (const AddedDataFile& f : changes.added)
     if (f.name.size() > 128)
       return absl::InvalidArgumentError(absl::StrFormat(
           "the name '%s' has %d bytes; a data file's name holds at most 128", printable_name(f.name), f.name.size()));
@@ -202,7 +202,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   TableReport table_report;
   std::size_t new_index = 0;
   for (const auto& l : listed) new_index += l.size();
-  for (const NewDataFile& add : changes.added) {
+  for (const AddedDataFile& add : changes.added) {
     std::vector<u8> stored = encode_stored(add.stored);
     if (stored.size() > std::numeric_limits<u32>::max())
       return absl::InvalidArgumentError(absl::StrFormat("the new data file '%s': %d stored bytes do not fit a u32 size",

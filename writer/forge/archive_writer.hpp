@@ -73,7 +73,7 @@ struct Placement {
 // A data file to append (FORGE.md 6): its entries' fields and stored form. Its 440-byte header holds its
 // name and 312 zero bytes; its name entry's other fields are zero and its raw_size its stored size (the
 // readings name none of those bytes, so nothing is invented for them).
-struct NewDataFile {
+struct AddedDataFile {
   std::string name;  // at most 128 bytes
   u32 file_id = 0;
   u32 file_type = 0;
@@ -89,7 +89,7 @@ struct NewDataFile {
 // the appended data files, 16-aligned) and the section's offset follows.
 struct TableChanges {
   std::vector<std::size_t> removed;
-  std::vector<NewDataFile> added;
+  std::vector<AddedDataFile> added;
 };
 
 struct TableReport {
