@@ -178,8 +178,9 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       } else if (d.raw_size.kind == RawSize::kept) {
         file.raw_size = d.raw_size.value;
       }
-      file.header.name = fixed_name<128>(d.header_name);
-      file.header.unknown = d.header_unknown;
+      file.header =
+          default_data_file_header(std::span(reinterpret_cast<const u8*>(d.header_name.data()), d.header_name.size()));
+      file.header.unknown = d.header_unknown;  // zeros unless forge.json keeps them
       if (auto s = writer->add(file, encode_stored(*stored)); !s.ok()) return prefixed(data_path(k), s);
     }
     auto layout = writer->finish();
