@@ -209,7 +209,7 @@ def check_put(anvilrt, tmp):
         before = compare(anvilrt, forge, tmp, label)
         extracted = os.path.join(tmp, label + "-x")
         run(anvilrt, "extract", forge, "-o", extracted)
-        files = sorted(os.listdir(extracted))
+        files = sorted(data_files_in(extracted))
         # Unchanged: the identical archive.
         same = os.path.join(tmp, label + ".same.forge")
         run(anvilrt, "put", forge, *[os.path.join(extracted, f) for f in files], "-o", same)
@@ -255,6 +255,9 @@ def check_put(anvilrt, tmp):
             raise Mismatch(f"{label}: after put the second reader reads {differ[:2]} otherwise than put was given")
         lines.append(f"{label}: put of {len(files)} data files, one added"
                      f"{', one removed' if len(files) > 2 else ''}; the second reader agrees")
+    return lines
+
+
 def check_packed(anvilrt, tmp):
     """`pack` of each generated archive's extraction, and `compact` of the archive: both read by the second
     reader as by ls/extract, with the original's data files (by id, name and bytes)."""
