@@ -388,6 +388,34 @@ TEST(Pack, ARuleOfNoneBecomesAdler32From0) {
   }
 }
 
+// A rule over the decompressed bytes where most blocks do not shrink and are stored plain (blocks of 16
+// bytes): every block's checksum follows it, though the archive's vote may name its twin over the stored
+// bytes (a plain block's stored and decompressed bytes are the same).
+TEST(Pack, ARuleOverTheDecompressedBytesWithMostBlocksPlain) {
+  test::TempDir dir;
+  std::string archive = generated(dir, kShapes[2], "a.forge");
+  std::string x = dir.path("x");
+  auto files = extracted(archive, x);
+  rapidjson::Document doc = json_of(x + "/forge.json");
+  doc["archive"]["checksum_rule"].SetString("adler32-1/decompressed", doc.GetAllocator());
+  write_json(x + "/forge.json", doc);
+  std::string packed = dir.path("p.forge");
+  auto r = test::run_cli({"pack", x, "-o", packed, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<u8> bytes = test::read_file(packed);
+  const Archive a = tables_of(bytes);
+  ChecksumVerdict by_rule;
+  by_rule.rule = by_rule.best = ChecksumRule::adler32_1_decoded;
+  by_rule.blocks = by_rule.matched = 1;
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < a.files.size(); ++i) {
+    auto read = read_data_file(bytes, a, i, by_rule);
+    ASSERT_TRUE(read.ok()) << read.status();
+    checked += read->decoded.checked_blocks;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 // Bad input: one line naming the file (and the field), exit 2, nothing written.
 TEST(Pack, BadInputWritesNothing) {
   test::TempDir dir;
@@ -538,6 +566,37 @@ TEST(Compact, AfterADataFileMoved) {
   before.erase("forge.json");
   EXPECT_EQ(after, before);
   EXPECT_EQ(after["DataFile_001.data"], decoded);
+}
+
+// After put removed a data file (its bytes left unreferenced) and added one (a table section's tables moved
+// to the end): compact keeps every data file and drops the rest.
+TEST(Compact, AfterPutRemovedAndAdded) {
+  test::TempDir dir;
+  std::string archive = generated(dir, kShapes[3], "a.forge");
+  auto files = extracted(archive, dir.path("x"));
+  std::string edited = dir.path("r.forge");
+  auto r = test::run_cli({"put", archive, "--remove", "DataFile_002", "--add", dir.path("x") + "/DataFile_001.data",
+                          "--name", "Added", "--id", "0x00000077", "--type", "0x10", "-o", edited, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Archive before = tables_of(test::read_file(edited));
+  u64 unreferenced = 0;
+  for (const ByteRange& u : unreferenced_ranges(before)) unreferenced += u.end - u.begin;
+  ASSERT_GT(unreferenced, files["DataFile_002.data"].size() / 2);
+  std::string out = dir.path("c.forge");
+  r = test::run_cli({"compact", edited, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<u8> written = test::read_file(out);
+  const Archive c = tables_of(written);
+  EXPECT_TRUE(check_no_unreferenced(c, data_file_alignment(before)).ok());
+  EXPECT_LT(written.size(), test::read_file(edited).size());
+  EXPECT_EQ(ls_summary(out), ls_summary(edited));
+  auto a = extracted(edited, dir.path("y"));
+  auto b = extracted(out, dir.path("z"));
+  a.erase("forge.json");
+  b.erase("forge.json");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(b["Added.data"], files["DataFile_001.data"]);
+  EXPECT_EQ(b.count("DataFile_002.data"), 0u);
 }
 
 // Bad input: one line, exit 2, nothing written.
