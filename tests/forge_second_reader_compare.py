@@ -1,17 +1,19 @@
 #!/usr/bin/python3
-"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|put|packed`.
+"""anvilrt against the second reader: `forge_second_reader_compare.py ANVILRT generated|patched|put|packed|resized`.
 
 generated: archives of `anvilrt gen --forge` (several seeds and shapes) and corpus/forge/; patched: generated ones after
 `anvilrt patch`; put: generated ones after `anvilrt put` of unchanged, grown and shrunk data files, --add and --remove. For each archive, `anvilrt ls --json` and `anvilrt extract` are compared with
 forge_second_reader.py on every data file: id, name, type, sizes, compression, checksum rule and
 decompressed bytes. packed: generated archives after `anvilrt pack` of their extraction and after `anvilrt
-compact`: the second reader reads each as anvilrt does, and the same data files as the original. Any
+compact`: the second reader reads each as anvilrt does, and the same data files as the original. resized:
+generated ones of both games after a `duplicate_instance` that grows one data file (FORGE.md 5). Any
 difference, or any command that fails, fails the test (exit 1) naming it.
 """
 
 import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -209,7 +211,7 @@ def check_put(anvilrt, tmp):
         before = compare(anvilrt, forge, tmp, label)
         extracted = os.path.join(tmp, label + "-x")
         run(anvilrt, "extract", forge, "-o", extracted)
-        files = sorted(data_files_in(extracted))
+        files = sorted(f for f in os.listdir(extracted) if f.endswith(".data"))  # not forge.json
         # Unchanged: the identical archive.
         same = os.path.join(tmp, label + ".same.forge")
         run(anvilrt, "put", forge, *[os.path.join(extracted, f) for f in files], "-o", same)
@@ -279,15 +281,129 @@ def check_packed(anvilrt, tmp):
     return lines
 
 
+def entry_table(data):
+    """A decompressed data file's entries (FORGE.md 3, flag 0 or 1): each one's data_size, file_size and the
+    bytes of its table row and resource header without those two fields."""
+    count = struct.unpack_from("<H", data, 0)[0]
+    pos = 2 + 10 * count
+    pos += 4 + struct.unpack_from("<I", data, pos)[0]
+    entries = []
+    for i in range(count):
+        row = data[2 + 10 * i: 2 + 10 * i + 10]
+        data_size = struct.unpack_from("<I", row, 4)[0]
+        resource_type, file_size, name_length = struct.unpack_from("<III", data, pos)
+        start = pos
+        pos += 12 + name_length
+        flag = data[pos]
+        pos += 1
+        if flag == 1:
+            pos += 3 + 4 + 12 * struct.unpack_from("<I", data, pos + 3)[0]
+        elif flag != 0:
+            raise Mismatch(f"entry {i}: flag {flag}")
+        header = row[:4] + row[8:] + data[start:start + 4] + data[start + 8:pos]
+        entries.append({"data_size": data_size, "file_size": file_size, "header": header})
+        pos += file_size
+    if pos != len(data):
+        raise Mismatch(f"{len(data) - pos} bytes follow the last body")
+    return entries
+
+
+def check_resized(anvilrt, tmp):
+    """An instance placed again in every Visual of one compressed data file, by `anvilrt patch` on the
+    archive: the second reader agrees with ls/extract on the patched archive and reads the grown data file's
+    entry table (FORGE.md 3), which is the extracted data file patched alone; every other data file is
+    unchanged, and remove_instance of the added instances gives the original data file back."""
+    lines = []
+    for shape in (SHAPES[0], SHAPES[1], SHAPES[3]):
+        label, forge = generate(anvilrt, tmp, shape)
+        before = {m["file_id"]: m for m in compare(anvilrt, forge, tmp, label)}
+        target = next(m for m in before.values() if m["compression"] != "plain" and m["decompressed_size"] > 0)
+        dump = json.loads(run(anvilrt, "dump", forge).stdout)
+        objects = dump["datafiles"][target["name"]]["objects"]
+        def undoable(instance):
+            # A slot list of one more instance than the Visual's own would lose one to remove_instance too.
+            n = len(instance["instances"])
+            return all(not isinstance(slot, dict) or len(slot.get("instances", [])) != n + 1
+                       for slot in instance.get("slots", []))
+        keys = [k for k, o in objects.items()
+                if isinstance(o.get("instance"), dict) and o["instance"].get("instances") and undoable(o["instance"])]
+        if not keys:
+            raise Mismatch(f"{label}: no Visual with an instance list in data file {target['name']}")
+        grow = [{"op": "duplicate_instance", "datafiles": [target["name"]], "objects": keys, "index": 0,
+                 "translate": [1, 2, 3]}]
+        patch = os.path.join(tmp, label + ".grow.json")
+        with open(patch, "w") as f:
+            json.dump(grow, f)
+        patched = os.path.join(tmp, label + ".grown.forge")
+        run(anvilrt, "patch", forge, patch, "-o", patched)
+        after = {m["file_id"]: m for m in compare(anvilrt, patched, tmp, label + "-grown")}
+        for file_id, m in after.items():
+            if file_id != target["file_id"]:
+                if m["sha256"] != before[file_id]["sha256"]:
+                    raise Mismatch(f"{label}: data file {m['name']} changed though the patch does not touch it")
+                continue
+            if m["decompressed_size"] <= target["decompressed_size"]:
+                raise Mismatch(f"{label}: data file {m['name']} did not grow")
+        # The entry tables of the data file before and after, read here from FORGE.md 3 (the second reader's
+        # own entry reading refuses flag 0, which gen writes): each entry's file_size and data_size changed by
+        # the same d, the d adding up to the growth, and every byte outside the bodies otherwise the same.
+        def reader_bytes(forge_path, tag):
+            out = os.path.join(tmp, f"{label}-{tag}-reader")
+            run(sys.executable, READER, "extract", forge_path, out)
+            for name in os.listdir(out):
+                with open(os.path.join(out, name), "rb") as f:
+                    data = f.read()
+                if hashlib.sha256(data).hexdigest() == (target if tag == "before" else after[target["file_id"]])["sha256"]:
+                    return data
+            raise Mismatch(f"{label}: the second reader extracts no data file {target['name']}")
+        old_table, new_table = entry_table(reader_bytes(forge, "before")), entry_table(reader_bytes(patched, "after"))
+        if len(old_table) != len(new_table):
+            raise Mismatch(f"{label}: the grown data file has {len(new_table)} entries, not {len(old_table)}")
+        total = 0
+        for e, (a, b) in enumerate(zip(old_table, new_table)):
+            d = b["file_size"] - a["file_size"]
+            if b["data_size"] - a["data_size"] != d or a["header"] != b["header"]:
+                raise Mismatch(f"{label}: entry {e} of the grown data file: file_size grew by {d}, data_size by "
+                               f"{b['data_size'] - a['data_size']}, header {'kept' if a['header'] == b['header'] else 'changed'}")
+            total += d
+        if total != after[target["file_id"]]["decompressed_size"] - target["decompressed_size"]:
+            raise Mismatch(f"{label}: the entries grew by {total} bytes, the data file otherwise")
+        extracted = os.path.join(tmp, f"{label}-single")
+        run(anvilrt, "extract", forge, target["file_id"], "-o", extracted)
+        (name,) = [f for f in os.listdir(extracted) if f.endswith(".data")]
+        one_patch = os.path.join(tmp, f"{label}.grow-one.json")
+        with open(one_patch, "w") as f:
+            json.dump([{k: v for k, v in grow[0].items() if k != "datafiles"}], f)
+        alone = os.path.join(tmp, f"{label}.grown.data")
+        run(anvilrt, "patch", os.path.join(extracted, name), one_patch, "-o", alone)
+        if after[target["file_id"]]["sha256"] != sha256_of(alone):
+            raise Mismatch(f"{label}: the grown data file of the archive differs from the extracted one patched alone")
+        # Each Visual's added instance is its last: removed again, the archive's data file is the original.
+        counts = {k: len(objects[k]["instance"]["instances"]) for k in keys}
+        undo = [{"op": "remove_instance", "objects": [k], "index": n} for k, n in counts.items()]
+        undo_path = os.path.join(tmp, label + ".undo.json")
+        with open(undo_path, "w") as f:
+            json.dump(undo, f)
+        back = os.path.join(tmp, label + ".back.forge")
+        run(anvilrt, "patch", patched, undo_path, "-o", back)
+        restored = {m["file_id"]: m for m in compare(anvilrt, back, tmp, label + "-back")}
+        if restored[target["file_id"]]["sha256"] != target["sha256"]:
+            raise Mismatch(f"{label}: remove_instance did not give data file {target['name']} back")
+        grown_by = after[target["file_id"]]["decompressed_size"] - target["decompressed_size"]
+        lines.append(f"{label}: data file {target['name']} grown by {grown_by} bytes in {len(keys)} Visuals; "
+                     f"all agree, and undone")
+    return lines
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] not in ("generated", "patched", "put", "packed"):
+    if len(argv) != 2 or argv[1] not in ("generated", "patched", "put", "packed", "resized"):
         print("usage: " + __doc__.strip().splitlines()[0].split("`")[1], file=sys.stderr)
         return 2
     anvilrt, which = argv
     with tempfile.TemporaryDirectory() as tmp:
         try:
             check = {"generated": check_generated, "patched": check_patched, "put": check_put,
-                     "packed": check_packed}[which]
+                     "packed": check_packed, "resized": check_resized}[which]
             lines = check(anvilrt, tmp)
         except Mismatch as e:
             print(f"forge_second_reader_compare: {e}", file=sys.stderr)
