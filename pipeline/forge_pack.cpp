@@ -15,6 +15,7 @@
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/referenced.hpp"
 #include "writer/byte_writer.hpp"
+#include "writer/encode.hpp"
 #include "writer/forge/archive_writer.hpp"
 #include "writer/forge/new_archive.hpp"
 #include "writer/forge/repack.hpp"
@@ -22,16 +23,6 @@
 
 namespace anvil::forge {
 namespace {
-
-template <class T>
-std::vector<u8> table_bytes(const T& value) {
-  std::vector<u8> out;
-  {
-    ByteWriter writer(out);
-    const_cast<T&>(value).serialize(writer, 0);
-  }
-  return out;
-}
 
 absl::Status prefixed(const std::string& prefix, const absl::Status& s) {
   return absl::Status(s.code(), absl::StrCat(prefix, ": ", s.message()));
@@ -264,7 +255,7 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
   auto check = [&](std::span<const u8> written, const InputFile* file) -> absl::Status {
     auto after = read_archive(written, file);
     if (!after.ok()) return not_read_back(std::string(after.status().message()));
-    if (table_bytes(after->header) != table_bytes(archive.header) ||
+    if (encoded(after->header) != encoded(archive.header) ||
         after->data_header.unknown.bytes != archive.data_header.unknown.bytes)
       return not_read_back("its header or file-data header differs");
     if (after->sections.size() != archive.sections.size()) return not_read_back("another number of table sections");
@@ -278,7 +269,7 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
     for (std::size_t k = 0; k < archive.files.size(); ++k) {
       const DataFileAt &a = archive.files[k], &b = after->files[k];
       if (a.index.file_id.value != b.index.file_id.value || a.index.size != b.index.size ||
-          table_bytes(a.name) != table_bytes(b.name) || table_bytes(a.header) != table_bytes(b.header) ||
+          encoded(a.name) != encoded(b.name) || encoded(a.header) != encoded(b.header) ||
           !std::ranges::equal(bytes.subspan(a.stored_offset(), a.index.size),
                               written.subspan(b.stored_offset(), b.index.size)))
         return not_read_back(absl::StrCat(data_file_label(*after, k), ": its entries, header or stored bytes differ"));

@@ -291,6 +291,35 @@ TEST(ForgeEdit, RefusesWhenATableLiesOverTheDataFile) {
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("anvilrt does not rewrite such an archive"));
 }
 
+// The fuzz find behind these (tests/regress/forge): a table laid over another data file's stored bytes
+// reads exactly, but a put that relists it, or changes an entry in it, would change that data file too.
+TEST(ForgeTables, RefusesToRelistATableLyingOverAnotherDataFile) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 3, 3, 11, 512});
+  Archive a = *read_archive(bytes);
+  // The name table of the section that lists data file 1, moved into data file 0.
+  const SectionAt& section = a.sections[a.files[1].section];
+  ASSERT_GE(a.files[0].index.size, static_cast<u64>(section.table.count) * NameEntry::wire_size + 16);
+  const i64 name_table = static_cast<i64>(a.files[0].stored_offset() + 16);
+  std::memcpy(bytes.data() + section.offset + TableSection::kNameTableAt, &name_table, sizeof name_table);
+  ASSERT_TRUE(read_archive(bytes).ok());
+
+  ArchiveEdit remove;
+  remove.removed = {1};
+  VectorSink sink;
+  auto r = rewrite(bytes, remove, sink);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("shares bytes with another structure"));
+
+  // A change of data file 1 rewrites its name entry, which lies inside data file 0.
+  std::vector<u8> decoded = decoded_of(bytes, 1);
+  decoded.push_back(0);
+  VectorSink sink2;
+  auto c = rewrite(bytes, std::vector<DataFileChange>{{1, decoded}}, sink2);
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("its name entry"));
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("data file 0's stored bytes"));
+}
+
 TEST(ForgeEdit, RewriteFileIsAtomicAndChecked) {
   test::TempDir dir;
   std::vector<u8> bytes = gen::generate_forge({Game::ac2, 3, 3, 10, 512});

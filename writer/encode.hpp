@@ -17,6 +17,14 @@ void encode(const T& value, std::vector<u8>& out) {
   const_cast<T&>(value).serialize(writer, 0);
 }
 
+// The bytes of `value` alone.
+template <class T>
+std::vector<u8> encoded(const T& value) {
+  std::vector<u8> out;
+  encode(value, out);
+  return out;
+}
+
 inline void encode_object(const Object& object, std::vector<u8>& out) {
   std::visit([&](const auto& o) { encode(o, out); }, object);
 }

@@ -8,20 +8,11 @@
 #include <cstring>
 
 #include "writer/byte_writer.hpp"
+#include "writer/encode.hpp"
 #include "writer/forge/repack.hpp"
 
 namespace anvil::forge {
 namespace {
-
-template <class T>
-std::vector<u8> encoded(const T& value) {
-  std::vector<u8> out;
-  {
-    ByteWriter writer(out);
-    const_cast<T&>(value).serialize(writer, 0);
-  }
-  return out;
-}
 
 // A structure the writer re-encodes over the original bytes, by its archive range.
 struct Written {
@@ -31,6 +22,15 @@ struct Written {
 };
 
 bool overlaps(u64 begin, u64 end, const Written& w) { return begin < w.end && w.begin < end; }
+
+// Every data file's stored bytes, by its range: a rewrite must change none but those it replaces.
+std::vector<Written> stored_ranges(const Archive& archive) {
+  std::vector<Written> out;
+  for (std::size_t i = 0; i < archive.files.size(); ++i)
+    out.push_back(
+        {archive.files[i].stored_offset(), archive.files[i].end(), absl::StrFormat("data file %d's stored bytes", i)});
+  return out;
+}
 
 // Every table and data file header of the archive, by its range: the writer re-encodes each one.
 std::vector<Written> table_ranges(const Archive& archive) {
@@ -52,11 +52,14 @@ std::vector<Written> table_ranges(const Archive& archive) {
 
 // A hostile archive may lay a table over a data file's bytes, or two entries over each other: reading
 // is then still exact (the same bytes serve both), but a change to one would be undone by the writing
-// of the other. Such a change is refused: the bytes a replaced data file occupies, and its index and
-// name entries (which change with its size), must not overlap any other structure the writer writes.
+// of the other, or would change a data file no edit touched. Such a change is refused: the bytes a
+// replaced data file occupies, and its index and name entries (which change with its size), must not
+// overlap any other structure the writer writes, nor another data file's stored bytes.
 // A replacement whose stored bytes are the original's (a round trip) changes nothing and is not checked.
 absl::Status check_no_overlap(std::span<const u8> original, const Archive& archive, std::span<const Written> tables,
                               std::span<const Replacement> replacements, std::span<const std::vector<u8>> stored) {
+  std::vector<Written> others(tables.begin(), tables.end());
+  for (const Written& w : stored_ranges(archive)) others.push_back(w);
   for (std::size_t k = 0; k < replacements.size(); ++k) {
     const Replacement& r = replacements[k];
     const DataFileAt& f = archive.files[r.index];
@@ -65,8 +68,8 @@ absl::Status check_no_overlap(std::span<const u8> original, const Archive& archi
                                 {f.index_entry_offset, f.index_entry_offset + IndexEntry::wire_size, "its index entry"},
                                 {f.name_entry_offset, f.name_entry_offset + NameEntry::wire_size, "its name entry"}};
     for (const Written& c : changing)
-      for (const Written& t : tables) {
-        if (t.begin == c.begin && t.end == c.end) continue;  // the entry itself
+      for (const Written& t : others) {
+        if (t.begin == c.begin && t.end == c.end) continue;  // the entry itself, or its own stored bytes
         if (overlaps(c.begin, c.end, t))
           return absl::FailedPreconditionError(absl::StrFormat(
               "offset 0x%x: data file %d '%s' (0x%08x): %s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change "
@@ -227,15 +230,20 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   }
 
   // Where a table that grows may grow into: nothing the archive holds may lie there.
+  const std::vector<Written> stored_bytes = stored_ranges(archive);
   std::vector<Written> occupied = tables;
-  for (const DataFileAt& f : archive.files) occupied.push_back({f.stored_offset(), f.end(), "data file"});
+  occupied.insert(occupied.end(), stored_bytes.begin(), stored_bytes.end());
   auto free_room = [&](u64 begin, u64 stop) {
     if (stop > original.size()) return false;
     return std::none_of(occupied.begin(), occupied.end(), [&](const Written& w) { return overlaps(begin, stop, w); });
   };
   // A section whose list changes rewrites its tables whole: they must not share a byte with another
-  // structure (a hostile archive may lay two sections' tables over each other), which would change with them.
+  // structure (a hostile archive may lay two sections' tables over each other, or a table over a data
+  // file's stored bytes), which would change with them.
   auto shares_bytes = [&](u64 begin, u64 stop, u64 entry_size) {
+    if (std::any_of(stored_bytes.begin(), stored_bytes.end(),
+                    [&](const Written& w) { return overlaps(begin, stop, w); }))
+      return true;
     for (const Written& w : tables) {
       if (!overlaps(begin, stop, w)) continue;
       const bool own_slot = w.end - w.begin == entry_size && w.begin >= begin && (w.begin - begin) % entry_size == 0;

@@ -6,19 +6,10 @@
 #include <limits>
 
 #include "writer/byte_writer.hpp"
+#include "writer/encode.hpp"
 
 namespace anvil::forge {
 namespace {
-
-template <class T>
-std::vector<u8> encode_table(const T& value) {
-  std::vector<u8> out;
-  {
-    ByteWriter writer(out);
-    const_cast<T&>(value).serialize(writer, 0);
-  }
-  return out;
-}
 
 u64 align_up(u64 at, u64 alignment) { return (at + alignment - 1) / alignment * alignment; }
 
@@ -73,7 +64,7 @@ absl::Status NewArchiveWriter::add(const NewDataFile& file, std::span<const u8> 
     std::vector<u8> fill(header_at - end_, file.padding);
     if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
   }
-  if (auto s = out_->write_at(header_at, encode_table(file.header)); !s.ok()) return s;
+  if (auto s = out_->write_at(header_at, encoded(file.header)); !s.ok()) return s;
   if (auto s = out_->write_at(header_at + DataFileHeader::wire_size, stored); !s.ok()) return s;
   end_ = header_at + DataFileHeader::wire_size + stored.size();
   IndexEntry index;
@@ -98,11 +89,11 @@ absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 paddi
     if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
     end_ += trailing;
   }
-  if (auto s = out_->write_at(0, encode_table(head_.header)); !s.ok()) return s;
+  if (auto s = out_->write_at(0, encoded(head_.header)); !s.ok()) return s;
   DataHeader data_header;
   data_header.unknown = head_.data_header;
   data_header.first_section = static_cast<i64>(layout_.sections.front());
-  if (auto s = out_->write_at(layout_.first_header, encode_table(data_header)); !s.ok()) return s;
+  if (auto s = out_->write_at(layout_.first_header, encoded(data_header)); !s.ok()) return s;
   std::size_t next_file = 0;
   for (std::size_t k = 0; k < head_.sections.size(); ++k) {
     const NewSection& s = head_.sections[k];
@@ -115,12 +106,12 @@ absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 paddi
     table.index_table = static_cast<i64>(at + TableSection::wire_size);
     table.name_table = static_cast<i64>(at + TableSection::wire_size + s.count * IndexEntry::wire_size);
     table.next = k + 1 < head_.sections.size() ? static_cast<i64>(layout_.sections[k + 1]) : TableSection::kLast;
-    if (auto st = out_->write_at(at, encode_table(table)); !st.ok()) return st;
+    if (auto st = out_->write_at(at, encoded(table)); !st.ok()) return st;
     for (std::size_t j = 0; j < s.count; ++j, ++next_file) {
       const u64 index_at = static_cast<u64>(table.index_table) + j * IndexEntry::wire_size;
       const u64 name_at = static_cast<u64>(table.name_table) + j * NameEntry::wire_size;
-      if (auto st = out_->write_at(index_at, encode_table(index_[next_file])); !st.ok()) return st;
-      if (auto st = out_->write_at(name_at, encode_table(names_[next_file])); !st.ok()) return st;
+      if (auto st = out_->write_at(index_at, encoded(index_[next_file])); !st.ok()) return st;
+      if (auto st = out_->write_at(name_at, encoded(names_[next_file])); !st.ok()) return st;
     }
   }
   layout_.size = end_;
