@@ -33,6 +33,13 @@ absl::Status decompress_into(Algorithm algorithm, std::span<const std::uint8_t> 
 // Encodes `in` with the algorithm's -999 compressor (deterministic).
 std::vector<std::uint8_t> compress(Algorithm algorithm, std::span<const std::uint8_t> in);
 
+// compress() of each of `parts`, on up to `threads` workers (0: every core). The blocks of a data file
+// are compressed independently, and -999 is slow (a few MB/s), so a put or a resize that re-compresses
+// many blocks takes all cores.
+std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,
+                                                    std::span<const std::span<const std::uint8_t>> parts,
+                                                    unsigned threads = 0);
+
 // Adler-32 of `bytes` continuing from `start` (1 is the standard start). libdeflate's, vectorised: about
 // 7 x liblzo2's lzo_adler32 (24 against 3.5 GB/s on an AMD EPYC), and every block of an archive is
 // checksummed by the vote (FORGE.md 2), so it is on the path of every command that reads an archive.

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "codec/forge_compression.hpp"
-#include "codec/lzo.hpp"
 #include "writer/byte_writer.hpp"
+#include "writer/forge/new_blocks.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -22,10 +22,9 @@ std::size_t first_difference(std::span<const u8> a, std::span<const u8> b) {
       std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n), b.begin()).first - a.begin());
 }
 
-// What one block set needs to be re-compressed: its algorithm, the archive's checksum rule, and the
-// refusal when there is none.
+// What one block set needs to be re-compressed: the archive's checksum rule, and the refusal when there
+// is none.
 struct SetContext {
-  codec::Algorithm algorithm;
   std::optional<ChecksumRule> rule;
   const ChecksumVerdict* checksums;
 
@@ -36,65 +35,40 @@ struct SetContext {
   }
 };
 
-// A block holding `bytes`, re-compressed (stored plain when that is not smaller), checksummed by the rule.
-absl::StatusOr<Block> new_block(const SetContext& c, std::span<const u8> bytes) {
-  if (!c.rule) return c.refuse();
-  Block block;
-  block.uncompressed_size = static_cast<u16>(bytes.size());
-  std::vector<u8> packed = codec::compress(c.algorithm, bytes);
-  if (packed.size() >= bytes.size()) packed.assign(bytes.begin(), bytes.end());  // stored plain
-  block.stored.bytes = std::move(packed);
-  block.checksum = codec::checksum_by(*c.rule, block.stored.bytes, bytes);
-  return block;
-}
-
-// A chunk holding `bytes`: compressed (01) when that is smaller; plain (00) otherwise, unless its size
-// does not fit a plain chunk's u16, when it stays compressed even so.
-absl::StatusOr<Chunk> new_chunk(const SetContext& c, std::span<const u8> bytes) {
-  Chunk chunk;
-  std::vector<u8> packed = codec::compress(c.algorithm, bytes);
-  if (packed.size() >= bytes.size() && bytes.size() <= std::numeric_limits<u16>::max()) {
-    chunk.kind = Chunk::kPlain;
-    chunk.stored.bytes.assign(bytes.begin(), bytes.end());
-    return chunk;
-  }
-  if (!c.rule) return c.refuse();
-  chunk.kind = Chunk::kCompressed;
-  chunk.uncompressed_size = static_cast<u32>(bytes.size());
-  chunk.stored.bytes = std::move(packed);
-  chunk.checksum = codec::checksum_by(*c.rule, chunk.stored.bytes, bytes);
-  return chunk;
+// The blocks (chunks) holding each of `parts`, appended to `s`; refused without a checksum rule.
+absl::Status append_new(BlockSet& s, const SetContext& c, std::span<const std::span<const u8>> parts) {
+  if (!append_new_blocks(s, c.rule, parts)) return c.refuse();
+  return absl::OkStatus();
 }
 
 // FORGE.md 4: a set of unchanged length re-split on its own boundaries; a changed block re-compressed.
 absl::Status repack_in_place(BlockSet& s, std::span<const u8> before, std::span<const u8> after, const SetContext& c,
                              RepackReport& counts) {
+  const bool blocks = s.max_size != 0;
+  const std::size_t n = blocks ? s.blocks.size() : s.chunks.size();
+  std::vector<std::size_t> changed;
+  std::vector<std::span<const u8>> parts;
   std::size_t at = 0;
-  if (s.max_size != 0) {
-    for (Block& block : s.blocks) {
-      ++counts.blocks;
-      std::span<const u8> was = before.subspan(at, block.uncompressed_size);
-      std::span<const u8> now = after.subspan(at, block.uncompressed_size);
-      at += block.uncompressed_size;
-      if (same(was, now)) continue;
-      ++counts.recompressed;
-      auto made = new_block(c, now);
-      if (!made.ok()) return made.status();
-      block = std::move(*made);
-    }
-    return absl::OkStatus();
-  }
-  for (Chunk& chunk : s.chunks) {
-    ++counts.blocks;
-    const u64 size = chunk.decoded_size();
-    std::span<const u8> was = before.subspan(at, size);
-    std::span<const u8> now = after.subspan(at, size);
+  for (std::size_t k = 0; k < n; ++k) {
+    const u64 size = blocks ? s.blocks[k].uncompressed_size : s.chunks[k].decoded_size();
+    std::span<const u8> was = before.subspan(at, size), now = after.subspan(at, size);
     at += size;
     if (same(was, now)) continue;
-    ++counts.recompressed;
-    auto made = new_chunk(c, now);
-    if (!made.ok()) return made.status();
-    chunk = std::move(*made);
+    changed.push_back(k);
+    parts.push_back(now);
+  }
+  counts.blocks += n;
+  counts.recompressed += changed.size();
+  // The changed ones are made in a set of their own, then put in their places.
+  BlockSet made;
+  made.max_size = s.max_size;
+  made.compression = s.compression;
+  if (auto status = append_new(made, c, parts); !status.ok()) return status;
+  for (std::size_t k = 0; k < changed.size(); ++k) {
+    if (blocks)
+      s.blocks[changed[k]] = std::move(made.blocks[k]);
+    else
+      s.chunks[changed[k]] = std::move(made.chunks[k]);
   }
   return absl::OkStatus();
 }
@@ -126,26 +100,14 @@ absl::Status repack_resized(BlockSet& s, std::span<const u8> before, std::span<c
   } else {
     s.chunks.resize(kept);
   }
-  counts.blocks += kept;
-  for (u64 from = at; from < after.size(); from += largest) {
-    std::span<const u8> part = after.subspan(from, std::min<u64>(largest, after.size() - from));
-    ++counts.blocks;
-    ++counts.recompressed;
-    if (blocks) {
-      if (s.blocks.size() == std::numeric_limits<u16>::max())
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "%d decompressed bytes in blocks of %d need more than the 65535 blocks a block set can count", after.size(),
-            largest));
-      auto made = new_block(c, part);
-      if (!made.ok()) return made.status();
-      s.blocks.push_back(std::move(*made));
-    } else {
-      auto made = new_chunk(c, part);
-      if (!made.ok()) return made.status();
-      s.chunks.push_back(std::move(*made));
-    }
-  }
-  return absl::OkStatus();
+  const std::vector<std::span<const u8>> parts = cut_into(after.subspan(at), largest);
+  if (blocks && kept + parts.size() > std::numeric_limits<u16>::max())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%d decompressed bytes in blocks of %d need more than the 65535 blocks a block set can count",
+                        after.size(), largest));
+  counts.blocks += kept + parts.size();
+  counts.recompressed += parts.size();
+  return append_new(s, c, parts);
 }
 
 // What a set decompresses to.
@@ -208,8 +170,7 @@ absl::StatusOr<StoredDataFile> repack(StoredDataFile&& original, std::span<const
   for (std::optional<BlockSet>* set : {&out.first, &out.second}) {
     if (!set->has_value()) continue;
     BlockSet& s = **set;
-    const SetContext context{codec::algorithm_of(compression_of(s.compression).value_or(Compression::lzo1x)),
-                             checksums.rule, &checksums};
+    const SetContext context{checksums.rule, &checksums};
     const u64 old_length = std::min<u64>(decoded_length(s), old_decoded.size() - at_old);
     // The first of two sets keeps its length (as many of the new bytes as it can); the last takes the rest.
     const bool last = !two || set == &out.second;
@@ -251,8 +212,7 @@ absl::StatusOr<StoredDataFile> pack_like(const StoredDataFile& like, std::span<c
     s.chunks.clear();
     const bool last = set == &like.second || !like.second;
     const std::size_t n = last ? decoded.size() - at : std::min<std::size_t>(size, decoded.size());
-    const SetContext context{codec::algorithm_of(compression_of(s.compression).value_or(Compression::lzo1x)),
-                             checksums.rule, &checksums};
+    const SetContext context{checksums.rule, &checksums};
     if (auto status = repack_resized(s, {}, decoded.subspan(at, n), context, size, counts); !status.ok()) return status;
     at += n;
     (set == &like.first ? out.first : out.second) = std::move(s);

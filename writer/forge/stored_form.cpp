@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "codec/forge_compression.hpp"
-#include "codec/lzo.hpp"
+#include "writer/forge/new_blocks.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -18,40 +18,9 @@ constexpr std::pair<StoredForm, std::string_view> kFormNames[] = {
     {StoredForm::empty, "empty"},
 };
 
-codec::Algorithm set_algorithm(const BlockSet& set) {
-  return codec::algorithm_of(compression_of(set.compression).value_or(Compression::lzo1x));
-}
-
-// A block table: blocks stored plain when LZO does not make them smaller.
-void fill_blocks(BlockSet& set, std::span<const u8> data, u64 cut, ChecksumRule rule) {
-  for (u64 at = 0; at < data.size(); at += cut) {
-    std::span<const u8> part = data.subspan(at, std::min<u64>(cut, data.size() - at));
-    Block block;
-    block.uncompressed_size = static_cast<u16>(part.size());
-    block.stored.bytes = codec::compress(set_algorithm(set), part);
-    if (block.stored.bytes.size() >= part.size()) block.stored.bytes.assign(part.begin(), part.end());
-    block.checksum = codec::checksum_by(rule, block.stored.bytes, part);
-    set.blocks.push_back(std::move(block));
-  }
-}
-
-// A chunk stream: compressed (01) when that is smaller, plain (00) otherwise; a plain chunk's size is a
-// u16, so a larger one stays compressed even when that is not smaller.
-void fill_chunks(BlockSet& set, std::span<const u8> data, u64 cut, ChecksumRule rule) {
-  for (u64 at = 0; at < data.size(); at += cut) {
-    std::span<const u8> part = data.subspan(at, std::min<u64>(cut, data.size() - at));
-    Chunk chunk;
-    std::vector<u8> packed = codec::compress(set_algorithm(set), part);
-    if (packed.size() < part.size() || part.size() > std::numeric_limits<u16>::max()) {
-      chunk.kind = Chunk::kCompressed;
-      chunk.uncompressed_size = static_cast<u32>(part.size());
-      chunk.stored.bytes = std::move(packed);
-      chunk.checksum = codec::checksum_by(rule, chunk.stored.bytes, part);
-    } else {
-      chunk.stored.bytes.assign(part.begin(), part.end());
-    }
-    set.chunks.push_back(std::move(chunk));
-  }
+// A block table, or a chunk stream (max_size 0), of `data` cut every `cut` bytes.
+void fill(BlockSet& set, std::span<const u8> data, u64 cut, ChecksumRule rule) {
+  append_new_blocks(set, rule, cut_into(data, cut));  // a rule is given: it cannot refuse
 }
 
 BlockSet new_set(const SetFields& fields) {
@@ -117,21 +86,21 @@ absl::StatusOr<StoredDataFile> compress_stored(std::span<const u8> decoded, cons
     case StoredForm::chunks:
       out.first = new_set(spec.sets[0]);
       out.first->max_size = 0;
-      fill_chunks(*out.first, decoded, spec.cut, rule);
+      fill(*out.first, decoded, spec.cut, rule);
       break;
     case StoredForm::two_block_sets:
     case StoredForm::block_set_then_chunks: {
       const u64 first = std::min<u64>(spec.first_set_size, decoded.size());
       out.first = new_set(spec.sets[0]);
       out.first->max_size = spec.sets[0].max_size != 0 ? spec.sets[0].max_size : static_cast<u16>(spec.cut);
-      fill_blocks(*out.first, decoded.first(first), spec.cut, rule);
+      fill(*out.first, decoded.first(first), spec.cut, rule);
       out.second = new_set(spec.sets[1]);
       if (spec.form == StoredForm::two_block_sets) {
         out.second->max_size = spec.sets[1].max_size != 0 ? spec.sets[1].max_size : static_cast<u16>(spec.cut);
-        fill_blocks(*out.second, decoded.subspan(first), spec.cut, rule);
+        fill(*out.second, decoded.subspan(first), spec.cut, rule);
       } else {
         out.second->max_size = 0;
-        fill_chunks(*out.second, decoded.subspan(first), spec.cut, rule);
+        fill(*out.second, decoded.subspan(first), spec.cut, rule);
       }
       break;
     }
