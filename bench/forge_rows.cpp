@@ -331,56 +331,73 @@ void resize_row(const ForgeRowOptions& o, const std::string& archive) {
   if (!in.ok()) return;
   auto tables = forge::read_archive(in->bytes());
   if (!tables.ok()) return;
-  // The largest data file: the most that a resize could have to re-compress.
-  std::size_t biggest = 0;
-  for (std::size_t i = 0; i < tables->files.size(); ++i)
-    if (tables->files[i].index.size > tables->files[biggest].index.size) biggest = i;
+  // The largest compressed data file: the most that a resize could have to re-compress (a plain one has
+  // nothing to re-compress).
+  std::optional<std::size_t> largest;
+  for (std::size_t i = 0; i < tables->files.size(); ++i) {
+    auto stored = forge::read_stored(in->bytes(), *tables, i);
+    if (!stored.ok() || !stored->compressed) continue;
+    if (!largest || tables->files[i].index.size > tables->files[*largest].index.size) largest = i;
+  }
+  if (!largest) return;
+  const std::size_t biggest = *largest;
   forge::ArchiveLevels levels(in->bytes(), *tables, Game::ac2, {biggest});
   auto level = levels.level(0);
   if (!level.ok()) return;
-  // The first Visual of its first half with an instance to duplicate: the resize shifts everything after it.
-  std::string key;
+  // Two Visuals with an instance to duplicate: the first one from the middle of the data file on (the
+  // typical case: an object anywhere re-compresses half the data file on average) and the first one of all
+  // (the worst case: nearly the whole data file re-compressed). The resize shifts everything after it.
+  std::string middle, first;
   for (const Piece& p : (*level)->pieces) {
-    if (!p.is_object() || p.offset > (*level)->bytes.size() / 2) continue;
+    if (!p.is_object()) continue;
+    const bool after_middle = p.offset >= (*level)->bytes.size() / 2;
+    if (!first.empty() && !after_middle) continue;
     Object object = parse_piece(**level, p);
     const auto* visual = std::get_if<ac2::Visual>(&object);
     if (visual == nullptr || !visual->instance) continue;
     const auto* lod = std::get_if<ac2::LODSelectorInstance>(&visual->instance->body);
-    if (lod != nullptr && !lod->instances.empty()) {
-      key = object_key(p, Game::ac2);
+    if (lod == nullptr || lod->instances.empty()) continue;
+    if (first.empty()) first = object_key(p, Game::ac2);
+    if (after_middle) {
+      middle = object_key(p, Game::ac2);
       break;
     }
   }
   const std::string name = levels.name(0);
   const std::size_t data_size = (*level)->bytes.size();
   levels.release(0);
-  if (key.empty()) return;
-  const std::string pointer = "/datafiles/" + name + "/objects/" + key;
-  const std::string same = o.dir + "/resize-same.json", grow = o.dir + "/resize-grow.json",
-                    out = o.dir + "/resize-patched.forge";
-  if (std::FILE* f = std::fopen(same.c_str(), "w")) {
-    std::fprintf(f, "[{\"op\":\"replace\",\"path\":\"%s/managed\",\"value\":1}]", pointer.c_str());
-    std::fclose(f);
+  for (const auto& [key, where] : {std::pair{middle, "from the middle of"}, std::pair{first, "at the start of"}}) {
+    if (key.empty()) continue;
+    const std::string pointer = "/datafiles/" + name + "/objects/" + key;
+    const std::string same = o.dir + "/resize-same.json", grow = o.dir + "/resize-grow.json",
+                      out = o.dir + "/resize-patched.forge";
+    if (std::FILE* f = std::fopen(same.c_str(), "w")) {
+      std::fprintf(f, "[{\"op\":\"replace\",\"path\":\"%s/managed\",\"value\":1}]", pointer.c_str());
+      std::fclose(f);
+    }
+    if (std::FILE* f = std::fopen(grow.c_str(), "w")) {
+      std::fprintf(f,
+                   "[{\"op\":\"duplicate_instance\",\"datafiles\":[\"%s\"],\"objects\":[\"%s\"],\"index\":0,"
+                   "\"translate\":[1,2,3]}]",
+                   name.c_str(), key.c_str());
+      std::fclose(f);
+    }
+    // The default path (--game auto, all cores), as a user runs it.
+    CliRun kept = fastest({o.anvilrt, "patch", archive, same, "-o", out, "-q"}, o.runs);
+    CliRun grown = fastest({o.anvilrt, "patch", archive, grow, "-o", out, "-q"}, o.runs);
+    std::filesystem::remove(out);
+    if (kept.wall < 0 || grown.wall < 0) {
+      std::printf("resizing patch of one object: failed\n");
+      continue;
+    }
+    std::printf(
+        "resizing patch of one object %s a %.1f MiB compressed data file of a %.0f MB archive (duplicate_instance): "
+        "%.2f s (peak RSS %.0f MiB), the same object patched in place %.2f s (%.0f MiB): %.2f x (target <= 1.5%s: "
+        "%s)\n",
+        where, data_size / 1048576.0, std::filesystem::file_size(archive) / 1e6, grown.wall,
+        grown.peak_rss_kib / 1024.0, kept.wall, kept.peak_rss_kib / 1024.0, grown.wall / kept.wall,
+        key == middle ? "" : ", judged on the typical case above", grown.wall <= 1.5 * kept.wall ? "met" : "NOT met");
   }
-  if (std::FILE* f = std::fopen(grow.c_str(), "w")) {
-    std::fprintf(f,
-                 "[{\"op\":\"duplicate_instance\",\"datafiles\":[\"%s\"],\"objects\":[\"%s\"],\"index\":0,"
-                 "\"translate\":[1,2,3]}]",
-                 name.c_str(), key.c_str());
-    std::fclose(f);
-  }
-  CliRun kept = fastest({o.anvilrt, "patch", archive, same, "-o", out, "--game", "ac2", "-q"}, o.runs);
-  CliRun grown = fastest({o.anvilrt, "patch", archive, grow, "-o", out, "--game", "ac2", "-q"}, o.runs);
-  std::filesystem::remove(out);
-  if (kept.wall < 0 || grown.wall < 0) {
-    std::printf("resizing patch of one object: failed\n");
-    return;
-  }
-  std::printf(
-      "resizing patch of one object (duplicate_instance, in a %.1f MiB data file of a %.0f MB archive): %.2f s "
-      "(peak RSS %.0f MiB), the same object patched in place %.2f s (%.0f MiB): %.2f x (target <= 1.5: %s)\n",
-      data_size / 1048576.0, std::filesystem::file_size(archive) / 1e6, grown.wall, grown.peak_rss_kib / 1024.0,
-      kept.wall, kept.peak_rss_kib / 1024.0, grown.wall / kept.wall, grown.wall <= 1.5 * kept.wall ? "met" : "NOT met");
 }
 
 // `put` of data file 0 of `archive`, extracted and edited one byte in its middle, against compressing
@@ -453,6 +470,14 @@ void put_row(const ForgeRowOptions& o, const std::string& archive, const std::st
 }
 
 }  // namespace
+
+void resize_rows(const ForgeRowOptions& o) {
+  const std::string archive = o.dir + "/census.forge";
+  if (!generate(o, o.visuals, o.datafiles, archive)) return;
+  std::printf(".forge: the census-size level as %llu data files, %.1f MB archive\n",
+              static_cast<unsigned long long>(o.datafiles), std::filesystem::file_size(archive) / 1e6);
+  resize_row(o, archive);
+}
 
 void forge_rows(const ForgeRowOptions& o) {
   namespace fs = std::filesystem;

@@ -34,6 +34,10 @@ void forge_rows(const ForgeRowOptions& options);
 // against decompressing that data file twice (the issue-24 target: <= 1.5 x).
 void diff_rows(const ForgeRowOptions& options);
 
+// A patch that grows one object of the largest compressed data file of the census-size archive against the
+// same object patched in place (the issue-26 target: <= 1.5 x).
+void resize_rows(const ForgeRowOptions& options);
+
 // The machine the rows were measured on: its CPU model (/proc/cpuinfo), its cores, and the rate it copies
 // memory at (memcpy of 256 MiB, the fastest of 5), since the ratios to a bare level differ by machine.
 std::string machine_line();
