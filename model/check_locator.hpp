@@ -29,7 +29,7 @@ struct CheckedField {
   std::string failure() const { return path.empty() ? check : path + ": " + check; }
 };
 
-class CheckLocator {
+class CheckLocator : public ArchiveContext {
  public:
   using is_loading = std::false_type;
   using is_saving = std::true_type;
@@ -65,7 +65,7 @@ class CheckLocator {
     constexpr bool has_catch_all = (AnyClass<Alts> || ...);
     if (!has_catch_all) add(CheckedField::kClass, 4, s.what, must_be_known_text(s.what));
     pos_ += 4;
-    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    std::visit([this](auto& alt) { alt.serialize(*this, version_); }, s.body);
     return *this;
   }
   template <class T>
@@ -99,7 +99,7 @@ class CheckLocator {
   template <class T>
   void nested(const char* name, T& v) {
     path_.push_back(name);
-    v.serialize(*this, 0);
+    v.serialize(*this, version_);
     path_.pop_back();
   }
   template <class T>

@@ -52,6 +52,19 @@ struct Key {
   std::size_t size = 0;
 };
 
+// The context every archive carries to the structures it nests: the `unsigned version` their serialize
+// takes, as Boost.Serialization passes a class version. The container declarations read it as the
+// archive version and data-file layout of FORGE.md 7 (model/forge/variant.hpp); 0, the default, is
+// version 25 with AC2's layout, and every object declaration ignores it.
+class ArchiveContext {
+ public:
+  unsigned version() const { return version_; }
+  void set_version(unsigned version) { version_ = version; }
+
+ protected:
+  unsigned version_ = 0;
+};
+
 // A plain field: a Boost NVP (what every archive reads as one) that also carries its Key.
 template <class T>
 struct Field : boost::serialization::nvp<T> {

@@ -74,18 +74,20 @@ OutsideDifference locate_outside(std::span<const u8> a, std::span<const u8> b, c
 
 // The first byte of data file a's header, id or name entry that differs from b's (raw_size aside where it
 // follows the stored size), as an offset in archive A.
-std::optional<u64> table_difference(std::span<const u8> bytes_a, const forge::DataFileAt& a,
-                                    std::span<const u8> bytes_b, const forge::DataFileAt& b) {
+std::optional<u64> table_difference(std::span<const u8> bytes_a, const forge::Archive& archive_a,
+                                    const forge::DataFileAt& a, std::span<const u8> bytes_b,
+                                    const forge::Archive& archive_b, const forge::DataFileAt& b) {
+  if (archive_a.header.version != archive_b.header.version) return a.index_entry_offset;
   auto field = [&](u64 at_a, u64 at_b, u64 size) -> std::optional<u64> {
     auto d = first_difference(bytes_a.subspan(at_a, size), bytes_b.subspan(at_b, size), 0, size);
     if (!d) return std::nullopt;
     return at_a + *d;
   };
-  if (auto d = field(a.index.offset, b.index.offset, forge::DataFileHeader::wire_size)) return d;
+  if (auto d = field(a.index.offset, b.index.offset, a.header_size)) return d;
   if (a.index.file_id.value != b.index.file_id.value) return a.index_entry_offset + 8;
   const bool tied_a = a.name.raw_size == a.index.size, tied_b = b.name.raw_size == b.index.size;
   if (tied_a != tied_b || (!tied_a && a.name.raw_size != b.name.raw_size)) return a.name_entry_offset;
-  return field(a.name_entry_offset + 4, b.name_entry_offset + 4, forge::NameEntry::wire_size - 4);
+  return field(a.name_entry_offset + 4, b.name_entry_offset + 4, archive_a.layout().name_entry - 4);
 }
 
 // A data file of an archive decompressed, its blocks checked against the rule its own blocks vote (the
@@ -119,7 +121,8 @@ absl::StatusOr<Opened> open_data_file(std::span<const u8> bytes, const forge::Ar
 
 DataFileSide side_of(const forge::Archive& archive, std::size_t i) {
   const forge::DataFileAt& f = archive.files[i];
-  return {i, f.index.file_id.value, f.index.offset, f.index.size};
+  return {i, forge::format_id(f.index.file_id.value, archive.variant()), f.index.offset, f.stored_offset(),
+          f.index.size};
 }
 
 bool stored_equal(std::span<const u8> bytes_a, const forge::DataFileAt& a, std::span<const u8> bytes_b,
@@ -249,7 +252,7 @@ absl::StatusOr<ArchiveDiff> diff_archives(std::span<const u8> bytes_a, const for
     matched[j] = true;
     d.b = side_of(archive_b, j);
     const forge::DataFileAt &fa = archive_a.files[i], &fb = archive_b.files[j];
-    d.table_difference = table_difference(bytes_a, fa, bytes_b, fb);
+    d.table_difference = table_difference(bytes_a, archive_a, fa, bytes_b, archive_b, fb);
     if (!same[i]) {
       Carved ca, cb;
       on_two_threads([&] { open_and_carve(bytes_a, archive_a, i, a_path, game, ca); },
@@ -317,11 +320,11 @@ std::string archive_diff_json(const ArchiveDiff& diff, std::string_view a_path, 
     w.Key("index");
     w.Uint64(s->index);
     w.Key("file_id");
-    string(absl::StrFormat("0x%08x", s->file_id));
+    string(s->file_id);
     w.Key("header_offset");
     w.Uint64(s->header_offset);
     w.Key("stored_offset");
-    w.Uint64(s->header_offset + forge::DataFileHeader::wire_size);
+    w.Uint64(s->stored_offset);
     w.Key("stored_size");
     w.Uint64(s->stored_size);
     if (size > 0 || kind != "archives") {

@@ -45,8 +45,9 @@ struct OutsideDifference {
 // Where a data file lies in its archive.
 struct DataFileSide {
   std::size_t index = 0;  // in archive.files
-  u32 file_id = 0;
-  u64 header_offset = 0;  // of its 440-byte header; its stored bytes follow
+  std::string file_id;    // as the archive's version prints it (forge::format_id)
+  u64 header_offset = 0;  // of its 440-byte header (version 27: its stored bytes)
+  u64 stored_offset = 0;
   u64 stored_size = 0;
 };
 

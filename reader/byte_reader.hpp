@@ -35,7 +35,7 @@ class TailFinder {
   virtual bool visual_signature_in(std::size_t from, std::size_t to) = 0;
 };
 
-class ByteReader {
+class ByteReader : public ArchiveContext {
  public:
   using is_loading = std::true_type;
   using is_saving = std::false_type;
@@ -122,7 +122,7 @@ class ByteReader {
       fail(must_be_known_text(s.what), absl::StrFormat("0x%08x", cls));
       return *this;
     }
-    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    std::visit([this](auto& alt) { alt.serialize(*this, version_); }, s.body);
     return *this;
   }
 
@@ -291,7 +291,7 @@ class ByteReader {
   template <class T>
   void read_struct(const char* name, T& value) {
     push(name);
-    value.serialize(*this, 0);
+    value.serialize(*this, version_);
     --depth_;
   }
 

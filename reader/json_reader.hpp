@@ -32,7 +32,7 @@
 
 namespace anvil {
 
-class JsonReader {
+class JsonReader : public ArchiveContext {
  public:
   using is_loading = std::true_type;
   using is_saving = std::false_type;
@@ -55,7 +55,7 @@ class JsonReader {
     if (!object.IsObject()) return fail("must be an object", kind(object));
     scopes_.push_back({&object, used_.size()});
     for (const char* name : extra) used_.push_back(name);
-    value.serialize(*this, 0);
+    value.serialize(*this, version_);
     close_scope();
   }
 
@@ -109,7 +109,7 @@ class JsonReader {
       if (!cls) return fail("must be a class name or \"0x\" + 8 hex digits", v->IsString() ? written(*v) : kind(*v));
       if (!select_class(s.body, *cls)) fail(must_be_known_text(s.what), class_id::to_json(*cls));
     });
-    if (ok()) std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    if (ok()) std::visit([this](auto& alt) { alt.serialize(*this, version_); }, s.body);
     return *this;
   }
 

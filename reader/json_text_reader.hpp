@@ -34,7 +34,7 @@
 
 namespace anvil {
 
-class JsonTextReader {
+class JsonTextReader : public ArchiveContext {
  public:
   using is_loading = std::true_type;
   using is_saving = std::false_type;
@@ -175,7 +175,7 @@ class JsonTextReader {
       fail();
       return *this;
     }
-    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    std::visit([this](auto& alt) { alt.serialize(*this, version_); }, s.body);
     return *this;
   }
 
@@ -329,7 +329,7 @@ class JsonTextReader {
       });
       if (n != out.size()) fail();
     } else {
-      object([&] { out.serialize(*this, 0); });
+      object([&] { out.serialize(*this, version_); });
     }
   }
 

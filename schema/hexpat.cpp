@@ -21,6 +21,7 @@
 #include <stdexcept>
 
 #include "model/ac2/visual_tail.hpp"
+#include "model/forge/variant.hpp"
 #include "schema/schema.hpp"
 
 namespace anvil::schema {
@@ -69,7 +70,9 @@ class HexpatWriter {
         "#pragma endian little\n#pragma array_limit 0x1000000\n#pragma pattern_limit 0x10000000\n"
         "#pragma eval_depth 0x1000\n\nimport std.core;\nimport std.mem;\nimport std.sys;\n\n"
         "u64 ",
-        hexpat::kEnd, " = std::mem::size();\n\n");
+        hexpat::kEnd, " = std::mem::size();\n",
+        // the archive version (model/forge/variant.hpp), which forge_archive's header sets
+        "u32 ", forge::kArchiveVersionName, " = ", forge::ForgeVariant::kFirst, ";\n\n");
     // A type is defined before any type that uses it.
     for (const std::string& name : order_) absl::StrAppend(&out, types_[name], "\n");
     out += "// Placements: one of these, uncommented, at the end.\n";

@@ -25,6 +25,7 @@
 #include <map>
 
 #include "model/ac2/visual_tail.hpp"
+#include "model/forge/archive.hpp"
 #include "model/forge/block_set.hpp"
 #include "model/forge/data_file_header.hpp"
 #include "schema/schema.hpp"
@@ -108,7 +109,13 @@ class KsyWriter {
     std::vector<std::string> instances;  // "name:\n  value: ..."
   };
 
-  void add_type(const std::string& name, const Type& t) {
+  void add_type(const std::string& name, Type t) {
+    // A type whose fields depend on the archive version (model/forge/variant.hpp) reads it from the
+    // archive's header.
+    if (std::any_of(t.seq.begin(), t.seq.end(),
+                    [](const std::string& item) { return item.find(forge::kVersion27) != std::string::npos; }))
+      t.instances.push_back(absl::StrCat("      ", forge::kArchiveVersionName,
+                                         ":\n        value: _root.as<forge_archive>.header.version\n"));
     std::string body;
     if (!t.seq.empty()) {
       body += "    seq:\n";
@@ -166,15 +173,21 @@ class KsyWriter {
         "        repeat: expr\n        repeat-expr: section.count\n"
         "      next:\n        pos: section.next\n        type: forge_table_section_at\n"
         "        if: section.next != -1\n";
+    const forge::TableLayout& v27 = forge::TableLayout::of({27});
     types_["forge_index_entry_at"] = absl::StrCat(
-        "    doc: An index entry, the data file's 440-byte header at its offset and its stored bytes after it.\n"
+        "    doc: An index entry, the data file's 440-byte header at its offset (none in version 27) and its stored "
+        "bytes after it.\n"
         "    seq:\n"
         "      - id: entry\n        type: forge_index_entry\n"
         "    instances:\n"
-        "      header:\n        pos: entry.offset\n        type: forge_data_file_header\n"
-        "      stored:\n        pos: entry.offset + ",
+        "      header:\n        pos: entry.offset\n        type: forge_data_file_header\n        if: not (",
+        forge::kVersion27,
+        ")\n"
+        "      stored:\n        pos: 'entry.offset + (",
+        forge::kVersion27, " ? ", v27.file_header, " : ",
         *describe::fixed_size(describe::describe_struct<forge::DataFileHeader>()),
-        "\n        size: entry.size\n        type: forge_stored_data_file\n        if: entry.size != 0\n");
+        ")'\n        size: entry.size\n        type: forge_stored_data_file\n        if: entry.size != 0\n", "      ",
+        forge::kArchiveVersionName, ":\n        value: _root.as<forge_archive>.header.version\n");
     // Whether block sets follow the prefix is the next 8 bytes, not a field (reader/forge/data_files.cpp looks).
     const u64 magic = forge::BlockSet::kMagic;
     std::vector<std::string> magic_bytes;
@@ -374,6 +387,19 @@ class KsyWriter {
         break;
       }
       case Kind::kEither: {
+        // One field of two types (an id of 4 or 8 bytes by the archive version): one field whose type
+        // switches on the condition.
+        const std::vector<Node>& one = f.children[0].children;
+        const std::vector<Node>& other = f.children[1].children;
+        if (one.size() == 1 && other.size() == 1 && one[0].name == other[0].name) {
+          std::vector<std::string> a = value_attrs(one[0]), b = value_attrs(other[0]);
+          if (a.size() == 1 && b.size() == 1 && a[0].rfind("type: ", 0) == 0 && b[0].rfind("type: ", 0) == 0) {
+            t.seq.push_back(item(one[0].name, {absl::StrCat("type:\n          switch-on: ", f.what,
+                                                            "\n          cases:\n            true: ", a[0].substr(6),
+                                                            "\n            false: ", b[0].substr(6))}));
+            break;
+          }
+        }
         // The fields of each form under its condition; a name the first form uses gets `_2` in the second.
         std::size_t first = t.seq.size();
         for (const Node& c : f.children[0].children) field(c, t, unnamed);

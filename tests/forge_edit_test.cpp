@@ -151,7 +151,7 @@ TEST(ForgeEdit, LargerDataFileMovesToTheEndAligned) {
   EXPECT_EQ(p.header_offset % alignment, 0u);
   EXPECT_GE(p.header_offset, e.before.size());
   EXPECT_EQ(e.b.files[i].index.offset, p.header_offset);
-  EXPECT_EQ(e.after.size(), p.header_offset + DataFileHeader::wire_size + p.stored_size);
+  EXPECT_EQ(e.after.size(), p.header_offset + TableLayout::of({}).file_header + p.stored_size);
   // Nothing else moved: the old place and everything up to the old end are as they were, but the tables.
   const DataFileAt& old = e.a.files[i];
   EXPECT_TRUE(std::equal(e.before.begin() + old.index.offset, e.before.begin() + old.end(),
@@ -274,7 +274,7 @@ TEST(ForgeEdit, RefusesWhenATableLiesOverTheDataFile) {
   std::vector<u8> bytes = gen::generate_forge({Game::ac2, 2, 3, 11, 512});
   Archive a = *read_archive(bytes);
   const i64 name_table = static_cast<i64>(a.files[0].stored_offset() + 16);
-  std::memcpy(bytes.data() + a.sections[0].offset + TableSection::kNameTableAt, &name_table, sizeof name_table);
+  std::memcpy(bytes.data() + a.sections[0].offset + TableLayout::of({}).name_table_at, &name_table, sizeof name_table);
   ASSERT_TRUE(read_archive(bytes).ok());
   auto back = round_trip(bytes);
   ASSERT_TRUE(back.ok()) << back.status();
@@ -298,9 +298,9 @@ TEST(ForgeTables, RefusesToRelistATableLyingOverAnotherDataFile) {
   Archive a = *read_archive(bytes);
   // The name table of the section that lists data file 1, moved into data file 0.
   const SectionAt& section = a.sections[a.files[1].section];
-  ASSERT_GE(a.files[0].index.size, static_cast<u64>(section.table.count) * NameEntry::wire_size + 16);
+  ASSERT_GE(a.files[0].index.size, static_cast<u64>(section.table.count) * TableLayout::of({}).name_entry + 16);
   const i64 name_table = static_cast<i64>(a.files[0].stored_offset() + 16);
-  std::memcpy(bytes.data() + section.offset + TableSection::kNameTableAt, &name_table, sizeof name_table);
+  std::memcpy(bytes.data() + section.offset + TableLayout::of({}).name_table_at, &name_table, sizeof name_table);
   ASSERT_TRUE(read_archive(bytes).ok());
 
   ArchiveEdit remove;

@@ -63,13 +63,13 @@ u64 first_set_at(const Fixture& f, std::size_t i) {
   return f.archive.files[i].stored_offset() + 4 + 8 * stored->prefix.size();
 }
 
-TEST(ForgeMalformed, Version26IsRefusedNamingIt) {
+TEST(ForgeMalformed, Version28IsRefusedNamingIt) {
   Fixture f = make();
-  put<u32>(f.bytes, 9, 26);
+  put<u32>(f.bytes, 9, 28);
   std::string e = archive_error(f.bytes);
   EXPECT_THAT(e, HasSubstr("offset 0x9: "));
-  EXPECT_THAT(e, HasSubstr("version must be 25"));
-  EXPECT_THAT(e, HasSubstr("found 26"));
+  EXPECT_THAT(e, HasSubstr("version must be 25, 26 or 27"));
+  EXPECT_THAT(e, HasSubstr("found 28"));
 }
 
 TEST(ForgeMalformed, BadMagic) {
@@ -94,14 +94,14 @@ TEST(ForgeMalformed, TruncatedTables) {
               HasSubstr(absl::StrFormat("offset 0x%x: count 3: more data files than fit", s.offset)));
   // Room for the data files' headers, but not for the index table where the section says it is.
   std::vector<u8> far = f.bytes;
-  put<i64>(far, s.offset + TableSection::kIndexTableAt, static_cast<i64>(far.size() - 47));
+  put<i64>(far, s.offset + TableLayout::of({}).index_table_at, static_cast<i64>(far.size() - 47));
   std::string e = archive_error(far);
-  EXPECT_THAT(e, HasSubstr(absl::StrFormat("offset 0x%x: ", s.offset + TableSection::kIndexTableAt)));
+  EXPECT_THAT(e, HasSubstr(absl::StrFormat("offset 0x%x: ", s.offset + TableLayout::of({}).index_table_at)));
   EXPECT_THAT(e, HasSubstr("index table of 3 entries"));
   std::vector<u8> names = f.bytes;
-  put<i64>(names, s.offset + TableSection::kNameTableAt, -5);
+  put<i64>(names, s.offset + TableLayout::of({}).name_table_at, -5);
   EXPECT_THAT(archive_error(names), HasSubstr(absl::StrFormat("offset 0x%x: name table of 3 entries at -5",
-                                                              s.offset + TableSection::kNameTableAt)));
+                                                              s.offset + TableLayout::of({}).name_table_at)));
   // And in the middle of the first section.
   std::vector<u8> cut2(f.bytes.begin(), f.bytes.begin() + static_cast<std::ptrdiff_t>(s.offset + 10));
   EXPECT_THAT(archive_error(cut2), HasSubstr("table section offset"));
@@ -110,10 +110,11 @@ TEST(ForgeMalformed, TruncatedTables) {
 TEST(ForgeMalformed, SectionCycle) {
   Fixture f = make();
   ASSERT_EQ(f.archive.sections.size(), 2u);
-  put<i64>(f.bytes, f.archive.sections[1].offset + TableSection::kNextAt,
+  put<i64>(f.bytes, f.archive.sections[1].offset + TableLayout::of({}).next_at,
            static_cast<i64>(f.archive.sections[0].offset));
   std::string e = archive_error(f.bytes);
-  EXPECT_THAT(e, HasSubstr(absl::StrFormat("offset 0x%x: ", f.archive.sections[1].offset + TableSection::kNextAt)));
+  EXPECT_THAT(e,
+              HasSubstr(absl::StrFormat("offset 0x%x: ", f.archive.sections[1].offset + TableLayout::of({}).next_at)));
   EXPECT_THAT(e, HasSubstr("a cycle of sections"));
 }
 
@@ -127,7 +128,7 @@ TEST(ForgeMalformed, HugeAndNegativeCounts) {
   EXPECT_THAT(archive_error(f.bytes), HasSubstr(absl::StrFormat("offset 0x%x: count must not be negative", at)));
   // A count that fits the data file bound but not its index table.
   put<i32>(f.bytes, at, 3);
-  put<i64>(f.bytes, at + TableSection::kIndexTableAt, static_cast<i64>(f.bytes.size() - 20));
+  put<i64>(f.bytes, at + TableLayout::of({}).index_table_at, static_cast<i64>(f.bytes.size() - 20));
   EXPECT_THAT(archive_error(f.bytes), HasSubstr("index table of 3 entries"));
 }
 

@@ -631,11 +631,12 @@ TEST(Referenced, TheGeneratorsPaddingIsUnreferenced) {
   u64 padding = 0, end = record.files.front().header_offset;
   // The tables end where gen's first data file's padding starts: after the last name table.
   const SectionAt& last = a.sections.back();
-  u64 tables_end = static_cast<u64>(last.table.name_table) + static_cast<u64>(last.table.count) * NameEntry::wire_size;
+  u64 tables_end =
+      static_cast<u64>(last.table.name_table) + static_cast<u64>(last.table.count) * TableLayout::of({}).name_entry;
   padding += record.files.front().header_offset - tables_end;
   for (std::size_t i = 0; i < record.files.size(); ++i) {
     if (i > 0) padding += record.files[i].header_offset - end;
-    end = record.files[i].header_offset + DataFileHeader::wire_size + record.files[i].stored_size;
+    end = record.files[i].header_offset + TableLayout::of({}).file_header + record.files[i].stored_size;
   }
   padding += record.size - end;
   u64 unreferenced = 0;

@@ -47,9 +47,10 @@ TEST(Schema, StatedSizesAreTheDeclaredOnes) {
 TEST(Schema, StatedContainerSizesAreTheDeclaredOnes) {
   std::vector<describe::Node> roots = schema::containers();
   std::vector<const describe::Node*> all = schema::structures(roots);
-  // ArchiveHeader, DataHeader, TableSection, IndexEntry, NameEntry, DataFileHeader, StoredDataFile,
-  // BlockSet, BlockHead, BlockBody, Chunk, DataFile, EntryHead, EntryBody
-  EXPECT_EQ(check_stated_sizes(all), 14);
+  // ArchiveHeader, StoredDataFile, BlockSet, BlockHead, BlockBody, Chunk, DataFile, EntryHead, EntryBody
+  // (the tables' sizes, which the archive version changes, are taken from their declarations by
+  // forge::TableLayout: tests/forge_layout_test.cpp)
+  EXPECT_EQ(check_stated_sizes(all), 9);
   EXPECT_EQ(describe::fixed_size(describe::describe_struct<forge::DataFileHeader>()), 440u);
 }
 

@@ -16,7 +16,7 @@ namespace anvil {
 
 static_assert(std::endian::native == std::endian::little, "the byte archives copy little-endian fields directly");
 
-class ByteWriter {
+class ByteWriter : public ArchiveContext {
  public:
   using is_loading = std::false_type;
   using is_saving = std::true_type;
@@ -87,13 +87,13 @@ class ByteWriter {
   ByteWriter& operator&(const ClassSwitch<Alts...>& s) {
     u32 cls = class_id_of(s.body);
     put(&cls, sizeof cls);
-    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    std::visit([this](auto& alt) { alt.serialize(*this, version_); }, s.body);
     return *this;
   }
 
   template <class T>
   ByteWriter& operator&(const PresentIf<T>& p) {
-    if (p.target) p.target->serialize(*this, 0);
+    if (p.target) p.target->serialize(*this, version_);
     return *this;
   }
 
@@ -208,14 +208,14 @@ class ByteWriter {
     } else if constexpr (requires { value.has_value(); }) {  // inline pointer
       u8 tag = value ? 0x00 : 0x03;
       put(&tag, 1);
-      if (value) value->serialize(*this, 0);
+      if (value) value->serialize(*this, version_);
     } else if constexpr (requires {
                            value.size();
                            value[0];
                          }) {  // std::array
       for (auto& item : value) write_value(item);
     } else {
-      value.serialize(*this, 0);
+      value.serialize(*this, version_);
     }
   }
 

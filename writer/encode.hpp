@@ -10,18 +10,20 @@
 
 namespace anvil {
 
-// Appends the bytes of `value` (any structure with a layout declaration) to `out`.
+// Appends the bytes of `value` (any structure with a layout declaration) to `out`; `version`: the
+// context of its declaration (a container's archive version, model/forge/variant.hpp).
 template <class T>
-void encode(const T& value, std::vector<u8>& out) {
+void encode(const T& value, std::vector<u8>& out, unsigned version = 0) {
   ByteWriter writer(out);
-  const_cast<T&>(value).serialize(writer, 0);
+  writer.set_version(version);
+  const_cast<T&>(value).serialize(writer, version);
 }
 
 // The bytes of `value` alone.
 template <class T>
-std::vector<u8> encoded(const T& value) {
+std::vector<u8> encoded(const T& value, unsigned version = 0) {
   std::vector<u8> out;
-  encode(value, out);
+  encode(value, out, version);
   return out;
 }
 

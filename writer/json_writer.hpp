@@ -29,7 +29,7 @@
 namespace anvil {
 
 template <class Handler>
-class JsonWriter {
+class JsonWriter : public ArchiveContext {
  public:
   using is_loading = std::false_type;
   using is_saving = std::true_type;
@@ -67,7 +67,7 @@ class JsonWriter {
   // The fields of a structure, into the object that is open.
   template <class T>
   void fields(const T& value) {
-    const_cast<T&>(value).serialize(*this, 0);
+    const_cast<T&>(value).serialize(*this, version_);
   }
 
   // The operators are inlined into each layout declaration, so that every key's length is a constant
@@ -112,7 +112,7 @@ class JsonWriter {
       string(*name);
     else
       string(class_id::to_json(id));
-    std::visit([this](auto& alt) { alt.serialize(*this, 0); }, s.body);
+    std::visit([this](auto& alt) { alt.serialize(*this, version_); }, s.body);
     return *this;
   }
 
@@ -285,7 +285,7 @@ class JsonWriter {
       end_array();
     } else {
       start_object();
-      v.serialize(*this, 0);
+      v.serialize(*this, version_);
       end_object();
     }
   }

@@ -6,8 +6,37 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace anvil::forge {
+
+const TableLayout& TableLayout::of(ForgeVariant variant) {
+  static const auto layouts = [] {
+    std::array<TableLayout, ForgeVariant::kLast - ForgeVariant::kFirst + 1> out;
+    for (u32 version = ForgeVariant::kFirst; version <= ForgeVariant::kLast; ++version) {
+      const ForgeVariant v{version};
+      TableLayout& t = out[v.code()];
+      t.variant = v;
+      t.data_header = wire_size<DataHeader>(v);
+      t.section = wire_size<TableSection>(v);
+      t.index_entry = wire_size<IndexEntry>(v);
+      t.name_entry = wire_size<NameEntry>(v);
+      t.file_header = v.v27() ? 0 : wire_size<DataFileHeader>(v);
+      t.first_section_at = field_offset<DataHeader>("first_section", v);
+      t.index_table_at = field_offset<TableSection>("index_table", v);
+      t.next_at = field_offset<TableSection>("next", v);
+      t.name_table_at = field_offset<TableSection>("name_table", v);
+    }
+    return out;
+  }();
+  return layouts[ForgeVariant::known(variant.archive) ? variant.code() : 0];
+}
+
+std::string data_file_label(const Archive& archive, std::size_t index) {
+  const DataFileAt& f = archive.files[index];
+  return absl::StrFormat("data file %d '%s' (%s)", index, printable_name(data_file_name(f)),
+                         format_id(f.index.file_id.value, archive.variant()));
+}
 
 std::string_view data_file_name(const DataFileAt& file) {
   const auto& b = file.name.name.bytes;

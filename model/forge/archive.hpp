@@ -1,5 +1,6 @@
 // A `.forge` archive as read (FORGE.md 1): its header, the file-data header at H, the table sections
-// in chain order, and each data file's index and name entries and 440-byte header, with the archive
+// in chain order, and each data file's index and name entries and 440-byte header (none in version 27:
+// FORGE.md 7), with the archive
 // offset each was read at. The data files' stored bytes are not held here: they stay in the mapped
 // file, read one at a time (reader/forge/data_files.hpp).
 #pragma once
@@ -21,6 +22,20 @@
 
 namespace anvil::forge {
 
+// The sizes and offsets of the tables of one archive version, each taken from its declaration.
+struct TableLayout {
+  ForgeVariant variant;
+  std::size_t data_header = 0;       // DataHeader
+  std::size_t section = 0;           // TableSection
+  std::size_t index_entry = 0;       // IndexEntry
+  std::size_t name_entry = 0;        // NameEntry
+  std::size_t file_header = 0;       // DataFileHeader before each data file's stored bytes; 0 in version 27
+  std::size_t first_section_at = 0;  // where S lies in DataHeader
+  std::size_t index_table_at = 0, next_at = 0, name_table_at = 0;  // where a section's offsets lie
+
+  static const TableLayout& of(ForgeVariant variant);
+};
+
 struct SectionAt {
   u64 offset = 0;
   TableSection table;
@@ -32,19 +47,25 @@ struct DataFileAt {
   u64 name_entry_offset = 0;
   IndexEntry index;
   NameEntry name;
-  DataFileHeader header;  // at index.offset
+  DataFileHeader header;  // at index.offset, when the archive's version has one (header_size != 0)
+  u64 header_size = 0;    // TableLayout::file_header of the archive
 
-  u64 stored_offset() const { return index.offset + DataFileHeader::wire_size; }
+  u64 stored_offset() const { return index.offset + header_size; }
   u64 end() const { return stored_offset() + index.size; }
 };
 
 struct Archive {
-  ArchiveHeader header;
+  ArchiveHeader header;  // its version is the context every structure after it is read with
+  ForgeVariant variant() const { return {header.version}; }
+  const TableLayout& layout() const { return TableLayout::of(variant()); }
   DataHeader data_header;  // at header.first_header
   std::vector<SectionAt> sections;
   std::vector<DataFileAt> files;  // in section order, then table order
   u64 size = 0;                   // the archive's bytes
 };
+
+// "data file 3 'level_01' (0x0001a2b3)": how errors name a data file.
+std::string data_file_label(const Archive& archive, std::size_t index);
 
 // A data file's name entry's text up to the first NUL, as stored: what data_file_names() starts from.
 std::string_view data_file_name(const DataFileAt& file);

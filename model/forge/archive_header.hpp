@@ -1,14 +1,15 @@
-// The archive header of a `.forge` (FORGE.md 1): magic, version 25, the offset H of the first
-// file-data header, and every byte up to H kept.
+// The archive header of a `.forge` (FORGE.md 1, 7): magic, version 25, 26 or 27, the offset H of the
+// first file-data header, and every byte up to H kept. Its version is the context (model/forge/variant.hpp)
+// every later structure of the archive is read with.
 #pragma once
 
-#include "model/layout.hpp"
+#include "model/forge/variant.hpp"
 
 namespace anvil::forge {
 
 struct ArchiveHeader {
   static constexpr u64 kMagic = 0x72617469'6d696373;           // "scimitar"
-  static constexpr u32 kVersion = 25;                          // Assassin's Creed I, II, Brotherhood, Revelations
+  static constexpr u32 kVersion = ForgeVariant::kFirst;        // Assassin's Creed I, II, Brotherhood, Revelations
   static constexpr std::size_t min_wire_size = 8 + 1 + 4 + 8;  // the fixed fields; H is at least this
 
   u8 unknown = 0;
@@ -22,8 +23,7 @@ struct ArchiveHeader {
     ar& expect<u64>(kMagic, "magic \"scimitar\"");
     ar& make_nvp("unknown", unknown);
     ar& make_nvp("version", version);
-    ar& require(version == kVersion, sizeof version,
-                "version must be 25 (26 and 27 are later games, with 64-bit ids and other tables, not read)", version);
+    ar& require(ForgeVariant::known(version), sizeof version, "version must be 25, 26 or 27", version);
     ar& make_nvp("first_header", first_header);
     ar& require(first_header >= min_wire_size, sizeof first_header,
                 "the first file-data header H must lie after the archive header", first_header);

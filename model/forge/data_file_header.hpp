@@ -1,4 +1,5 @@
-// The header before each data file's stored bytes (FORGE.md 1): its name, then 312 bytes kept.
+// The header before each data file's stored bytes (FORGE.md 1): its name, then 312 bytes kept. Version
+// 27 has none (FORGE.md 7: TableLayout::file_header is 0).
 #pragma once
 
 #include "model/layout.hpp"
@@ -6,8 +7,6 @@
 namespace anvil::forge {
 
 struct DataFileHeader {
-  static constexpr std::size_t wire_size = 440;
-
   FixedString<128> name;
   Opaque<312> unknown;
 

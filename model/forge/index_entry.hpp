@@ -1,22 +1,29 @@
-// An index entry (FORGE.md 1): where a data file's 440-byte header starts, its id, and its stored size
-// (the `size` bytes after that header).
+// An index entry (FORGE.md 1, 7): where a data file's 440-byte header starts, its id, and its stored size
+// (the `size` bytes after that header). Version 27: a 64-bit id, and the offset is the stored bytes'
+// own (that version has no 440-byte header).
 #pragma once
 
-#include "model/layout.hpp"
+#include <type_traits>
+
+#include "model/forge/variant.hpp"
 
 namespace anvil::forge {
 
 struct IndexEntry {
-  static constexpr std::size_t wire_size = 16;
-
   u64 offset = 0;
-  Id32 file_id;
+  Id64 file_id;  // a u32 before version 27
   u32 size = 0;
 
   template <class Archive>
-  void serialize(Archive& ar, unsigned /*version*/) {
+  void serialize(Archive& ar, unsigned version) {
     ar& make_nvp("offset", offset);
-    ar& make_nvp("file_id", file_id);
+    ar& either(
+        ForgeVariant::of(version).v27(), kVersion27, [&](auto& a) { a& make_nvp("file_id", file_id); },
+        [&](auto& a) {
+          Id32 narrow{static_cast<u32>(file_id.value)};
+          a& make_nvp("file_id", narrow);
+          if constexpr (std::decay_t<decltype(a)>::is_loading::value) file_id.value = narrow.value;
+        });
     ar& make_nvp("size", size);
   }
 };

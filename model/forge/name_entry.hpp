@@ -1,28 +1,29 @@
-// A name entry (FORGE.md 1): the data file's raw size (usually the index size), type and name.
+// A name entry (FORGE.md 1, 7): the data file's raw size (usually the index size), type and name; in
+// version 27, 4 more bytes kept at its end.
 #pragma once
 
-#include "model/layout.hpp"
+#include "model/forge/variant.hpp"
 
 namespace anvil::forge {
 
 struct NameEntry {
-  static constexpr std::size_t wire_size = 188;
-
   u32 raw_size = 0;
   Opaque<12> unknown_0;
   u32 file_type = 0;
   Opaque<24> unknown_1;
   FixedString<128> name;
   Opaque<16> unknown_2;
+  Opaque<4> unknown_27;  // version 27 only
 
   template <class Archive>
-  void serialize(Archive& ar, unsigned /*version*/) {
+  void serialize(Archive& ar, unsigned version) {
     ar& make_nvp("raw_size", raw_size);
     ar& make_nvp("unknown_0", unknown_0);
     ar& make_nvp("file_type", file_type);
     ar& make_nvp("unknown_1", unknown_1);
     ar& make_nvp("name", name);
     ar& make_nvp("unknown_2", unknown_2);
+    ar& only_if(ForgeVariant::of(version).v27(), kVersion27, [&](auto& a) { a& make_nvp("unknown_27", unknown_27); });
   }
 };
 

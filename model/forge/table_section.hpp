@@ -6,10 +6,7 @@
 namespace anvil::forge {
 
 struct TableSection {
-  static constexpr std::size_t wire_size = 48;
   static constexpr i64 kLast = -1;  // `next` of the last section
-  // Where the offsets lie in the section, for errors that name them (tests/forge_layout_test.cpp checks).
-  static constexpr std::size_t kIndexTableAt = 8, kNextAt = 16, kNameTableAt = 32;
 
   i32 count = 0;
   Opaque<4> unknown_0;

@@ -20,6 +20,9 @@ class TableSource {
   TableSource(std::span<const u8> bytes, const InputFile* file)
       : bytes_(bytes), file_(file && file->bytes().data() == bytes.data() ? file : nullptr) {}
 
+  // The archive version the structures after the header are read with.
+  void set_variant(ForgeVariant variant) { variant_ = variant; }
+
   // Reads one structure at `offset` of the archive, from a window of at most `window` bytes there.
   template <class T>
   absl::Status read_at(u64 offset, T& value, u64 window) {
@@ -27,16 +30,18 @@ class TableSource {
     std::span<const u8> piece = file_ ? file_->read_at(offset, window, buffer_)
                                       : bytes_.subspan(offset, std::min<u64>(window, bytes_.size() - offset));
     ByteReader reader(piece);
-    value.serialize(reader, 0);
+    reader.set_version(variant_.code());
+    value.serialize(reader, variant_.code());
     if (!reader.ok()) return error_at(offset + reader.failure()->offset, reader.failure()->message());
     return absl::OkStatus();
   }
   template <class T>
   absl::Status read_at(u64 offset, T& value) {
-    return read_at(offset, value, T::wire_size);
+    return read_at(offset, value, wire_size<T>(variant_));
   }
 
  private:
+  ForgeVariant variant_;
   std::span<const u8> bytes_;
   const InputFile* file_;
   std::vector<u8> buffer_;
@@ -69,17 +74,19 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile*
   const u64 stated_h = std::max<u64>(archive.header.first_header, ArchiveHeader::min_wire_size);
   if (auto s = tables.read_at(0, archive.header, stated_h); !s.ok()) return s;
   const u64 h = archive.header.first_header;
+  const TableLayout& layout = archive.layout();
+  tables.set_variant(layout.variant);
   if (auto s = tables.read_at(h, archive.data_header); !s.ok()) return s;
 
   // The chain of sections: each inside the file, none reached twice, and no more data files in all than
-  // could lie in the file without overlapping (each takes its 440-byte header at least), checked before
-  // anything is allocated for them.
-  const u64 max_files = bytes.size() / DataFileHeader::wire_size;
+  // could lie in the file without overlapping (each takes its 440-byte header at least, or in version
+  // 27 its index entry), checked before anything is allocated for them.
+  const u64 max_files = bytes.size() / std::max(layout.file_header, layout.index_entry);
   absl::flat_hash_set<u64> seen;
   i64 next = archive.data_header.first_section;
-  u64 pointer_at = h + DataHeader::kFirstSectionAt;  // where the offset of the next section was read
+  u64 pointer_at = h + layout.first_section_at;  // where the offset of the next section was read
   while (next != TableSection::kLast) {
-    if (!table_fits(bytes, next, 1, TableSection::wire_size))
+    if (!table_fits(bytes, next, 1, layout.section))
       return error_at(pointer_at, absl::StrFormat("table section offset %d must lie inside the file (%d bytes)", next,
                                                   bytes.size()));
     const u64 at = static_cast<u64>(next);
@@ -92,33 +99,33 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile*
     if (archive.files.size() + count > max_files)
       return error_at(at, absl::StrFormat("count %d: more data files than fit in the file (%d at most)", count,
                                           max_files - archive.files.size()));
-    if (!table_fits(bytes, t.index_table, count, IndexEntry::wire_size))
-      return error_at(
-          at + TableSection::kIndexTableAt,
-          absl::StrFormat("index table of %s at %d must lie inside the file", counted(count, "entry"), t.index_table));
-    if (!table_fits(bytes, t.name_table, count, NameEntry::wire_size))
-      return error_at(
-          at + TableSection::kNameTableAt,
-          absl::StrFormat("name table of %s at %d must lie inside the file", counted(count, "entry"), t.name_table));
+    if (!table_fits(bytes, t.index_table, count, layout.index_entry))
+      return error_at(at + layout.index_table_at, absl::StrFormat("index table of %s at %d must lie inside the file",
+                                                                  counted(count, "entry"), t.index_table));
+    if (!table_fits(bytes, t.name_table, count, layout.name_entry))
+      return error_at(at + layout.name_table_at, absl::StrFormat("name table of %s at %d must lie inside the file",
+                                                                 counted(count, "entry"), t.name_table));
     for (u64 i = 0; i < count; ++i) {
       DataFileAt file;
       file.section = archive.sections.size();
-      file.index_entry_offset = static_cast<u64>(t.index_table) + i * IndexEntry::wire_size;
-      file.name_entry_offset = static_cast<u64>(t.name_table) + i * NameEntry::wire_size;
+      file.index_entry_offset = static_cast<u64>(t.index_table) + i * layout.index_entry;
+      file.name_entry_offset = static_cast<u64>(t.name_table) + i * layout.name_entry;
+      file.header_size = layout.file_header;
       if (auto s = tables.read_at(file.index_entry_offset, file.index); !s.ok()) return s;
       if (auto s = tables.read_at(file.name_entry_offset, file.name); !s.ok()) return s;
       const IndexEntry& e = file.index;
-      if (e.offset > bytes.size() || bytes.size() - e.offset < DataFileHeader::wire_size ||
-          e.size > bytes.size() - e.offset - DataFileHeader::wire_size)
+      if (e.offset > bytes.size() || bytes.size() - e.offset < file.header_size ||
+          e.size > bytes.size() - e.offset - file.header_size)
         return error_at(file.index_entry_offset,
-                        absl::StrFormat("data file 0x%08x at 0x%x (440-byte header + %d bytes) must lie inside the "
-                                        "file (%d bytes)",
-                                        e.file_id.value, e.offset, e.size, bytes.size()));
-      if (auto s = tables.read_at(e.offset, file.header); !s.ok()) return s;
+                        absl::StrFormat("data file %s at 0x%x (%s%d bytes) must lie inside the file (%d bytes)",
+                                        format_id(e.file_id.value, layout.variant), e.offset,
+                                        layout.file_header != 0 ? "440-byte header + " : "", e.size, bytes.size()));
+      if (file.header_size != 0)
+        if (auto s = tables.read_at(e.offset, file.header); !s.ok()) return s;
       archive.files.push_back(std::move(file));
     }
     archive.sections.push_back(std::move(section));
-    pointer_at = at + TableSection::kNextAt;
+    pointer_at = at + layout.next_at;
     next = t.next;
   }
 
@@ -134,8 +141,9 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile*
     if (after.index.offset < before.end())
       return error_at(
           after.index_entry_offset,
-          absl::StrFormat("data file 0x%08x at 0x%x overlaps data file 0x%08x at 0x%x..0x%x", after.index.file_id.value,
-                          after.index.offset, before.index.file_id.value, before.index.offset, before.end()));
+          absl::StrFormat("data file %s at 0x%x overlaps data file %s at 0x%x..0x%x",
+                          format_id(after.index.file_id.value, layout.variant), after.index.offset,
+                          format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
   }
   return archive;
 }

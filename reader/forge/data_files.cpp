@@ -36,11 +36,6 @@ constexpr u64 kSetHeader = BlockSet::min_wire_size;
 
 }  // namespace
 
-std::string data_file_label(const Archive& archive, std::size_t index) {
-  const DataFileAt& f = archive.files[index];
-  return absl::StrFormat("data file %d '%s' (0x%08x)", index, printable_name(data_file_name(f)), f.index.file_id.value);
-}
-
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                                            std::vector<std::span<const u8>>* runs) {
   const DataFileAt& file = archive.files[index];

@@ -20,9 +20,6 @@
 
 namespace anvil::forge {
 
-// "data file 3 'level_01' (0x0001a2b3)": how errors name a data file.
-std::string data_file_label(const Archive& archive, std::size_t index);
-
 // The stored form of data file `index` of `archive` (read from `bytes`, the mapped archive). A stored
 // size of 0 reads as an empty plain data file. Errors name the archive offset. With `runs`, a skimming
 // read (ByteReader::skim_into): the blocks' and chunks' bytes (or the plain data file's) are not copied

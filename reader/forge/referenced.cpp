@@ -8,14 +8,15 @@
 namespace anvil::forge {
 
 std::vector<ByteRange> referenced_ranges(const Archive& archive) {
+  const TableLayout& layout = archive.layout();
   std::vector<ByteRange> all{{0, archive.header.first_header},
-                             {archive.header.first_header, archive.header.first_header + DataHeader::wire_size}};
+                             {archive.header.first_header, archive.header.first_header + layout.data_header}};
   for (const SectionAt& s : archive.sections) {
     const u64 count = static_cast<u64>(s.table.count);
-    all.push_back({s.offset, s.offset + TableSection::wire_size});
+    all.push_back({s.offset, s.offset + layout.section});
     const u64 index = static_cast<u64>(s.table.index_table), names = static_cast<u64>(s.table.name_table);
-    all.push_back({index, index + count * IndexEntry::wire_size});
-    all.push_back({names, names + count * NameEntry::wire_size});
+    all.push_back({index, index + count * layout.index_entry});
+    all.push_back({names, names + count * layout.name_entry});
   }
   for (const DataFileAt& f : archive.files) all.push_back({f.index.offset, f.end()});
   std::sort(all.begin(), all.end(), [](const ByteRange& a, const ByteRange& b) { return a.begin < b.begin; });

@@ -34,16 +34,17 @@ std::vector<Written> stored_ranges(const Archive& archive) {
 
 // Every table and data file header of the archive, by its range: the writer re-encodes each one.
 std::vector<Written> table_ranges(const Archive& archive) {
+  const TableLayout& layout = archive.layout();
   std::vector<Written> out{
       {0, archive.header.first_header, "the archive header"},
-      {archive.header.first_header, archive.header.first_header + DataHeader::wire_size, "the file-data header"}};
+      {archive.header.first_header, archive.header.first_header + layout.data_header, "the file-data header"}};
   for (const SectionAt& s : archive.sections)
-    out.push_back({s.offset, s.offset + TableSection::wire_size, absl::StrFormat("table section 0x%x", s.offset)});
+    out.push_back({s.offset, s.offset + layout.section, absl::StrFormat("table section 0x%x", s.offset)});
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
     const DataFileAt& f = archive.files[i];
-    out.push_back({f.index_entry_offset, f.index_entry_offset + IndexEntry::wire_size,
+    out.push_back({f.index_entry_offset, f.index_entry_offset + archive.layout().index_entry,
                    absl::StrFormat("data file %d's index entry", i)});
-    out.push_back({f.name_entry_offset, f.name_entry_offset + NameEntry::wire_size,
+    out.push_back({f.name_entry_offset, f.name_entry_offset + archive.layout().name_entry,
                    absl::StrFormat("data file %d's name entry", i)});
     out.push_back({f.index.offset, f.stored_offset(), absl::StrFormat("data file %d's header", i)});
   }
@@ -64,18 +65,19 @@ absl::Status check_no_overlap(std::span<const u8> original, const Archive& archi
     const Replacement& r = replacements[k];
     const DataFileAt& f = archive.files[r.index];
     if (std::ranges::equal(stored[k], original.subspan(f.stored_offset(), f.index.size))) continue;
-    const Written changing[] = {{f.stored_offset(), f.end(), "its stored bytes"},
-                                {f.index_entry_offset, f.index_entry_offset + IndexEntry::wire_size, "its index entry"},
-                                {f.name_entry_offset, f.name_entry_offset + NameEntry::wire_size, "its name entry"}};
+    const Written changing[] = {
+        {f.stored_offset(), f.end(), "its stored bytes"},
+        {f.index_entry_offset, f.index_entry_offset + archive.layout().index_entry, "its index entry"},
+        {f.name_entry_offset, f.name_entry_offset + archive.layout().name_entry, "its name entry"}};
     for (const Written& c : changing)
       for (const Written& t : others) {
         if (t.begin == c.begin && t.end == c.end) continue;  // the entry itself, or its own stored bytes
         if (overlaps(c.begin, c.end, t))
           return absl::FailedPreconditionError(absl::StrFormat(
-              "offset 0x%x: data file %d '%s' (0x%08x): %s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change "
-              "to one would undo the other; anvilrt does not rewrite such an archive",
-              std::max(c.begin, t.begin), r.index, printable_name(data_file_name(f)), f.index.file_id.value, c.what,
-              c.begin, c.end, t.what, t.begin, t.end));
+              "offset 0x%x: %s: %s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change to one would undo the "
+              "other; anvilrt does not rewrite such an archive",
+              std::max(c.begin, t.begin), data_file_label(archive, r.index), c.what, c.begin, c.end, t.what, t.begin,
+              t.end));
       }
   }
   return absl::OkStatus();
@@ -126,6 +128,8 @@ u64 data_file_alignment(const Archive& archive) {
 absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
                                                      std::span<const Replacement> replacements, ByteSink& out,
                                                      const TableChanges& changes, TableReport* report) {
+  const TableLayout& layout = archive.layout();
+  const unsigned version = layout.variant.code();
   std::vector<bool> removed(archive.files.size(), false);
   for (std::size_t i : changes.removed) {
     if (i >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", i));
@@ -185,9 +189,10 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
       }
       placement.moved = true;
       placement.header_offset = at;
-      if (auto s = out.write_at(at, encoded(old.header)); !s.ok()) return s;
-      if (auto s = out.write_at(at + DataFileHeader::wire_size, stored); !s.ok()) return s;
-      end = at + DataFileHeader::wire_size + stored.size();
+      if (old.header_size != 0)
+        if (auto s = out.write_at(at, encoded(old.header, version)); !s.ok()) return s;
+      if (auto s = out.write_at(at + old.header_size, stored); !s.ok()) return s;
+      end = at + old.header_size + stored.size();
     }
     if (now.name.raw_size == old.index.size) now.name.raw_size = static_cast<u32>(stored.size());
     now.index.offset = placement.header_offset;
@@ -222,9 +227,11 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     f.name.file_type = add.file_type;
     f.name.raw_size = static_cast<u32>(stored.size());
     f.index = {at, {add.file_id}, static_cast<u32>(stored.size())};
-    if (auto s = out.write_at(at, encoded(f.header)); !s.ok()) return s;
-    if (auto s = out.write_at(at + DataFileHeader::wire_size, stored); !s.ok()) return s;
-    end = at + DataFileHeader::wire_size + stored.size();
+    f.header_size = layout.file_header;
+    if (f.header_size != 0)
+      if (auto s = out.write_at(at, encoded(f.header, version)); !s.ok()) return s;
+    if (auto s = out.write_at(at + f.header_size, stored); !s.ok()) return s;
+    end = at + f.header_size + stored.size();
     table_report.added.push_back({new_index++, true, at, stored.size()});
     listed.back().push_back(std::move(f));
   }
@@ -261,11 +268,10 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
         now != was || std::any_of(archive.files.begin(), archive.files.end(), [&](const DataFileAt& f) {
           return f.section == s_i && removed[&f - archive.files.data()];
         });
-    if (relisted &&
-        (shares_bytes(static_cast<u64>(t.index_table), static_cast<u64>(t.index_table) + was * IndexEntry::wire_size,
-                      IndexEntry::wire_size) ||
-         shares_bytes(static_cast<u64>(t.name_table), static_cast<u64>(t.name_table) + was * NameEntry::wire_size,
-                      NameEntry::wire_size)))
+    if (relisted && (shares_bytes(static_cast<u64>(t.index_table),
+                                  static_cast<u64>(t.index_table) + was * layout.index_entry, layout.index_entry) ||
+                     shares_bytes(static_cast<u64>(t.name_table),
+                                  static_cast<u64>(t.name_table) + was * layout.name_entry, layout.name_entry)))
       return absl::FailedPreconditionError(absl::StrFormat(
           "offset 0x%x: table section %d's index or name table shares bytes with another structure, so changing "
           "its list would change that one; anvilrt does not rewrite such an archive",
@@ -292,27 +298,28 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
       moved = true;
       return absl::OkStatus();
     };
-    if (auto s = place(t.index_table, IndexEntry::wire_size, table_report.index_table_moved); !s.ok()) return s;
-    if (auto s = place(t.name_table, NameEntry::wire_size, table_report.name_table_moved); !s.ok()) return s;
+    if (auto s = place(t.index_table, layout.index_entry, table_report.index_table_moved); !s.ok()) return s;
+    if (auto s = place(t.name_table, layout.name_entry, table_report.name_table_moved); !s.ok()) return s;
     t.count = static_cast<i32>(now);
     std::vector<u8> index_table, name_table;
     for (const DataFileAt& f : listed[s_i]) {
-      std::vector<u8> i_bytes = encoded(f.index), n_bytes = encoded(f.name);
+      std::vector<u8> i_bytes = encoded(f.index, version), n_bytes = encoded(f.name, version);
       index_table.insert(index_table.end(), i_bytes.begin(), i_bytes.end());
       name_table.insert(name_table.end(), n_bytes.begin(), n_bytes.end());
     }
     if (auto s = out.write_at(static_cast<u64>(t.index_table), index_table); !s.ok()) return s;
     if (auto s = out.write_at(static_cast<u64>(t.name_table), name_table); !s.ok()) return s;
   }
-  if (auto s = out.write_at(0, encoded(updated.header)); !s.ok()) return s;
-  if (auto s = out.write_at(updated.header.first_header, encoded(updated.data_header)); !s.ok()) return s;
+  if (auto s = out.write_at(0, encoded(updated.header, version)); !s.ok()) return s;
+  if (auto s = out.write_at(updated.header.first_header, encoded(updated.data_header, version)); !s.ok()) return s;
   for (const SectionAt& section : updated.sections)
-    if (auto s = out.write_at(section.offset, encoded(section.table)); !s.ok()) return s;
+    if (auto s = out.write_at(section.offset, encoded(section.table, version)); !s.ok()) return s;
   for (std::size_t i = 0; i < updated.files.size(); ++i) {
     // a moved data file's header was written at its new place; its old one stays as it was, and so does a
     // removed one's
-    if (!header_written[i] && !removed[i])
-      if (auto s = out.write_at(updated.files[i].index.offset, encoded(updated.files[i].header)); !s.ok()) return s;
+    if (!header_written[i] && !removed[i] && updated.files[i].header_size != 0)
+      if (auto s = out.write_at(updated.files[i].index.offset, encoded(updated.files[i].header, version)); !s.ok())
+        return s;
   }
   if (report) *report = std::move(table_report);
   return placements;

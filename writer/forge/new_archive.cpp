@@ -25,6 +25,9 @@ NewArchiveWriter::NewArchiveWriter(NewArchiveHead head, std::size_t files, ByteS
     : head_(std::move(head)), files_(files), out_(&out) {}
 
 absl::StatusOr<NewArchiveWriter> NewArchiveWriter::open(NewArchiveHead head, std::size_t files, ByteSink& out) {
+  if (!ForgeVariant::known(head.header.version))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("archive version %d: only 25, 26 and 27 are written", head.header.version));
   if (head.alignment == 0 || (head.alignment & (head.alignment - 1)) != 0 || head.alignment > (u64{1} << 30))
     return absl::InvalidArgumentError(
         absl::StrFormat("the alignment %d is not a power of two up to 2^30", head.alignment));
@@ -42,10 +45,11 @@ absl::StatusOr<NewArchiveWriter> NewArchiveWriter::open(NewArchiveHead head, std
   NewArchiveWriter w(std::move(head), files, out);
   // The header's H follows from its kept bytes (ArchiveHeader::serialize derives it when saving).
   w.layout_.first_header = ArchiveHeader::min_wire_size + w.head_.header.unknown_1.bytes.size();
-  u64 at = w.layout_.first_header + DataHeader::wire_size;
+  const TableLayout& tables = TableLayout::of({w.head_.header.version});
+  u64 at = w.layout_.first_header + tables.data_header;
   for (const NewSection& s : w.head_.sections) {
     w.layout_.sections.push_back(at);
-    at += TableSection::wire_size + s.count * (IndexEntry::wire_size + NameEntry::wire_size);
+    at += tables.section + s.count * (tables.index_entry + tables.name_entry);
   }
   w.end_ = at;
   w.index_.reserve(files);
@@ -64,9 +68,16 @@ absl::Status NewArchiveWriter::add(const NewDataFile& file, std::span<const u8> 
     std::vector<u8> fill(header_at - end_, file.padding);
     if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
   }
-  if (auto s = out_->write_at(header_at, encoded(file.header)); !s.ok()) return s;
-  if (auto s = out_->write_at(header_at + DataFileHeader::wire_size, stored); !s.ok()) return s;
-  end_ = header_at + DataFileHeader::wire_size + stored.size();
+  const TableLayout& tables = TableLayout::of({head_.header.version});
+  if (!tables.variant.v27() && file.file_id > std::numeric_limits<u32>::max())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("data file %d: the id 0x%x does not fit the 32 bits of archive version %d", i, file.file_id,
+                        head_.header.version));
+  const unsigned version = tables.variant.code();
+  if (tables.file_header != 0)
+    if (auto s = out_->write_at(header_at, encoded(file.header, version)); !s.ok()) return s;
+  if (auto s = out_->write_at(header_at + tables.file_header, stored); !s.ok()) return s;
+  end_ = header_at + tables.file_header + stored.size();
   IndexEntry index;
   index.offset = header_at;
   index.file_id.value = file.file_id;
@@ -89,11 +100,14 @@ absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 paddi
     if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
     end_ += trailing;
   }
-  if (auto s = out_->write_at(0, encoded(head_.header)); !s.ok()) return s;
+  const TableLayout& tables = TableLayout::of({head_.header.version});
+  const unsigned version = tables.variant.code();
+  if (auto s = out_->write_at(0, encoded(head_.header, version)); !s.ok()) return s;
   DataHeader data_header;
   data_header.unknown = head_.data_header;
+  data_header.unknown_27 = head_.data_header_27;
   data_header.first_section = static_cast<i64>(layout_.sections.front());
-  if (auto s = out_->write_at(layout_.first_header, encoded(data_header)); !s.ok()) return s;
+  if (auto s = out_->write_at(layout_.first_header, encoded(data_header, version)); !s.ok()) return s;
   std::size_t next_file = 0;
   for (std::size_t k = 0; k < head_.sections.size(); ++k) {
     const NewSection& s = head_.sections[k];
@@ -103,15 +117,15 @@ absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 paddi
     table.unknown_0 = s.unknown_0;
     table.unknown_1 = s.unknown_1;
     table.unknown_2 = s.unknown_2;
-    table.index_table = static_cast<i64>(at + TableSection::wire_size);
-    table.name_table = static_cast<i64>(at + TableSection::wire_size + s.count * IndexEntry::wire_size);
+    table.index_table = static_cast<i64>(at + tables.section);
+    table.name_table = static_cast<i64>(at + tables.section + s.count * tables.index_entry);
     table.next = k + 1 < head_.sections.size() ? static_cast<i64>(layout_.sections[k + 1]) : TableSection::kLast;
-    if (auto st = out_->write_at(at, encoded(table)); !st.ok()) return st;
+    if (auto st = out_->write_at(at, encoded(table, version)); !st.ok()) return st;
     for (std::size_t j = 0; j < s.count; ++j, ++next_file) {
-      const u64 index_at = static_cast<u64>(table.index_table) + j * IndexEntry::wire_size;
-      const u64 name_at = static_cast<u64>(table.name_table) + j * NameEntry::wire_size;
-      if (auto st = out_->write_at(index_at, encoded(index_[next_file])); !st.ok()) return st;
-      if (auto st = out_->write_at(name_at, encoded(names_[next_file])); !st.ok()) return st;
+      const u64 index_at = static_cast<u64>(table.index_table) + j * tables.index_entry;
+      const u64 name_at = static_cast<u64>(table.name_table) + j * tables.name_entry;
+      if (auto st = out_->write_at(index_at, encoded(index_[next_file], version)); !st.ok()) return st;
+      if (auto st = out_->write_at(name_at, encoded(names_[next_file], version)); !st.ok()) return st;
     }
   }
   layout_.size = end_;

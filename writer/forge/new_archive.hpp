@@ -1,9 +1,9 @@
 // A new `.forge` archive laid out from scratch (FORGE.md 1), for `pack`, `compact` and `gen --forge`:
 // the archive header at 0 (its kept bytes up to H), the file-data header at H, then each table section
 // followed by its index table and its name table, then the data files in order, each one's 440-byte
-// header at an offset aligned as asked, its stored bytes right after it. Offsets and sizes are derived
-// from the layout; every other field is the caller's. Data files are given one at a time, so that only
-// one data file's stored bytes are held.
+// header at an offset aligned as asked (version 27: none), its stored bytes right after it. Offsets and sizes are
+// derived from the layout; every other field is the caller's. Data files are given one at a time, so that only one data
+// file's stored bytes are held.
 #pragma once
 
 #include <absl/status/status.h>
@@ -29,8 +29,9 @@ struct NewSection {
 // What the archive keeps of its own: the header (its `unknown` byte, version and the bytes up to H; H
 // follows from them) and the file-data header's 32 bytes. The sections' counts add up to the data files.
 struct NewArchiveHead {
-  ArchiveHeader header;
+  ArchiveHeader header;  // its version (25, 26 or 27) lays out every table (FORGE.md 7)
   Opaque<32> data_header;
+  Opaque<4> data_header_27;  // version 27's 4 more kept bytes
   std::vector<NewSection> sections;
   u64 alignment = 16;  // of each data file's 440-byte header: a power of two, 1 for none
 };
@@ -38,7 +39,7 @@ struct NewArchiveHead {
 // One data file: its index entry's id, its name entry and 440-byte header as they are to be written
 // (raw_size excepted), and the gap before it.
 struct NewDataFile {
-  u32 file_id = 0;
+  u64 file_id = 0;              // a u32 before version 27
   NameEntry name;               // raw_size is set from `raw_size`
   std::optional<u32> raw_size;  // none: the stored size (FORGE.md 1: usually so)
   DataFileHeader header;
