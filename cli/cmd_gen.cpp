@@ -15,13 +15,7 @@
 namespace anvil::cli {
 namespace {
 
-int run_gen_forge(Game game, u64 datafiles, u64 visuals, u64 seed, u64 block_size, const std::string& out) {
-  gen::ForgeOptions opt;
-  opt.game = game;
-  opt.datafiles = datafiles;
-  opt.visuals = visuals;
-  opt.seed = seed;
-  opt.block_size = block_size;
+int run_gen_forge(const gen::ForgeOptions& opt, const std::string& out) {
   if (auto s = gen::validate(opt); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
@@ -34,17 +28,17 @@ int run_gen_forge(Game game, u64 datafiles, u64 visuals, u64 seed, u64 block_siz
   std::cout << absl::StrFormat("%s: %s, %s\n", out, counted(record->size, "byte"),
                                counted(record->files.size(), "data file"));
   for (const auto& f : record->files)
-    std::cout << absl::StrFormat("  0x%08x %s: %s, %s, %s stored, %d decompressed, %s, %s\n", f.file_id, f.name,
-                                 forge::compression_name(f.compression), gen::stored_form_name(f.form),
-                                 counted(f.stored_size, "byte"), f.decoded.size(), counted(f.entries, "entry"),
-                                 counted(f.visuals, "Visual"));
+    std::cout << absl::StrFormat(
+        "  %s %s: %s, %s, %s stored, %d decompressed, %s, %s\n", forge::format_id(f.file_id, {opt.version}), f.name,
+        forge::compression_name(f.compression), gen::stored_form_name(f.form), counted(f.stored_size, "byte"),
+        f.decoded.size(), counted(f.entries, "entry"), counted(f.visuals, "Visual"));
   return kOk;
 }
 
 }  // namespace
 
 int run_gen(int argc, char** argv) {
-  std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size;
+  std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size, forge_version;
   po::options_description options("options");
   options.add_options()("game", po::value(&game_option)->required(), ("dialect: " + dialect::game_list()).c_str())(
       "visuals", po::value(&visuals)->required(),
@@ -59,8 +53,11 @@ int run_gen(int argc, char** argv) {
       "--forge: data files (default 5), stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A "
       "block set then chunks, LZO1X chunks")("block-size", po::value(&block_size),
                                              "--forge: decompressed bytes per block or chunk (16..65535; default "
-                                             "32768)")("output,o", po::value(&out)->required(),
-                                                       "the file to write (atomically; - for standard output)");
+                                             "32768)")(
+      "forge-version", po::value(&forge_version),
+      "--forge: the archive version, 25 (AC1 to Revelations), 26 or 27 (Unity: 64-bit ids, no data file "
+      "headers); default 25")("output,o", po::value(&out)->required(),
+                              "the file to write (atomically; - for standard output)");
   po::variables_map vm;
   Common common;
   int code = kOk;
@@ -68,10 +65,11 @@ int run_gen(int argc, char** argv) {
              "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
              "[-q] [-v]\n"
              "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
-             "[--block-size B]\n\n"
+             "[--block-size B] [--forge-version 25|26|27]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
              "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
-             "With --forge: a version-25 .forge archive (docs/format.md, Containers) of data files, each an\n"
+             "With --forge: a .forge archive (docs/format.md, Containers; version 25 unless --forge-version) of\n"
+             "data files, each an\n"
              "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
              "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
              "from 0 over the stored bytes.",
@@ -84,12 +82,16 @@ int run_gen(int argc, char** argv) {
     return kBadInput;
   }
   if (vm.count("forge")) {
-    u64 forge_visuals = 0, forge_seed = 1, forge_datafiles = 5, forge_block_size = 0x8000;
-    if (!parse_count("--visuals", visuals, 0, forge_visuals)) return kBadInput;
-    if (vm.count("seed") && !parse_count("--seed", seed, 0, forge_seed)) return kBadInput;
-    if (vm.count("datafiles") && !parse_count("--datafiles", datafiles, 0, forge_datafiles)) return kBadInput;
-    if (vm.count("block-size") && !parse_count("--block-size", block_size, 0, forge_block_size)) return kBadInput;
-    return run_gen_forge(*game, forge_datafiles, forge_visuals, forge_seed, forge_block_size, out);
+    gen::ForgeOptions opt;
+    opt.game = *game;
+    if (!parse_count("--visuals", visuals, 0, opt.visuals)) return kBadInput;
+    if (vm.count("seed") && !parse_count("--seed", seed, 0, opt.seed)) return kBadInput;
+    if (vm.count("datafiles") && !parse_count("--datafiles", datafiles, 0, opt.datafiles)) return kBadInput;
+    if (vm.count("block-size") && !parse_count("--block-size", block_size, 0, opt.block_size)) return kBadInput;
+    u64 version = opt.version;
+    if (vm.count("forge-version") && !parse_count("--forge-version", forge_version, 0, version)) return kBadInput;
+    opt.version = static_cast<u32>(std::min<u64>(version, 0xFFFFFFFF));
+    return run_gen_forge(opt, out);
   }
   gen::Options opt;
   opt.game = *game;

@@ -44,7 +44,7 @@ void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vec
   out.Key("index");
   out.Uint64(i);
   out.Key("file_id");
-  out.String(absl::StrFormat("0x%08x", f.index.file_id.value));
+  out.String(forge::format_id(f.index.file_id.value, archive.variant()));
   out.Key("name");
   out.String(names[i]);
   out.Key("file_type");
@@ -73,7 +73,8 @@ int run_ls(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
-             "One line per data file of a .forge archive: index, file_id, name, file_type, stored size,\n"
+             "One line per data file of a .forge archive (version 25, 26 or 27): index, file_id, name, file_type,\n"
+             "stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"
              "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
              "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
@@ -87,9 +88,10 @@ int run_ls(int argc, char** argv) {
              "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
              "(docs/data-file-names.md).\n"
              "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
-             "--json: {\"archive\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its index,\n"
-             "file_id, name, file_type, header_offset (the archive offset of its 440-byte header),\n"
-             "stored_offset (of its stored bytes, right after that header), stored_size, and either\n"
+             "--json: {\"archive\", \"version\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its\n"
+             "index, file_id (8 hex digits, 16 in archive version 27), name, file_type, header_offset (the archive\n"
+             "offset of its 440-byte header; version 27 has none), stored_offset (of its stored bytes, right after\n"
+             "that header), stored_size, and either\n"
              "decompressed_size, compression, checksum_rule (and with --objects entries, objects) or, when it\n"
              "does not read, \"error\" (also said on stderr).\n"
              "Exit 0; 2 when an archive or a data file does not read.",
@@ -138,6 +140,8 @@ int run_ls(int argc, char** argv) {
       out.StartObject();
       out.Key("archive");
       out.String(ls_json_path(path));
+      out.Key("version");
+      out.Uint64(archive.header.version);
       out.Key("datafiles");
       out.StartArray();
     } else if (several) {
@@ -200,9 +204,10 @@ int run_ls(int argc, char** argv) {
         }
         out.EndObject();
       } else {
-        std::cout << absl::StrFormat("%4d  0x%08x  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s",
-                                     s->index, s->file_id, names[s->index], s->file_type, s->stored_size,
-                                     s->decompressed_size, forge::compression_name(s->compression), s->rule);
+        std::cout << absl::StrFormat("%4d  %s  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s",
+                                     s->index, forge::format_id(s->file_id, archive.variant()), names[s->index],
+                                     s->file_type, s->stored_size, s->decompressed_size,
+                                     forge::compression_name(s->compression), s->rule);
         if (objects) {
           std::cout << absl::StrFormat("  entries %d  objects", s->entries);
           if (s->objects.empty()) std::cout << " none";
@@ -222,7 +227,8 @@ int run_ls(int argc, char** argv) {
       out.Uint64(checksums.verdict.blocks);
       out.EndObject();
     } else {
-      std::cout << absl::StrFormat("%s, checksum rule of the archive: %s\n", counted(archive.files.size(), "data file"),
+      std::cout << absl::StrFormat("%s, archive version %d, checksum rule of the archive: %s\n",
+                                   counted(archive.files.size(), "data file"), archive.header.version,
                                    checksums.describe());
     }
   }

@@ -2,10 +2,12 @@
 //   [--add FILE [--name NAME] [--id 0xID] [--type N]]... [--remove NAME|0xID]...
 #include <absl/strings/match.h>
 #include <absl/strings/numbers.h>
+#include <absl/strings/str_format.h>
 
 #include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "cli/commands.hpp"
 #include "pipeline/forge_put.hpp"
@@ -13,14 +15,16 @@
 namespace anvil::cli {
 namespace {
 
-// A u32 given as 0x… (hex) or decimal.
-bool parse_u32(const std::string& option, const std::string& text, u32& out) {
+// A number given as 0x… (hex) or decimal, up to `max`.
+template <class T>
+bool parse_number(const std::string& option, const std::string& text, T& out) {
   const bool hex = absl::StartsWithIgnoreCase(text, "0x");
   const char* begin = text.data() + (hex ? 2 : 0);
   const char* end = text.data() + text.size();
   auto [stop, ec] = std::from_chars(begin, end, out, hex ? 16 : 10);
   if (begin == end || ec != std::errc() || stop != end) {
-    error(option + " " + text + ": must be a number from 0 to 0xFFFFFFFF (0x for hex)");
+    error(absl::StrFormat("%s %s: must be a number from 0 to 0x%X (0x for hex)", option, text,
+                          std::numeric_limits<T>::max()));
     return false;
   }
   return true;
@@ -71,12 +75,17 @@ int run_put(int argc, char** argv) {
     if (option == "--name") {
       if (a.name) return error(option + " is given twice for --add " + a.path), kBadInput;
       a.name = value;
+    } else if (option == "--id") {
+      // 64 bits: the archive's version says whether they fit (version 27), when the edit is written
+      u64 number = 0;
+      if (!parse_number(option, value, number)) return kBadInput;
+      if (a.file_id) return error(option + " is given twice for --add " + a.path), kBadInput;
+      a.file_id = number;
     } else {
       u32 number = 0;
-      if (!parse_u32(option, value, number)) return kBadInput;
-      std::optional<u32>& field = option == "--id" ? a.file_id : a.file_type;
-      if (field) return error(option + " is given twice for --add " + a.path), kBadInput;
-      field = number;
+      if (!parse_number(option, value, number)) return kBadInput;
+      if (a.file_type) return error(option + " is given twice for --add " + a.path), kBadInput;
+      a.file_type = number;
     }
   }
 

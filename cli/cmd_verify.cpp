@@ -125,7 +125,8 @@ int run_verify(int argc, char** argv) {
     const ArchiveTally& t = tallies[i];
     bar.erase();
     const forge::ChecksumVerdict& verdict = checksums[i].verdict;
-    std::cout << absl::StrFormat("%s: checksum rule %s", o.path, verdict.describe());
+    std::cout << absl::StrFormat("%s: archive version %d, checksum rule %s", o.path, o.archive->archive.header.version,
+                                 verdict.describe());
     if (verdict.blocks > 0 && !verdict.rule) std::cout << ": no block checked";
     for (const auto& [c, r] : t.recompressed)
       std::cout << absl::StrFormat("; recompressed %s: %d of %s identical", forge::compression_name(c), r.identical,
@@ -212,8 +213,10 @@ int run_verify(int argc, char** argv) {
         } else if (o.archive) {
           std::size_t d = work[j].datafile;
           const forge::DataFileVerify& v = r.datafile;
-          std::cout << absl::StrFormat("%s: %s (0x%08x): %s\n", o.path, o.names[d],
-                                       o.archive->archive.files[d].index.file_id.value, data_file_line(v));
+          const forge::Archive& archive = o.archive->archive;
+          std::cout << absl::StrFormat("%s: %s (%s): %s\n", o.path, o.names[d],
+                                       forge::format_id(archive.files[d].index.file_id.value, archive.variant()),
+                                       data_file_line(v));
           ArchiveTally& t = tallies[i];
           ++t.datafiles;
           t.identical += v.identical();

@@ -10,7 +10,7 @@
 #include "model/forge/data_file.hpp"
 #include "model/forge/stored_data_file.hpp"
 #include "writer/atomic_file.hpp"
-#include "writer/byte_writer.hpp"
+#include "writer/encode.hpp"
 #include "writer/forge/new_archive.hpp"
 #include "writer/forge/repack.hpp"
 #include "writer/forge/stored_form.hpp"
@@ -23,16 +23,6 @@ using namespace anvil::forge;
 constexpr u64 kAlignment = 16;
 constexpr u32 kFileType = 0x0FAEBA30;      // the file_type every generated data file has
 constexpr u32 kResourceType = 0x9B7F5D64;  // the resource_type of every generated entry
-
-template <class T>
-std::vector<u8> encoded(const T& value) {
-  std::vector<u8> out;
-  {
-    ByteWriter writer(out);
-    const_cast<T&>(value).serialize(writer, 0);
-  }
-  return out;
-}
 
 template <std::size_t N>
 void random_bytes(Rng& rng, Opaque<N>& o) {
@@ -52,6 +42,7 @@ absl::Status validate(const ForgeOptions& options) {
     return absl::InvalidArgumentError("--datafiles must be 1..10000");
   if (options.block_size < 16 || options.block_size > 0xFFFF)
     return absl::InvalidArgumentError("--block-size must be 16..65535 (a u16)");
+  if (!ForgeVariant::known(options.version)) return absl::InvalidArgumentError("--forge-version must be 25, 26 or 27");
   Options level;
   level.game = options.game;
   level.visuals = options.visuals;
@@ -72,7 +63,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   for (u64 i = 0; i < options.datafiles; ++i) {
     ForgeRecord::DataFile f;
     f.name = absl::StrFormat("DataFile_%03d", i);
-    f.file_id = static_cast<u32>(rng.next()) | 1;
+    f.file_id = (options.version == 27 ? rng.next() : static_cast<u32>(rng.next())) | 1;
     f.form = forms[i % 5];
     f.compression = compressions[i % 5];
     DataFile content;
@@ -123,6 +114,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   // The archive's own fields: the header (with kept bytes up to H), the file-data header, and one table
   // section per half of the data files; the writer lays them out, then the data files after them.
   NewArchiveHead head;
+  head.header.version = options.version;
   head.header.unknown = static_cast<u8>(rng.next());
   head.header.unknown_1.bytes.resize(11);
   for (auto& b : head.header.unknown_1.bytes) b = static_cast<u8>(rng.next());
@@ -139,6 +131,8 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     head.sections.push_back(s);
   }
   head.alignment = kAlignment;
+  const bool v27 = ForgeVariant{options.version}.v27();
+  if (v27) random_bytes(rng, head.data_header_27);
 
   // Each data file aligned, with a few bytes of padding more before some.
   VectorSink sink;
@@ -158,6 +152,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     random_bytes(rng, file.name.unknown_1);
     set_name(file.name.name, f.name);
     random_bytes(rng, file.name.unknown_2);
+    if (v27) random_bytes(rng, file.name.unknown_27);
     set_name(file.header.name, f.name);
     random_bytes(rng, file.header.unknown);
     if (auto s = writer->add(file, stored[i]); !s.ok()) throw std::logic_error(std::string(s.message()));

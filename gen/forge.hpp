@@ -2,7 +2,7 @@
 // bodies of data files' entry tables (FORGE.md 3), stored in every form of FORGE.md 2 in turn: LZO1X in
 // two block sets, LZO2A in chunks, plain, LZO2A in two sets (the second in chunks), LZO1X in chunks;
 // two table sections; padding between data files. Checksums are Adler-32 started at 0 over the stored
-// bytes. The same options give the same bytes on every machine.
+// bytes. Archive version 25, 26 or 27 (FORGE.md 7). The same options give the same bytes on every machine.
 #pragma once
 
 #include <absl/status/status.h>
@@ -23,6 +23,7 @@ struct ForgeOptions {
   u64 visuals = 8;    // Visuals per entry body
   u64 seed = 1;
   u64 block_size = 0x8000;  // decompressed bytes per block or chunk (the last of a set may be shorter)
+  u32 version = 25;         // the archive version (FORGE.md 7): 25, 26 or 27
 };
 
 // How a generated data file is stored (gen writes every form but `empty`).
@@ -32,10 +33,10 @@ using forge::StoredForm;
 struct ForgeRecord {
   struct DataFile {
     std::string name;
-    u32 file_id = 0;
+    u64 file_id = 0;  // 64-bit in version 27
     forge::Compression compression = forge::Compression::plain;
     StoredForm form = StoredForm::plain;
-    u64 header_offset = 0;  // the 440-byte header; the stored bytes follow it
+    u64 header_offset = 0;  // where its index entry points: the 440-byte header (version 27: the stored bytes)
     u64 stored_size = 0;
     std::size_t entries = 0;
     u64 visuals = 0;          // Visuals carved from its bodies

@@ -75,12 +75,13 @@ class Field {
     if (!v_->IsBool()) return error("must be true or false");
     return v_->GetBool();
   }
-  absl::StatusOr<u32> id() const {
+  // "0x" and 2 x `bytes` hex digits.
+  absl::StatusOr<u64> id(std::size_t bytes = 4) const {
     auto s = string();
     if (!s.ok()) return s.status();
-    auto v = json_text::parse_id(*s, 4);
-    if (!v) return error(absl::StrFormat("'%s' is not \"0x\" and 8 hex digits", printable_name(*s)));
-    return static_cast<u32>(*v);
+    auto v = json_text::parse_id(*s, bytes);
+    if (!v) return error(absl::StrFormat("'%s' is not \"0x\" and %d hex digits", printable_name(*s), 2 * bytes));
+    return *v;
   }
   absl::StatusOr<std::vector<u8>> hex(std::optional<std::size_t> size) const {
     auto s = string();
@@ -129,7 +130,7 @@ std::optional<Compression> compression_named(std::string_view name) {
   return std::nullopt;
 }
 
-absl::StatusOr<ListedDataFile> parse_data_file(const Field& f) {
+absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant variant) {
   if (!f.present() || !f.value().IsObject()) return f.error("must be an object");
   ListedDataFile d;
   ANVIL_ASSIGN(d.name, f.member("name").string());
@@ -137,13 +138,15 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f) {
   if (d.file.empty() || d.file.find('/') != std::string::npos || d.file == "." || d.file == ".." ||
       d.file.find('\0') != std::string::npos || d.file == kListFile)
     return f.member("file").error(absl::StrFormat("'%s' is not a file name of the folder", printable_name(d.file)));
-  ANVIL_ASSIGN(d.file_id, f.member("file_id").id());
+  ANVIL_ASSIGN(d.file_id, f.member("file_id").id(variant.id_digits() / 2));
   if (f.member("name_entry").present())
     ANVIL_ASSIGN(d.name_entry, f.member("name_entry").name());
   else
     ANVIL_ASSIGN(d.name_entry, f.member("name").name());
   if (d.name_entry.size() > 128) return f.member("name_entry").error("longer than the name entry's 128 bytes");
-  ANVIL_ASSIGN(d.file_type, f.member("file_type").id());
+  u64 file_type = 0;
+  ANVIL_ASSIGN(file_type, f.member("file_type").id());
+  d.file_type = static_cast<u32>(file_type);
   std::string text;
   ANVIL_ASSIGN(text, f.member("compression").string());
   auto c = compression_named(text);
@@ -227,10 +230,11 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f) {
   Field kept = f.member("name_entry_kept");
   if (kept.present()) {
     std::vector<u8> bytes;
-    ANVIL_ASSIGN(bytes, kept.hex(52));
+    ANVIL_ASSIGN(bytes, kept.hex(variant.v27() ? 56 : 52));
     std::copy_n(bytes.begin(), 12, d.name_unknown_0.bytes.begin());
     std::copy_n(bytes.begin() + 12, 24, d.name_unknown_1.bytes.begin());
     std::copy_n(bytes.begin() + 36, 16, d.name_unknown_2.bytes.begin());
+    if (variant.v27()) std::copy_n(bytes.begin() + 52, 4, d.name_unknown_27.bytes.begin());
   }
   if (f.member("header_name").present())
     ANVIL_ASSIGN(d.header_name, f.member("header_name").name());
@@ -298,6 +302,7 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
   d.name_unknown_0 = f.name.unknown_0;
   d.name_unknown_1 = f.name.unknown_1;
   d.name_unknown_2 = f.name.unknown_2;
+  d.name_unknown_27 = f.name.unknown_27;
   d.header_name = text_of(f.header.name.bytes);
   d.header_unknown = f.header.unknown;
   return d;
@@ -308,6 +313,7 @@ ForgeList list_head(const Archive& archive, const ChecksumVerdict& checksums) {
   list.archive_datafiles = archive.files.size();
   list.head.header = archive.header;
   list.head.data_header = archive.data_header.unknown;
+  list.head.data_header_27 = archive.data_header.unknown_27;
   for (const SectionAt& s : archive.sections) {
     NewSection section;
     section.count = static_cast<std::size_t>(s.table.count);
@@ -339,6 +345,8 @@ std::string list_json(const ForgeList& list) {
   put(w, "header_unknown", static_cast<u64>(list.head.header.unknown));
   put(w, "header_kept", hex_of(list.head.header.unknown_1.bytes));
   put(w, "data_header_kept", hex_of(list.head.data_header.bytes));
+  const ForgeVariant variant{list.head.header.version};
+  if (variant.v27()) put(w, "data_header_kept_27", hex_of(list.head.data_header_27.bytes));
   w.Key("sections");
   w.StartArray();
   for (const NewSection& s : list.head.sections) {
@@ -357,7 +365,7 @@ std::string list_json(const ForgeList& list) {
     w.StartObject();
     put(w, "name", d.name);
     put(w, "file", d.file);
-    put(w, "file_id", json_text::format_id(d.file_id, 4));
+    put(w, "file_id", format_id(d.file_id, variant));
     put(w, "name_entry", printable_name(d.name_entry));
     put(w, "file_type", json_text::format_id(d.file_type, 4));
     put(w, "compression", compression_name(d.compression));
@@ -390,9 +398,12 @@ std::string list_json(const ForgeList& list) {
     std::vector<u8> kept(d.name_unknown_0.bytes.begin(), d.name_unknown_0.bytes.end());
     kept.insert(kept.end(), d.name_unknown_1.bytes.begin(), d.name_unknown_1.bytes.end());
     kept.insert(kept.end(), d.name_unknown_2.bytes.begin(), d.name_unknown_2.bytes.end());
+    if (variant.v27()) kept.insert(kept.end(), d.name_unknown_27.bytes.begin(), d.name_unknown_27.bytes.end());
     put(w, "name_entry_kept", hex_of(kept));
-    put(w, "header_name", printable_name(d.header_name));
-    put(w, "header_kept", hex_of(d.header_unknown.bytes));
+    if (!variant.v27()) {  // version 27 has no data file header
+      put(w, "header_name", printable_name(d.header_name));
+      put(w, "header_kept", hex_of(d.header_unknown.bytes));
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -421,8 +432,8 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   Field archive = root.member("archive");
   if (!archive.present() || !archive.value().IsObject()) return archive.error("must be an object");
   ANVIL_ASSIGN(v, archive.member("version").number(std::numeric_limits<u32>::max()));
-  if (v != ArchiveHeader::kVersion)
-    return archive.member("version").error(absl::StrFormat("%d: only version 25 is written", v));
+  if (!ForgeVariant::known(static_cast<u32>(v)))
+    return archive.member("version").error(absl::StrFormat("%d: only versions 25, 26 and 27 are written", v));
   list.head.header.version = static_cast<u32>(v);
   if (archive.member("datafiles").present())
     ANVIL_ASSIGN(list.archive_datafiles, archive.member("datafiles").number(std::numeric_limits<u64>::max()));
@@ -441,6 +452,8 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   if (archive.member("header_kept").present())
     ANVIL_ASSIGN(list.head.header.unknown_1.bytes, archive.member("header_kept").hex(std::nullopt));
   ANVIL_CHECK(archive.member("data_header_kept").opaque(list.head.data_header));
+  const ForgeVariant variant{list.head.header.version};
+  if (variant.v27()) ANVIL_CHECK(archive.member("data_header_kept_27").opaque(list.head.data_header_27));
   Field sections = archive.member("sections");
   if (sections.present()) {
     if (!sections.value().IsArray()) return sections.error("must be an array");
@@ -459,7 +472,7 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   if (!files.present() || !files.value().IsArray()) return files.error("must be an array");
   for (rapidjson::SizeType k = 0; k < files.value().Size(); ++k) {
     ListedDataFile d;
-    ANVIL_ASSIGN(d, parse_data_file(Field(&files.value()[k], absl::StrFormat("datafiles[%d]", k))));
+    ANVIL_ASSIGN(d, parse_data_file(Field(&files.value()[k], absl::StrFormat("datafiles[%d]", k)), variant));
     list.datafiles.push_back(std::move(d));
   }
   return list;

@@ -29,9 +29,9 @@ struct RawSize {
 };
 
 struct ListedDataFile {
-  std::string name;  // the unique name (data_file_names)
-  std::string file;  // the file name in the folder (file_name_of + ".data")
-  u32 file_id = 0;
+  std::string name;        // the unique name (data_file_names)
+  std::string file;        // the file name in the folder (file_name_of + ".data")
+  u64 file_id = 0;         // 32 bits before archive version 27
   std::string name_entry;  // the name entry's text, as bytes (JSON: printable_name's spelling)
   u32 file_type = 0;
   Compression compression = Compression::plain;
@@ -41,7 +41,8 @@ struct ListedDataFile {
   Opaque<12> name_unknown_0;
   Opaque<24> name_unknown_1;
   Opaque<16> name_unknown_2;
-  std::string header_name;  // as bytes
+  Opaque<4> name_unknown_27;  // version 27's 4 more
+  std::string header_name;    // as bytes
   Opaque<312> header_unknown;
 };
 

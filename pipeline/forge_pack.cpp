@@ -161,6 +161,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       file.name.unknown_1 = d.name_unknown_1;
       file.name.name = fixed_name<128>(d.name_entry);
       file.name.unknown_2 = d.name_unknown_2;
+      file.name.unknown_27 = d.name_unknown_27;
       if (d.raw_size.kind == RawSize::decompressed) {
         if (data->bytes().size() > std::numeric_limits<u32>::max())
           return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
@@ -225,6 +226,7 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
   NewArchiveHead head;
   head.header = archive.header;
   head.data_header = archive.data_header.unknown;
+  head.data_header_27 = archive.data_header.unknown_27;
   for (const SectionAt& s : archive.sections) {
     NewSection section;
     section.count = static_cast<std::size_t>(s.table.count);
@@ -256,7 +258,8 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
     auto after = read_archive(written, file);
     if (!after.ok()) return not_read_back(std::string(after.status().message()));
     if (encoded(after->header) != encoded(archive.header) ||
-        after->data_header.unknown.bytes != archive.data_header.unknown.bytes)
+        after->data_header.unknown.bytes != archive.data_header.unknown.bytes ||
+        after->data_header.unknown_27.bytes != archive.data_header.unknown_27.bytes)
       return not_read_back("its header or file-data header differs");
     if (after->sections.size() != archive.sections.size()) return not_read_back("another number of table sections");
     for (std::size_t k = 0; k < archive.sections.size(); ++k) {
@@ -266,10 +269,11 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
         return not_read_back(absl::StrFormat("table section %d differs", k));
     }
     if (after->files.size() != archive.files.size()) return not_read_back("another number of data files");
+    const unsigned version = archive.variant().code();
     for (std::size_t k = 0; k < archive.files.size(); ++k) {
       const DataFileAt &a = archive.files[k], &b = after->files[k];
       if (a.index.file_id.value != b.index.file_id.value || a.index.size != b.index.size ||
-          encoded(a.name) != encoded(b.name) || encoded(a.header) != encoded(b.header) ||
+          encoded(a.name, version) != encoded(b.name, version) || encoded(a.header) != encoded(b.header) ||
           !std::ranges::equal(bytes.subspan(a.stored_offset(), a.index.size),
                               written.subspan(b.stored_offset(), b.index.size)))
         return not_read_back(absl::StrCat(data_file_label(*after, k), ": its entries, header or stored bytes differ"));

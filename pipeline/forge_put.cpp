@@ -196,10 +196,11 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
                                             names[i], archive->files[i].index.size));
   for (std::size_t a = 0; a < edit.added.size(); ++a) {
     const ChangeReport& c = report.added.at(a);
-    outcome.lines.push_back(absl::StrFormat(
-        "%s: added (0x%08x, type 0x%08x, decompressed %d bytes, stored %d bytes, %s, at 0x%x)",
-        printable_name(edit.added[a].name), edit.added[a].file_id, edit.added[a].file_type,
-        edit.added[a].decoded.size(), c.placement.stored_size, blocks_text(c.blocks), c.placement.header_offset));
+    outcome.lines.push_back(
+        absl::StrFormat("%s: added (%s, type 0x%08x, decompressed %d bytes, stored %d bytes, %s, at 0x%x)",
+                        printable_name(edit.added[a].name), format_id(edit.added[a].file_id, archive->variant()),
+                        edit.added[a].file_type, edit.added[a].decoded.size(), c.placement.stored_size,
+                        blocks_text(c.blocks), c.placement.header_offset));
   }
   if (report.index_table_moved || report.name_table_moved)
     outcome.lines.push_back(absl::StrFormat("the last table section's %s moved to the end of the archive",

@@ -26,7 +26,7 @@ struct PutRequest {
   struct Add {
     std::string path;
     std::optional<std::string> name;  // default: its first entry's name, else the file's name without .data
-    std::optional<u32> file_id;       // default: its first entry's file_id
+    std::optional<u64> file_id;       // default: its first entry's file_id
     std::optional<u32> file_type;     // default: its first entry's resource_type
   };
   std::vector<Add> added;

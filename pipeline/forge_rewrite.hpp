@@ -43,7 +43,7 @@ struct ChangeReport {
 // rule, or when `plain` says so.
 struct DataFileAddition {
   std::string name;
-  u32 file_id = 0;
+  u64 file_id = 0;  // 32 bits before archive version 27
   u32 file_type = 0;
   std::vector<u8> decoded;
   bool plain = false;

@@ -51,7 +51,8 @@ TEST(ForgeCli, LsListsEveryDataFile) {
     EXPECT_THAT(lines[i],
                 HasSubstr(f.compression == Compression::plain ? "checksum n/a" : "checksum adler32-0/stored"));
   }
-  EXPECT_THAT(lines.back(), HasSubstr("5 data files, checksum rule of the archive: adler32-0/stored"));
+  EXPECT_THAT(lines.back(),
+              HasSubstr("5 data files, archive version 25, checksum rule of the archive: adler32-0/stored"));
 }
 
 TEST(ForgeCli, LsJsonWithObjects) {

@@ -463,8 +463,12 @@ TEST(Pack, BadInputWritesNothing) {
   refused(x + "/forge.json: archive.checksum_rule: 'crc' is not");
   with_list("\"count\": 3", "\"count\": 4");
   refused(x + "/forge.json: archive.sections: the table sections list 7 data files, not 6");
+  with_list("\"version\": 25", "\"version\": 24");
+  refused(x + "/forge.json: archive.version: 24: only versions 25, 26 and 27 are written");
+  // Version 27's ids are 64-bit: a list that says 27 spells them with 16 hex digits.
   with_list("\"version\": 25", "\"version\": 27");
-  refused(x + "/forge.json: archive.version: 27: only version 25 is written");
+  refused(x + "/forge.json: datafiles[0].file_id: '0x");
+  refused("' is not \"0x\" and 16 hex digits");
   with_list("\"file\": \"DataFile_001.data\"", "\"file\": \"DataFile_000.data\"");
   refused(x + "/forge.json: datafiles[1].file: 'DataFile_000.data' is listed twice");
   with_list("{", "[");

@@ -68,7 +68,7 @@ std::vector<std::string> data_file_names(const Archive& archive) {
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
     std::string name = printable_name(data_file_name(archive.files[i]));
     if (taken.contains(absl::AsciiStrToLower(name)))
-      name = absl::StrFormat("%s@0x%08x", name, archive.files[i].index.file_id.value);
+      name = absl::StrFormat("%s@%s", name, format_id(archive.files[i].index.file_id.value, archive.variant()));
     if (taken.contains(absl::AsciiStrToLower(name))) name = absl::StrFormat("%s@%d", name, i);
     taken.insert(absl::AsciiStrToLower(name));
     names.push_back(std::move(name));
@@ -127,8 +127,8 @@ std::vector<std::size_t> find_data_files(const Archive& archive, std::span<const
   for (std::size_t i = 0; i < names.size(); ++i)
     if (file_name_of(names[i], i) == selector) return {i};
   std::vector<std::size_t> found;
-  u32 id = 0;
-  if (selector.size() > 2 && selector.size() <= 10 && selector[0] == '0' &&
+  u64 id = 0;
+  if (selector.size() > 2 && selector.size() <= 2u + archive.variant().id_digits() && selector[0] == '0' &&
       (selector[1] == 'x' || selector[1] == 'X') &&
       std::all_of(selector.begin() + 2, selector.end(), [](char c) { return absl::ascii_isxdigit(c); }) &&
       absl::SimpleHexAtoi(std::string(selector.substr(2)), &id))

@@ -17,7 +17,7 @@ namespace anvil::forge {
 
 struct DataFileSummary {
   std::size_t index = 0;
-  u32 file_id = 0;
+  u64 file_id = 0;
   std::string name;
   u32 file_type = 0;
   u64 stored_size = 0;

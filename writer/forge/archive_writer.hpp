@@ -75,7 +75,7 @@ struct Placement {
 // readings name none of those bytes, so nothing is invented for them).
 struct AppendedDataFile {
   std::string name;  // at most 128 bytes
-  u32 file_id = 0;
+  u64 file_id = 0;   // 32 bits before archive version 27
   u32 file_type = 0;
   StoredDataFile stored;
 };
