@@ -22,11 +22,27 @@ import zlib
 
 ARCHIVE_MAGIC = b"scimitar"
 COMPRESSION_MAGIC = bytes.fromhex("33AAFB5799FA0410")
-VERSION = 25
-DATA_FILE_HEADER = 440
+VERSIONS = (25, 26, 27)
 SECTION_SIZE = 48
-INDEX_ENTRY_SIZE = 16
-NAME_ENTRY_SIZE = 188
+
+
+class Layout:
+    """The sizes of archive version `version` (FORGE.md sections 1 and 7): 26 is 25's; 27 has the first
+    section's offset at H + 36, 20-byte index entries [u64 offset][u64 file_id][u32 size] pointing at the
+    stored bytes themselves (no 440-byte data file header), 192-byte name entries, and 64-bit ids."""
+
+    def __init__(self, version):
+        later = version == 27
+        self.version = version
+        self.section_pointer = 36 if later else 32
+        self.index_entry = 20 if later else 16
+        self.index_format = "<QQI" if later else "<QII"
+        self.name_entry = 192 if later else 188
+        self.data_file_header = 0 if later else 440
+        self.id_digits = 16 if later else 8
+
+    def id_text(self, file_id):
+        return f"0x{file_id:0{self.id_digits}x}"
 BLOCK_SET_HEADER = 15  # magic, u16 version, u8 compression, u16 block_size, u16 max_size
 COMPRESSION_NAMES = {0: "lzo1x", 1: "lzo1x", 2: "lzo2a", 5: "lzo1c"}
 # The four checksum candidates of FORGE.md section 2, in the order they are reported.
@@ -139,13 +155,14 @@ def read_tables(buf):
     if len(buf) < 0x15 or buf[:8] != ARCHIVE_MAGIC:
         raise ForgeError(f"offset 0x0: magic is {bytes(buf[:8])!r}, not {ARCHIVE_MAGIC!r}")
     version, first_header = struct.unpack_from("<iQ", buf, 9)
-    if version != VERSION:
-        raise ForgeError(f"offset 0x9: archive version {version} is not supported (only {VERSION})")
-    if first_header < 0x15 or first_header + 40 > size:
+    if version not in VERSIONS:
+        raise ForgeError(f"offset 0x9: archive version {version} is not supported (only {VERSIONS})")
+    layout = Layout(version)
+    if first_header < 0x15 or first_header + layout.section_pointer + 8 > size:
         raise ForgeError(f"offset 0xd: file-data header offset {first_header:#x} does not lie inside the "
-                         f"file ({size:#x} bytes, 40 needed after 0x15)")
-    (section,) = struct.unpack_from("<q", buf, first_header + 32)
-    pointer_at = first_header + 32
+                         f"file ({size:#x} bytes, {layout.section_pointer + 8} needed after 0x15)")
+    (section,) = struct.unpack_from("<q", buf, first_header + layout.section_pointer)
+    pointer_at = first_header + layout.section_pointer
     seen = set()
     entries = []
     while section != -1:
@@ -160,30 +177,31 @@ def read_tables(buf):
             struct.unpack_from("<q", buf, section + 16)[0], struct.unpack_from("<q", buf, section + 32)[0])
         if count < 0:
             raise ForgeError(f"offset {section:#x}: table section count {count} is negative")
-        for table, width, what, field in ((index_table, INDEX_ENTRY_SIZE, "index", 8),
-                                          (name_table, NAME_ENTRY_SIZE, "name", 32)):
+        for table, width, what, field in ((index_table, layout.index_entry, "index", 8),
+                                          (name_table, layout.name_entry, "name", 32)):
             if table < 0 or table + count * width > size:
                 raise ForgeError(f"offset {section + field:#x}: {what} table at {table:#x} with count {count} "
                                  f"({count * width} bytes) does not fit in the file ({size:#x} bytes)")
         for i in range(count):
-            offset, file_id, stored = struct.unpack_from("<QII", buf, index_table + i * INDEX_ENTRY_SIZE)
-            name_at = name_table + i * NAME_ENTRY_SIZE
+            offset, file_id, stored = struct.unpack_from(layout.index_format, buf, index_table + i * layout.index_entry)
+            name_at = name_table + i * layout.name_entry
             (raw_size,) = struct.unpack_from("<I", buf, name_at)
             (file_type,) = struct.unpack_from("<I", buf, name_at + 16)
             entries.append({
-                "index_entry_at": index_table + i * INDEX_ENTRY_SIZE, "offset": offset, "file_id": file_id,
+                "index_entry_at": index_table + i * layout.index_entry, "offset": offset, "file_id": file_id,
                 "stored_size": stored, "raw_size": raw_size, "file_type": file_type,
                 "name": c_name(buf[name_at + 44:name_at + 44 + 128])})
         pointer_at = section + 16
         section = next_section
-    return entries
+    return layout, entries
 
 
-def check_places(buf, entries):
-    """Every data file (440-byte header + stored bytes) inside the file, and no two overlapping."""
+def check_places(buf, layout, entries):
+    """Every data file (440-byte header, none in version 27, + stored bytes) inside the file, and no two
+    overlapping."""
     size = len(buf)
     for n, e in enumerate(entries):
-        end = e["offset"] + DATA_FILE_HEADER + e["stored_size"]
+        end = e["offset"] + layout.data_file_header + e["stored_size"]
         if end > size:
             raise ForgeError(f"offset {e['index_entry_at']:#x}: data file {n} ({e['name']}) at {e['offset']:#x} "
                              f"with {e['stored_size']} stored bytes ends at {end:#x}, past the file's end {size:#x}")
@@ -306,10 +324,10 @@ def read_block_set(cur, lzo, checksums, where, out):
     return described
 
 
-def read_data_file(buf, n, e, lzo):
+def read_data_file(buf, layout, n, e, lzo):
     """The stored bytes of data file n decoded (FORGE.md section 2): (decompressed bytes, description)."""
-    where = f"data file {n} ({e['name']}, {e['file_id']:#010x})"
-    start = e["offset"] + DATA_FILE_HEADER
+    where = f"data file {n} ({e['name']}, {layout.id_text(e['file_id'])})"
+    start = e["offset"] + layout.data_file_header
     cur = Cursor(buf, start, start + e["stored_size"], where)
     prefix = cur.unpack("I", "prefix count")
     cur.take(8 * prefix, f"{prefix} prefix pairs")
@@ -367,24 +385,25 @@ def count_entries(data):
 
 def read_archive(buf, lzo):
     """Every data file of the archive in index order, decoded and described; raises ForgeError."""
-    entries = read_tables(buf)
-    check_places(buf, entries)
+    layout, entries = read_tables(buf)
+    check_places(buf, layout, entries)
     archive_sums = Checksums()
     files = []
     for n, e in enumerate(entries):
-        data, d = read_data_file(buf, n, e, lzo)
+        data, d = read_data_file(buf, layout, n, e, lzo)
         sums = d["checksums"]
         archive_sums.extend(sums)
         entries_count, entries_error = count_entries(data)
         files.append({
-            "index": n, "file_id": f"{e['file_id']:#010x}", "name": e["name"],
-            "header_name": c_name(buf[e["offset"]:e["offset"] + 128]), "file_type": e["file_type"],
+            "index": n, "file_id": layout.id_text(e["file_id"]), "name": e["name"],
+            "header_name": c_name(buf[e["offset"]:e["offset"] + 128]) if layout.data_file_header else None,
+            "file_type": e["file_type"],
             "offset": e["offset"], "stored_size": e["stored_size"], "raw_size": e["raw_size"],
             "decompressed_size": len(data), "compression": d["compression"], "prefix_pairs": d["prefix_pairs"],
             "block_sets": d["block_sets"], "checksummed_blocks": sums.blocks, "checksum_rules": sums.report(),
             "entries": entries_count, "entries_error": entries_error,
             "sha256": hashlib.sha256(data).hexdigest(), "data": data})
-    return {"size": len(buf), "version": VERSION, "checksummed_blocks": archive_sums.blocks,
+    return {"size": len(buf), "version": layout.version, "checksummed_blocks": archive_sums.blocks,
             "checksum_rules": archive_sums.check(), "datafiles": files}
 
 

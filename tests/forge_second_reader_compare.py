@@ -24,10 +24,11 @@ CORPUS = os.path.join(HERE, os.pardir, "corpus", "forge")
 # The second reader's checksum rule names and anvilrt ls's.
 RULE_NAMES = {"adler32-0-compressed": "adler32-0/stored", "adler32-1-compressed": "adler32-1/stored",
               "adler32-0-decompressed": "adler32-0/decompressed", "adler32-1-decompressed": "adler32-1/decompressed"}
-# (game, data files, visuals per entry body, seed, block size): every form gen writes, blocks from the
-# default size down to the smallest, where most blocks do not shrink and are stored plain.
+# (game, data files, visuals per entry body, seed, block size[, archive version]): every form gen writes,
+# blocks from the default size down to the smallest, where most blocks do not shrink and are stored plain;
+# the later archive versions of FORGE.md 7 (26, and 27 with its 64-bit ids and no data file headers).
 SHAPES = [("ac2", 5, 20, 1, 32768), ("ac2", 7, 3, 2, 700), ("ac2", 10, 2, 3, 16), ("sws", 5, 4, 4, 4096),
-          ("ac2", 1, 1, 5, 100)]
+          ("ac2", 1, 1, 5, 100), ("sws", 4, 3, 6, 500, 26), ("ac2", 6, 3, 7, 300, 27)]
 
 
 class Mismatch(Exception):
@@ -53,7 +54,7 @@ def data_files_in(folder):
 
 def ls_json(anvilrt, forge):
     doc = json.loads(run(anvilrt, "ls", forge, "--json").stdout)
-    return doc["datafiles"], doc["checksum_rule"]
+    return doc["datafiles"], doc["checksum_rule"], doc["version"]
 
 
 def same_rule(mine, theirs):
@@ -69,7 +70,10 @@ def compare(anvilrt, forge, tmp, label):
     """Every data file of `forge` as anvilrt sees it and as the second reader sees it; returns the reader's."""
     archive = json.loads(run(sys.executable, READER, "list", forge).stdout)
     mine = archive["datafiles"]
-    theirs, their_rule = ls_json(anvilrt, forge)
+    theirs, their_rule, their_version = ls_json(anvilrt, forge)
+    if their_version != archive["version"]:
+        raise Mismatch(f"{label}: anvilrt ls reads archive version {their_version}, the second reader "
+                       f"{archive['version']}")
     if len(theirs) != len(mine):
         raise Mismatch(f"{label}: anvilrt ls lists {len(theirs)} data files, the second reader {len(mine)}")
     for m, t in zip(mine, theirs):
@@ -112,11 +116,12 @@ def compare(anvilrt, forge, tmp, label):
 
 
 def generate(anvilrt, tmp, shape):
-    game, datafiles, visuals, seed, block_size = shape
-    label = f"{game}-{datafiles}x{visuals}-seed{seed}-block{block_size}"
+    game, datafiles, visuals, seed, block_size = shape[:5]
+    version = shape[5] if len(shape) > 5 else 25
+    label = f"{game}-{datafiles}x{visuals}-seed{seed}-block{block_size}-v{version}"
     forge = os.path.join(tmp, label + ".forge")
     run(anvilrt, "gen", "--forge", "--game", game, "--datafiles", str(datafiles), "--visuals", str(visuals),
-        "--seed", str(seed), "--block-size", str(block_size), "-o", forge)
+        "--seed", str(seed), "--block-size", str(block_size), "--forge-version", str(version), "-o", forge)
     return label, forge
 
 
@@ -155,7 +160,7 @@ def check_patched(anvilrt, tmp):
     and on the extracted data file: the second reader must agree with ls/extract on the patched archive,
     read the patched data files as the patched extracts, and every other data file unchanged."""
     lines = []
-    for shape in SHAPES[:3]:
+    for shape in SHAPES[:3] + SHAPES[-1:]:
         label, forge = generate(anvilrt, tmp, shape)
         before = {m["file_id"]: m for m in compare(anvilrt, forge, tmp, label)}
         dump = json.loads(run(anvilrt, "dump", forge).stdout)
@@ -314,7 +319,7 @@ def check_resized(anvilrt, tmp):
     entry table (FORGE.md 3), which is the extracted data file patched alone; every other data file is
     unchanged, and remove_instance of the added instances gives the original data file back."""
     lines = []
-    for shape in (SHAPES[0], SHAPES[1], SHAPES[3]):
+    for shape in (SHAPES[0], SHAPES[1], SHAPES[3], SHAPES[-1]):
         label, forge = generate(anvilrt, tmp, shape)
         before = {m["file_id"]: m for m in compare(anvilrt, forge, tmp, label)}
         target = next(m for m in before.values() if m["compression"] != "plain" and m["decompressed_size"] > 0)

@@ -48,14 +48,16 @@ def compare_forge(anvilrt, path, work, reader, read_archive, read_data_file):
     with open(path, "rb") as f:
         data = f.read()
     archive = read_archive(data)
-    if archive.header.version != 25:
-        raise Mismatch(f"{path}: version {archive.header.version}")
+    version = archive.header.version
+    if version != ls["version"]:
+        raise Mismatch(f"{path}: {reader} reads archive version {version}, ls {ls['version']}")
+    digits = 16 if version == 27 else 8  # FORGE.md 7: 64-bit ids in version 27
     read = []
     section = archive.first_section
     while section is not None:
         for i, at in enumerate(section.index_entries):
             name = section.name_entries[i]
-            row = {"file_id": f"0x{at.entry.file_id:08x}", "name": text(name.name),
+            row = {"file_id": f"0x{at.entry.file_id:0{digits}x}", "name": text(name.name),
                    "file_type": f"0x{name.file_type:08x}", "stored_size": at.entry.size}
             stored = getattr(at, "stored", None)  # absent when the stored size is 0
             first = getattr(stored, "first", None)  # a field is there only when its condition holds
