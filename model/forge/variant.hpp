@@ -13,6 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "model/json_text.hpp"
 #include "model/layout.hpp"
 
 namespace anvil::forge {
@@ -37,13 +38,10 @@ struct ForgeVariant {
   friend constexpr bool operator==(ForgeVariant, ForgeVariant) = default;
 };
 
-// A data file's id as every command prints it and every document spells it: "0x" and the version's
-// hex digits, lower case (8, or 16 in version 27).
+// A data file's id as every command prints it and every document spells it: the JSON spelling of an id
+// (model/json_text.hpp) at the version's width, 8 hex digits or 16 in version 27.
 inline std::string format_id(u64 id, ForgeVariant variant) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "0x";
-  for (int d = variant.id_digits() - 1; d >= 0; --d) out += kHex[(id >> (4 * d)) & 15];
-  return out;
+  return json_text::format_id(id, static_cast<std::size_t>(variant.id_digits() / 2));
 }
 
 // The archive version as the schema's descriptions name it: the Kaitai one defines it as the instance
