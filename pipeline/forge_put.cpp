@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "model/counted.hpp"
+#include "pipeline/forge_list.hpp"
 #include "pipeline/forge_rewrite.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
@@ -89,7 +90,13 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
     bool unchanged = false;
   };
   std::vector<Put> puts;
+  std::vector<std::string> skipped;
   for (const std::string& path : request.files) {
+    // The list `extract` writes beside the data files (`put A.forge DIR/*` names it too): not a data file.
+    if (!request.as && std::filesystem::path(path).filename() == kListFile) {
+      skipped.push_back(path);
+      continue;
+    }
     const std::string selector = request.as ? *request.as : file_stem(path);
     if (!request.as && !absl::EndsWith(path, ".data"))
       return absl::InvalidArgumentError(
@@ -164,6 +171,8 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
   }
 
   PutOutcome outcome;
+  for (const std::string& path : skipped)
+    outcome.lines.push_back(path + ": skipped (the list extract writes, which pack reads; not a data file)");
   outcome.changed = !edit.changes.empty() || !edit.removed.empty() || !edit.added.empty();
   EditReport report;
   if (!target) {

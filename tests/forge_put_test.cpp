@@ -73,7 +73,8 @@ TEST(ForgePut, AnUnchangedExtractionPutsBackByteIdentical) {
       SCOPED_TRACE(game + " block size " + std::to_string(block_size));
       std::string forge = gen_forge(dir, game, 4, 3, block_size);
       std::string x = extract_all(forge, dir.path(game + std::to_string(block_size)));
-      std::vector<std::string> args = {"put", forge};
+      // Every file of the folder, as `put A.forge DIR/*` names them: forge.json is skipped, and said so.
+      std::vector<std::string> args = {"put", forge, x + "/forge.json"};
       for (std::size_t i = 0; i < 5; ++i) args.push_back(data_path(x, i));
       std::string out = forge + ".put";
       args.insert(args.end(), {"-o", out});
@@ -81,6 +82,7 @@ TEST(ForgePut, AnUnchangedExtractionPutsBackByteIdentical) {
       ASSERT_EQ(r.exit_code, 0) << r.err;
       EXPECT_EQ(test::read_file(out), test::read_file(forge));
       EXPECT_THAT(r.out, HasSubstr("DataFile_000: unchanged"));
+      EXPECT_THAT(r.out, HasSubstr("forge.json: skipped (the list extract writes"));
       // To standard output, the report on standard error.
       r = test::run_cli({"put", forge, data_path(x, 0), "-o", "-"});
       ASSERT_EQ(r.exit_code, 0) << r.err;
