@@ -159,6 +159,24 @@ TEST(ForgeEdit, LargerDataFileMovesToTheEndAligned) {
   EXPECT_EQ(data_file_name(e.b.files[i]), data_file_name(old));
 }
 
+// The archive's last data file (nothing after it) grows where it is: the file grows with it.
+TEST(ForgeEdit, TheLastDataFileGrowsInPlace) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 6, 4, 512});
+  const Archive a = *read_archive(bytes);
+  std::size_t i = 0;
+  for (std::size_t k = 1; k < a.files.size(); ++k)
+    if (a.files[k].index.offset > a.files[i].index.offset) i = k;
+  std::vector<u8> decoded = decoded_of(bytes, i);
+  decoded.insert(decoded.end(), 5000, 0x5A);
+  Edited e = apply(bytes, {{i, decoded}});
+  ASSERT_EQ(e.reports.size(), 1u);
+  const Placement& p = e.reports[0].placement;
+  EXPECT_FALSE(p.moved);
+  EXPECT_EQ(p.header_offset, a.files[i].index.offset);
+  EXPECT_EQ(e.b.files[i].index.offset, a.files[i].index.offset);
+  EXPECT_EQ(e.after.size(), std::max<u64>(bytes.size(), a.files[i].stored_offset() + p.stored_size));
+}
+
 TEST(ForgeEdit, PlainDataFileStaysPlain) {
   gen::ForgeRecord record;
   std::vector<u8> bytes = gen::generate_forge({Game::ac2, 5, 3, 6, 512}, &record);

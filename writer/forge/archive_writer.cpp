@@ -180,8 +180,12 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     const u64 room_end = next == starts.end() ? original.size() : *next;
     const u8 padding = old.end() < room_end ? original[old.end()] : 0;
     Placement placement{r.index, false, old.index.offset, stored.size()};
-    if (stored.size() <= room_end - old.stored_offset()) {
+    // The archive's last structure grows in place, and the file with it (unless something was appended
+    // already): nothing lies after it to move out of the way.
+    const bool last = next == starts.end() && end == original.size();
+    if (last || stored.size() <= room_end - old.stored_offset()) {
       if (auto s = out.write_at(old.stored_offset(), stored); !s.ok()) return s;
+      end = std::max<u64>(end, old.stored_offset() + stored.size());
       if (stored.size() < old.index.size) {
         std::vector<u8> fill(old.index.size - stored.size(), padding);
         if (auto s = out.write_at(old.stored_offset() + stored.size(), fill); !s.ok()) return s;
