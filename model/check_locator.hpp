@@ -93,7 +93,10 @@ class CheckLocator : public ArchiveContext {
   }
   std::string path() const {
     std::string p;
-    for (const char* name : path_) p += (p.empty() ? "" : "/") + std::string(name);
+    for (const char* name : path_) {
+      if (!p.empty()) p += '/';
+      p += name;
+    }
     return p;
   }
   template <class T>

@@ -45,7 +45,8 @@ void Router::route_bulk(std::size_t index, const Value& op) {
       keys[keys_.holder({item.GetString(), item.GetStringLength()}, narrowed ? &among : nullptr)].push_back(&item);
   }
   bool malformed = !by_key && objects != op.MemberEnd() && !(objects->value.IsString() && objects->value == "*");
-  if (malformed) ranged.resize(1);  // one data file's engine says why
+  if (malformed && ranged.size() > 1)
+    ranged.erase(ranged.begin() + 1, ranged.end());  // one data file's engine says why
 
   auto sub_op = [&](std::size_t datafile) {
     auto& alloc = subs_[datafile].ops.GetAllocator();
