@@ -166,6 +166,9 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   const u64 alignment = data_file_alignment(archive);
   u64 end = original.size();
 
+  // The new extents of data files rewritten where they were: a table that grows must not grow into them
+  // (an empty section's tables have no extent of their own, and may lie in a data file's room).
+  std::vector<Written> written_in_place;
   for (std::size_t k = 0; k < replacements.size(); ++k) {
     const Replacement& r = replacements[k];
     const DataFileAt& old = archive.files[r.index];
@@ -184,6 +187,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     // already): nothing lies after it to move out of the way.
     const bool last = next == starts.end() && end == original.size();
     if (last || stored.size() <= room_end - old.stored_offset()) {
+      written_in_place.push_back({old.stored_offset(), old.stored_offset() + stored.size(), "a data file rewritten"});
       if (auto s = out.write_at(old.stored_offset(), stored); !s.ok()) return s;
       end = std::max<u64>(end, old.stored_offset() + stored.size());
       if (stored.size() < old.index.size) {
@@ -249,6 +253,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   const std::vector<Written> stored_bytes = stored_ranges(archive);
   std::vector<Written> occupied = tables;
   occupied.insert(occupied.end(), stored_bytes.begin(), stored_bytes.end());
+  occupied.insert(occupied.end(), written_in_place.begin(), written_in_place.end());
   auto free_room = [&](u64 begin, u64 stop) {
     if (stop > original.size()) return false;
     return std::none_of(occupied.begin(), occupied.end(), [&](const Written& w) { return overlaps(begin, stop, w); });
@@ -288,9 +293,12 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
       return absl::InvalidArgumentError("a table section cannot count that many data files");
     // A table that grows keeps its place when the room after it is free; otherwise it moves to the end.
+    // Each table placed is occupied for the ones placed after it: a section's index and name tables may
+    // start at the same offset when it lists nothing, and must not grow into each other.
     auto place = [&](i64& table, u64 entry_size, bool& moved) -> absl::Status {
       const u64 begin = static_cast<u64>(table);
       if (now <= was || free_room(begin + was * entry_size, begin + now * entry_size)) {
+        occupied.push_back({begin, begin + now * entry_size, "a table written"});
         if (now < was) {
           std::vector<u8> zeros((was - now) * entry_size, 0);
           return out.write_at(begin + now * entry_size, zeros);
