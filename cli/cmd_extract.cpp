@@ -18,11 +18,13 @@ int run_extract(int argc, char** argv) {
       "no-clobber", "replace no existing file: one is an error, and nothing is written")(
       "archive", po::value(&path)->required(), "the .forge archive")(
       "select", po::value(&selectors)->multitoken(), "data file names (as ls shows them), file names or 0x ids");
+  add_layout_option(options);
   po::variables_map vm;
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt extract FORGE [NAME|0xID ...] -o DIR [--keep-going] [--no-clobber] [-q] [-v]\n\n"
+             "usage: anvilrt extract FORGE [NAME|0xID ...] -o DIR [--keep-going] [--no-clobber] [--layout N] [-q] "
+             "[-v]\n\n"
              "Writes each selected data file (all when none is named), decompressed, to DIR/FILE.data. NAME is\n"
              "a data file's name as `anvilrt ls` shows it (bytes that are not printable ASCII, and '\\', spelled\n"
              "\\xNN; NAME@0xID for a name an earlier data file has, case ignored), its FILE name, or 0xID (its\n"

@@ -38,7 +38,7 @@ int run_gen_forge(const gen::ForgeOptions& opt, const std::string& out) {
 }  // namespace
 
 int run_gen(int argc, char** argv) {
-  std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size, forge_version;
+  std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size, forge_version, layout;
   po::options_description options("options");
   options.add_options()("game", po::value(&game_option)->required(), ("dialect: " + dialect::game_list()).c_str())(
       "visuals", po::value(&visuals)->required(),
@@ -49,6 +49,7 @@ int run_gen(int argc, char** argv) {
       "near-misses", po::value(&near_misses),
       "also plant this many candidates that fail one check each (what stats counts as near misses; default 0)")(
       "forge", "write a .forge archive of data files holding generated level data")(
+      "layout", po::value(&layout), "--forge: the data-file layout: 0 (AC1), 1 (AC2, the default), 2 (AC3, AC4) or 3 (Unity)")(
       "datafiles", po::value(&datafiles),
       "--forge: data files (default 5), stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A "
       "block set then chunks, LZO1X chunks")("block-size", po::value(&block_size),
@@ -65,7 +66,7 @@ int run_gen(int argc, char** argv) {
              "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
              "[-q] [-v]\n"
              "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
-             "[--block-size B] [--forge-version 25|26|27]\n\n"
+             "[--block-size B] [--forge-version 25|26|27] [--layout 0|1|2|3]\n\n"
              "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
              "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
              "With --forge: a .forge archive (docs/format.md, Containers; version 25 unless --forge-version) of\n"
@@ -91,6 +92,9 @@ int run_gen(int argc, char** argv) {
     u64 version = opt.version;
     if (vm.count("forge-version") && !parse_count("--forge-version", forge_version, 0, version)) return kBadInput;
     opt.version = static_cast<u32>(std::min<u64>(version, 0xFFFFFFFF));
+    u64 layout_number = opt.layout;
+    if (vm.count("layout") && !parse_count("--layout", layout, 0, layout_number)) return kBadInput;
+    opt.layout = static_cast<u8>(std::min<u64>(layout_number, 0xFF));
     return run_gen_forge(opt, out);
   }
   gen::Options opt;

@@ -137,7 +137,7 @@ int run_stats(int argc, char** argv) {
           r.compression = std::string(forge::compression_name(read->decoded.compression));
           r.decompressed = read->decoded.bytes.size();
           r.checked_blocks = read->decoded.checked_blocks;
-          auto file = forge::view_data_file(read->decoded.bytes);
+          auto file = forge::view_data_file(read->decoded.bytes, archive.variant());
           if (!file.ok()) {
             r.failure = forge::data_file_label(archive, d) + ": " + std::string(file.status().message());
           } else {

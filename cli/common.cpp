@@ -16,6 +16,7 @@
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::cli {
@@ -162,6 +163,20 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
   return true;
 }
 
+namespace {
+// --layout's value, said to the reader (a function, not a lambda: what boost::function stores warns).
+void apply_layout_option(const std::string& v) {
+  if (v.size() != 1 || v[0] < '0' || v[0] > '3') throw po::invalid_option_value("--layout " + v + " (0, 1, 2 or 3)");
+  forge::set_named_layout(static_cast<u8>(v[0] - '0'));
+}
+}  // namespace
+
+void add_layout_option(po::options_description& options) {
+  options.add_options()("layout", po::value<std::string>()->notifier(&apply_layout_option),
+                        "an archive's data-file layout (0, 1, 2 or 3), when it is not the one found by "
+                        "content (the layout in which the first data file's entries' table parses exactly)");
+}
+
 void add_game_option(po::options_description& options, std::string& game) {
   static const std::string help = [] {
     std::string text = "dialect: ";
@@ -169,6 +184,7 @@ void add_game_option(po::options_description& options, std::string& game) {
     return text + "or auto (the one that carves more bytes, judged on a sample of a large file)";
   }();
   options.add_options()("game", po::value(&game)->default_value("auto"), help.c_str());
+  add_layout_option(options);
 }
 
 bool check_game_option(const std::string& option) {

@@ -59,6 +59,9 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
 // The `--game` option, and its meaning for one file: `auto` picks the dialect (reader/level.hpp
 // detect()), and says which on stderr when `announce` (and not --quiet) or with --verbose.
 void add_game_option(po::options_description& options, std::string& game);
+// `--layout 0|1|2|3`: the data-file layout of an archive's data files (FORGE.md 7), when the one found by
+// content is not what the user wants (forge::set_named_layout). add_game_option() adds it too.
+void add_layout_option(po::options_description& options);
 // Whether `--game` names ac2, sws or auto; prints the one-line error when not.
 bool check_game_option(const std::string& option);
 Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common,

@@ -43,6 +43,7 @@ absl::Status validate(const ForgeOptions& options) {
   if (options.block_size < 16 || options.block_size > 0xFFFF)
     return absl::InvalidArgumentError("--block-size must be 16..65535 (a u16)");
   if (!ForgeVariant::known(options.version)) return absl::InvalidArgumentError("--forge-version must be 25, 26 or 27");
+  if (!ForgeVariant::known_layout(options.layout)) return absl::InvalidArgumentError("--layout must be 0, 1, 2 or 3");
   Options level;
   level.game = options.game;
   level.visuals = options.visuals;
@@ -57,6 +58,9 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
                               StoredForm::block_set_then_chunks, StoredForm::chunks};
   const Compression compressions[] = {Compression::lzo1x, Compression::lzo2a, Compression::plain, Compression::lzo2a,
                                       Compression::lzo1x};
+
+  // The data-file layout (FORGE.md 7), in the archive version written.
+  const ForgeVariant variant{options.version, options.layout};
 
   // The data files: decompressed, then stored.
   std::vector<std::vector<u8>> stored(options.datafiles);
@@ -74,6 +78,13 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
       Entry e;
       e.file_id.value = static_cast<u32>(rng.next());
       e.extra = static_cast<i16>(rng.uniform(3)) - 1;
+      if (variant.wide_entries()) {  // a 64-bit id, and e pairs when e > 0
+        e.file_id.value |= u64{static_cast<u32>(rng.next())} << 32;
+        e.pairs.bytes.resize(e.extra > 0 ? 2 * static_cast<std::size_t>(e.extra) : 0);
+        for (auto& b : e.pairs.bytes) b = static_cast<u8>(rng.next());
+      } else if (variant.layout == 0) {
+        e.extra = 0;  // not in layout 0
+      }
       e.resource_type = kResourceType;
       std::string name = absl::StrFormat("%s_entry_%d", f.name, j);
       e.name.bytes.assign(name.begin(), name.end());
@@ -93,14 +104,25 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
       e.data_size = static_cast<u32>(e.body.bytes.size() + Entry::min_body_wire_size + e.name.bytes.size());
       content.entries.push_back(std::move(e));
     }
+    if (!variant.table_tail()) content.unknown.bytes.clear();  // layout 1's m bytes
+    if (variant.version_26_tail()) {
+      content.unknown_26.bytes.resize(rng.uniform(5));
+      for (auto& b : content.unknown_26.bytes) b = static_cast<u8>(rng.next());
+    }
     f.entries = content.entries.size();
-    f.decoded = encoded(content);
+    f.decoded = encoded(content, variant.code());
 
     StoredDataFile s;
     s.prefix.resize(i % 3);
     for (auto& p : s.prefix) random_bytes(rng, p);
     StoredSpec spec;
+    spec.variant = variant;
     spec.form = f.form;
+    if (variant.prefix_bytes()) {  // layout 2: [u32 b][b bytes]
+      spec.prefix_bytes.resize(5 * (i % 3));
+      for (auto& b : spec.prefix_bytes) random_bytes(rng, b);
+    }
+    if (!variant.prefix_pairs()) s.prefix.clear();  // layout 1's [u32 n][8n]
     spec.prefix = std::move(s.prefix);
     spec.cut = options.block_size;
     spec.first_set_size = options.block_size;  // one block: the first set holds the start of the data file
@@ -131,7 +153,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     head.sections.push_back(s);
   }
   head.alignment = kAlignment;
-  const bool v27 = ForgeVariant{options.version}.v27();
+  const bool v27 = variant.v27();
   if (v27) random_bytes(rng, head.data_header_27);
 
   // Each data file aligned, with a few bytes of padding more before some.

@@ -39,7 +39,7 @@ std::string type_name() {
 template <class T>
 Node describe_struct();
 
-class Describer {
+class Describer : public ArchiveContext {
  public:
   using is_loading = std::false_type;
   using is_saving = std::true_type;
@@ -142,7 +142,9 @@ class Describer {
     T item{};
     Describer d;
     HeadOf<T>{item}.serialize(d, 0);
-    Node head = part(type_name<T>() + "Head", std::move(d.fields), T::head_wire_size, false);
+    // A head whose size depends on the variant (a data file's entry, FORGE.md 7) states its least.
+    Node head = part(
+        type_name<T>() + "Head", std::move(d.fields), T::head_wire_size, requires { T::head_size_is_least; });
     for (std::size_t i : d.open_sizes_) open_head_sizes_.push_back(head.children[i].name);
     n.children.push_back(std::move(head));
     last_heads_ = n.name;
@@ -157,13 +159,19 @@ class Describer {
     d.open_head_sizes_ = std::move(open_head_sizes_);
     open_head_sizes_.clear();
     BodyOf<T>{item}.serialize(d, 0);
-    // a head's size field names the body's run it sizes
-    for (Node& f : fields)
-      if (f.kind == Kind::kHeads && f.name == last_heads_)
-        for (const Node& body_field : d.fields)
-          for (Node& head_field : f.children[0].children)
-            if (head_field.kind == Kind::kSizeOf && head_field.sizes.empty() && body_field.sized_by == head_field.name)
-              head_field.sizes = body_field.name;
+    // a head's size field names the body's run it sizes (the table may be declared in either() forms)
+    auto link = [&](auto& self, std::vector<Node>& nodes) -> void {
+      for (Node& f : nodes) {
+        if (f.kind == Kind::kEither || f.kind == Kind::kGroup) self(self, f.children);
+        if (f.kind == Kind::kHeads && f.name == last_heads_)
+          for (const Node& body_field : d.fields)
+            for (Node& head_field : f.children[0].children)
+              if (head_field.kind == Kind::kSizeOf && head_field.sizes.empty() &&
+                  body_field.sized_by == head_field.name)
+                head_field.sizes = body_field.name;
+      }
+    };
+    link(link, fields);
     n.children.push_back(part(type_name<T>() + "Body", std::move(d.fields), T::min_body_wire_size, true));
     return *this;
   }
@@ -221,6 +229,11 @@ class Describer {
     Describer d;
     d.open_head_sizes_ = open_head_sizes_;
     form(d);
+    // A table declared in a form (the block count's width by layout) is the one the bodies after it read.
+    if (!d.last_heads_.empty()) {
+      last_heads_ = d.last_heads_;
+      open_head_sizes_ = d.open_head_sizes_;
+    }
     Node n;
     n.kind = Kind::kGroup;
     n.children = std::move(d.fields);

@@ -108,7 +108,7 @@ absl::StatusOr<Opened> open_data_file(std::span<const u8> bytes, const forge::Ar
   if (!read.ok()) return named(read.status());
   Opened out;
   out.decoded = std::move(read->decoded);
-  auto view = forge::view_data_file(out.decoded.bytes);
+  auto view = forge::view_data_file(out.decoded.bytes, archive.variant());
   if (!view.ok())
     return named(absl::InvalidArgumentError(
         absl::StrFormat("%s: %s", forge::data_file_label(archive, index), view.status().message())));

@@ -100,7 +100,7 @@ class DataFileSizes {
 };
 
 std::optional<DataFileSizes> data_file_sizes(std::span<const u8> bytes) {
-  auto view = forge::view_data_file(bytes);
+  auto view = forge::view_data_file_by_content(bytes);
   if (!view.ok()) return std::nullopt;
   return DataFileSizes(forge::size_fields(*view));
 }

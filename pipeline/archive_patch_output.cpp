@@ -23,7 +23,7 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
     const bool resized = patch::resizes(**level, d.result);
     DataFileChange change{set.archive_index(d.datafile), {}};
     if (resized) {
-      auto bytes = patch::patched_data_file(**level, d.result);
+      auto bytes = patch::patched_data_file(**level, d.result, set.archive().variant());
       if (!bytes.ok())
         return absl::Status(bytes.status().code(),
                             absl::StrFormat("data file %s: %s", set.name(d.datafile), bytes.status().message()));
@@ -31,7 +31,7 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
     } else {
       change.decoded = patch::patched_bytes(**level, d.result);
     }
-    if (auto why = resized ? patch::check_patched_data_file(**level, d.result, change.decoded)
+    if (auto why = resized ? patch::check_patched_data_file(**level, d.result, change.decoded, set.archive().variant())
                            : patch::check_written(**level, d.result, change.decoded))
       return absl::InternalError(absl::StrFormat(
           "data file %s: the patched bytes do not read back as the patched model: %s", set.name(d.datafile), *why));
@@ -67,7 +67,7 @@ Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
     // (the command that reads a data file checks its blocks, and says why it does not read).
     auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
     if (!read.ok()) continue;
-    auto file = view_data_file(read->decoded.bytes);
+    auto file = view_data_file(read->decoded.bytes, archive.variant());
     if (!file.ok()) continue;
     Source source{SourceKind::data_file, file->file.entries.size(), {}};
     for (const BodyAt& body : body_layout(*file))

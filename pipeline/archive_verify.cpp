@@ -40,15 +40,16 @@ std::optional<u64> first_difference_skimmed(std::span<const u8> original, std::s
 // A structure read by skimming (`runs`, views of `original`) re-encoded without its runs and compared with
 // `original`: the first differing offset. Only the fields between the runs are written and compared.
 template <class T>
-std::optional<u64> skimmed_difference(T& value, std::span<const u8> original,
-                                      std::span<const std::span<const u8>> runs) {
+std::optional<u64> skimmed_difference(T& value, std::span<const u8> original, std::span<const std::span<const u8>> runs,
+                                      ForgeVariant variant) {
   std::vector<u8> written;
   std::vector<std::size_t> cuts;
   bool matched = false;
   {
     ByteWriter writer(written);
     writer.skim_from(runs, &cuts);
-    value.serialize(writer, 0);
+    writer.set_version(variant.code());
+    value.serialize(writer, variant.code());
     matched = writer.runs_matched();
   }
   if (!matched) return 0;
@@ -100,17 +101,17 @@ void recompress(const StoredDataFile& stored, std::span<const std::span<const u8
 
 // The entry table re-encoded from its fields and the objects of every body round-tripped.
 void verify_contents(std::span<const u8> decoded, const VerifyOptions& options, DataFileVerify& out,
-                     const std::string& label) {
+                     const std::string& label, ForgeVariant variant = {}) {
   out.decompressed_size = decoded.size();
   out.objects.size = decoded.size();
   // Read in place: the bodies are views, and the table is compared without them.
-  auto file = view_data_file(decoded);
+  auto file = view_data_file(decoded, variant);
   if (!file.ok()) {
     out.error = label + std::string(file.status().message());
     return;
   }
   out.entries = file->file.entries.size();
-  if (!decoded.empty()) out.table_difference = skimmed_difference(file->file, decoded, file->runs);
+  if (!decoded.empty()) out.table_difference = skimmed_difference(file->file, decoded, file->runs, file->variant);
   std::size_t carved = 0;
   for (const BodyAt& body : body_layout(*file)) {
     VerifyReport r = verify_bytes(decoded.subspan(body.offset, body.size), options.game, options.json);
@@ -157,7 +158,7 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
     }
   out.compression = compression_of(*stored);
   if (!stored->empty)
-    if (auto d = skimmed_difference(*stored, bytes.subspan(at.stored_offset(), at.index.size), runs))
+    if (auto d = skimmed_difference(*stored, bytes.subspan(at.stored_offset(), at.index.size), runs, stored->variant))
       out.stored_difference = at.stored_offset() + *d;
   auto decoded = decode(*stored, at.stored_offset(), checksums, runs);
   if (!decoded.ok()) {
@@ -165,7 +166,7 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
     return out;
   }
   out.checked_blocks = decoded->checked_blocks;
-  verify_contents(decoded->bytes, options, out, data_file_label(archive, index) + ": ");
+  verify_contents(decoded->bytes, options, out, data_file_label(archive, index) + ": ", archive.variant());
   if (options.recompress) recompress(*stored, runs, decoded->bytes, out);
   return out;
 }

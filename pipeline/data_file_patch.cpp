@@ -32,8 +32,8 @@ struct EntryFields {
   BodyAt body;
 };
 
-absl::StatusOr<std::vector<EntryFields>> entry_fields(std::span<const u8> bytes) {
-  auto view = forge::view_data_file(bytes);
+absl::StatusOr<std::vector<EntryFields>> entry_fields(std::span<const u8> bytes, forge::ForgeVariant variant) {
+  auto view = forge::view_data_file(bytes, variant);
   if (!view.ok()) return view.status();
   std::vector<EntryFields> out;
   for (const forge::SizeFieldsAt& f : forge::size_fields(*view)) {
@@ -99,9 +99,10 @@ bool resizes(const Level& level, const PatchResult& result) {
   return false;
 }
 
-absl::StatusOr<std::vector<u8>> patched_data_file(const Level& level, const PatchResult& result) {
+absl::StatusOr<std::vector<u8>> patched_data_file(const Level& level, const PatchResult& result,
+                                                  forge::ForgeVariant variant) {
   if (auto why = check_result(level, result)) return absl::InternalError(*why);
-  auto fields = entry_fields(level.bytes);
+  auto fields = entry_fields(level.bytes, variant);
   if (!fields.ok()) return fields.status();
   const std::span<const u8> bytes = level.bytes;
   std::vector<u8> out;
@@ -138,11 +139,11 @@ absl::StatusOr<std::vector<u8>> patched_data_file(const Level& level, const Patc
 }
 
 std::optional<std::string> check_patched_data_file(const Level& level, const PatchResult& result,
-                                                   std::span<const u8> written) {
+                                                   std::span<const u8> written, forge::ForgeVariant variant) {
   if (auto why = check_result(level, result)) return why;
-  auto before = entry_fields(level.bytes);
+  auto before = entry_fields(level.bytes, variant);
   if (!before.ok()) return std::string(before.status().message());
-  auto after = entry_fields(written);
+  auto after = entry_fields(written, variant);
   if (!after.ok()) return absl::StrCat("it does not read as a data file: ", after.status().message());
   if (after->size() != before->size())
     return absl::StrFormat("it has %d entries, not %d", after->size(), before->size());

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "model/forge/variant.hpp"
 #include "patch/patch.hpp"
 #include "reader/level.hpp"
 #include "writer/atomic_file.hpp"
@@ -26,7 +27,9 @@ bool resizes(const Level& level, const PatchResult& result);
 // The data file `level` was carved from (level.bytes, carved in its bodies) with the patch's edited
 // objects in place. Errors (one line): level.bytes do not read as a data file, an edited object lies
 // outside every body, an entry's size would leave the u32 range.
-absl::StatusOr<std::vector<u8>> patched_data_file(const Level& level, const PatchResult& result);
+// `variant`: the archive version and data-file layout it is read in (FORGE.md 7).
+absl::StatusOr<std::vector<u8>> patched_data_file(const Level& level, const PatchResult& result,
+                                                  forge::ForgeVariant variant = {});
 
 // The read-back check of `written` against the data file it was patched from: its entry table reads, with
 // the same entries, each body where the growth before it puts it and of its size plus the growth inside
@@ -35,7 +38,7 @@ absl::StatusOr<std::vector<u8>> patched_data_file(const Level& level, const Patc
 // model and every other piece's bytes, and every byte outside the bodies other than those size fields,
 // unchanged. The reason when not.
 std::optional<std::string> check_patched_data_file(const Level& level, const PatchResult& result,
-                                                   std::span<const u8> written);
+                                                   std::span<const u8> written, forge::ForgeVariant variant = {});
 
 // patched_data_file() written to `target` atomically: a temporary, read back from the file system and
 // checked by check_patched_data_file(), then renamed (writer/atomic_file.hpp); a target that is not a

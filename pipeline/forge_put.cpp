@@ -30,13 +30,13 @@ std::string file_stem(const std::string& path) {
 }
 
 // A file's bytes, as a data file unless `raw`: its entry table must parse to its end (FORGE.md 3).
-absl::StatusOr<std::vector<u8>> read_put_file(const std::string& path, bool raw,
+absl::StatusOr<std::vector<u8>> read_put_file(const std::string& path, bool raw, ForgeVariant variant,
                                               std::optional<DataFileView>* view = nullptr) {
   auto file = InputFile::open(path);
   if (!file.ok()) return file.status();
   std::vector<u8> bytes(file->bytes().begin(), file->bytes().end());
   if (raw) return bytes;
-  auto parsed = view_data_file(bytes);
+  auto parsed = view_data_file(bytes, variant);
   if (!parsed.ok())
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": not a data file (", parsed.status().message(), "); --raw stores it as it is"));
@@ -114,7 +114,7 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
       return absl::InvalidArgumentError(absl::StrFormat("%s: data file '%s' is also removed", path, names[i]));
     if (std::any_of(puts.begin(), puts.end(), [&](const Put& p) { return p.index == i; }))
       return absl::InvalidArgumentError(absl::StrFormat("%s: data file '%s' is given twice", path, names[i]));
-    auto file = read_put_file(path, request.raw);
+    auto file = read_put_file(path, request.raw, archive->variant());
     if (!file.ok()) return file.status();
     Put p{i, std::move(*file)};
     // Compared with what the archive holds, unchecked: a data file that does not decompress is left to the
@@ -137,7 +137,7 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
 
   for (const PutRequest::Add& add : request.added) {
     std::optional<DataFileView> view;
-    auto file = read_put_file(add.path, request.raw, &view);
+    auto file = read_put_file(add.path, request.raw, archive->variant(), &view);
     if (!file.ok()) return file.status();
     const Entry* first = view && !view->file.entries.empty() ? &view->file.entries.front() : nullptr;
     DataFileAddition a;

@@ -111,9 +111,11 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
                 if (mapped) input->release(offset, size);
               }).verdict;
     const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
+    StoredDataFile plain;  // in the archive's layout (FORGE.md 7)
+    plain.variant = archive->variant();
     for (const DataFileAddition& add : edit.added) {
       RepackReport blocks;
-      auto stored = pack_like(like && !add.plain ? *like : StoredDataFile{}, add.decoded, verdict, &blocks);
+      auto stored = pack_like(like && !add.plain ? *like : plain, add.decoded, verdict, &blocks);
       if (!stored.ok())
         return absl::Status(stored.status().code(), absl::StrCat("the new data file '", printable_name(add.name),
                                                                  "': ", stored.status().message()));

@@ -4,7 +4,6 @@
 #include <absl/strings/str_cat.h>
 #include <rapidjson/stringbuffer.h>
 
-
 #include "pipeline/read_back.hpp"
 #include "reader/carver.hpp"
 #include "reader/object_json.hpp"

@@ -16,6 +16,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
+#include <absl/strings/str_replace.h>
 
 #include <map>
 #include <stdexcept>
@@ -72,7 +73,9 @@ class HexpatWriter {
         "u64 ",
         hexpat::kEnd, " = std::mem::size();\n",
         // the archive version (model/forge/variant.hpp), which forge_archive's header sets
-        "u32 ", forge::kArchiveVersionName, " = ", forge::ForgeVariant::kFirst, ";\n\n");
+        "u32 ", forge::kArchiveVersionName, " = ", forge::ForgeVariant::kFirst, ";\n",
+        // the data-file layout (FORGE.md 7), which no file states: set it to the archive's (anvilrt ls shows it)
+        "u8 ", forge::kDataLayoutName, " = 1;\n\n");
     // A type is defined before any type that uses it.
     for (const std::string& name : order_) absl::StrAppend(&out, types_[name], "\n");
     out += "// Placements: one of these, uncommented, at the end.\n";
@@ -292,7 +295,7 @@ class HexpatWriter {
         std::vector<std::string> first, second;
         for (const Node& c : f.children[0].children) field(c, first, unnamed);
         for (const Node& c : f.children[1].children) field(c, second, unnamed);
-        lines.push_back(absl::StrCat("if (", f.what, ") {"));
+        lines.push_back(absl::StrCat("if (", absl::StrReplaceAll(f.what, {{" and ", " && "}}), ") {"));
         for (const std::string& l : first) lines.push_back("    " + l);
         if (!second.empty()) {
           lines.push_back("} else {");

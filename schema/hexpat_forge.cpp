@@ -71,7 +71,14 @@ std::vector<PatternType> forge_navigation(const FieldLines& field_lines) {
   // The stored bytes: the prefix as declared, then the block sets when the compression magic follows
   // (reader/forge/data_files.cpp looks at those 8 bytes), else the plain data file up to the end.
   {
-    PatternType t{type_of<forge::StoredDataFile>(), field_lines(declared(stored, Kind::kCounted)),
+    // The layout's prefix (FORGE.md 7): every field declared before the block sets.
+    std::vector<std::string> prefix_lines;
+    for (const Node& f : stored.children) {
+      if (f.name == "first") break;
+      for (std::string& l : field_lines(f)) prefix_lines.push_back(std::move(l));
+    }
+    if (prefix_lines.empty()) declared(stored, Kind::kCounted);  // the prefix is gone: say the layout changed
+    PatternType t{type_of<forge::StoredDataFile>(), std::move(prefix_lines),
                   absl::StrCat("A data file's stored bytes, ending at ", kEnd, "."), false};
     const Node& first = declared(stored, "first");
     const Node& second = declared(stored, "second");

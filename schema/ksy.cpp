@@ -112,10 +112,18 @@ class KsyWriter {
   void add_type(const std::string& name, Type t) {
     // A type whose fields depend on the archive version (model/forge/variant.hpp) reads it from the
     // archive's header.
-    if (std::any_of(t.seq.begin(), t.seq.end(),
-                    [](const std::string& item) { return item.find(forge::kVersion27) != std::string::npos; }))
+    // Named in a condition ("data_layout == 3"), not as a field of its own.
+    auto names = [&](const char* name) {
+      const std::string used = absl::StrCat(name, " ");
+      return std::any_of(t.seq.begin(), t.seq.end(),
+                         [&](const std::string& item) { return item.find(used) != std::string::npos; });
+    };
+    if (names(forge::kArchiveVersionName))
       t.instances.push_back(absl::StrCat("      ", forge::kArchiveVersionName,
                                          ":\n        value: _root.as<forge_archive>.header.version\n"));
+    // The data-file layout (FORGE.md 7) is in no file: 1 (AC2) here, to be set to the archive's (anvilrt ls).
+    if (names(forge::kDataLayoutName))
+      t.instances.push_back(absl::StrCat("      ", forge::kDataLayoutName, ":\n        value: 1\n"));
     std::string body;
     if (!t.seq.empty()) {
       body += "    seq:\n";
@@ -400,18 +408,34 @@ class KsyWriter {
             break;
           }
         }
-        // The fields of each form under its condition; a name the first form uses gets `_2` in the second.
+        // The fields of each form under its condition; a name the type already has (the first form's, a
+        // nested form's) gets the first free suffix `_2`, `_3`… in the second.
         std::size_t first = t.seq.size();
         for (const Node& c : f.children[0].children) field(c, t, unnamed);
         std::size_t second = t.seq.size();
+        auto taken = [&](const std::string& id) {
+          return std::any_of(t.seq.begin(), t.seq.end(), [&](const std::string& item) {
+            return item.rfind(absl::StrCat("      - id: ", id, "\n"), 0) == 0;
+          });
+        };
         for (const Node& c : f.children[1].children) {
           Node renamed = c;
-          for (const Node& d : f.children[0].children)
-            if (!c.name.empty() && d.name == c.name) renamed.name = c.name + "_2";
+          for (int n = 2; !renamed.name.empty() && taken(renamed.name); ++n) renamed.name = absl::StrCat(c.name, "_", n);
           field(renamed, t, unnamed);
         }
-        for (std::size_t i = first; i < t.seq.size(); ++i)
-          t.seq[i] += absl::StrCat("        if: ", i < second ? f.what : absl::StrCat("not (", f.what, ")"), "\n");
+        for (std::size_t i = first; i < t.seq.size(); ++i) {
+          const std::string condition =
+              i < second ? absl::StrCat("(", f.what, ")") : absl::StrCat("not (", f.what, ")");
+          // A form inside a form (the block count's width inside the block table): both conditions.
+          const std::string key = "        if: ";
+          if (auto at = t.seq[i].find(key); at != std::string::npos) {
+            const auto end = t.seq[i].find('\n', at);
+            const std::string inner = t.seq[i].substr(at + key.size(), end - at - key.size());
+            t.seq[i].replace(at, end - at, absl::StrCat(key, condition, " and (", inner, ")"));
+          } else {
+            t.seq[i] += absl::StrCat(key, condition, "\n");
+          }
+        }
         break;
       }
       case Kind::kGroup:

@@ -288,7 +288,7 @@ TEST(ForgeDamage, WithoutARuleEveryReportSaysNoneAndAnEditIsRefused) {
   auto ls = test::run_cli({"ls", path, "-q"});
   EXPECT_EQ(ls.exit_code, 0) << ls.err;
   EXPECT_THAT(ls.out, HasSubstr("checksum rule of the archive: " + none));
-  EXPECT_THAT(ls.out, HasSubstr("stored 825  decompressed 833  lzo2a  checksum none\n"));
+  EXPECT_THAT(ls.out, HasSubstr("stored 825  decompressed 833  lzo2a  checksum none  layout 1\n"));
   auto verify = test::run_cli({"verify", path, "-q"});
   EXPECT_EQ(verify.exit_code, 0) << verify.out;
   EXPECT_THAT(verify.out, HasSubstr(": archive version 25, checksum rule " + none +

@@ -11,6 +11,7 @@
 #include "model/ac2/visual.hpp"
 #include "model/forge/archive_header.hpp"
 #include "model/forge/data_file_header.hpp"
+#include "model/forge/variant.hpp"
 
 namespace anvil {
 namespace {
@@ -98,7 +99,12 @@ TEST(Schema, DescribesTheContainerWrappers) {
   ASSERT_EQ(either.kind, describe::Kind::kEither);
   EXPECT_EQ(either.what, "max_size != 0");
   ASSERT_EQ(either.children[0].children.size(), 2u);
-  const describe::Node& heads = either.children[0].children[0];
+  // The block count: u32 in layout 3, u16 otherwise (FORGE.md 7).
+  const describe::Node& width = either.children[0].children[0];
+  ASSERT_EQ(width.kind, describe::Kind::kEither);
+  EXPECT_EQ(width.what, forge::kLayout3);
+  ASSERT_EQ(width.children[1].children.size(), 1u);
+  const describe::Node& heads = width.children[1].children[0];
   EXPECT_EQ(heads.kind, describe::Kind::kHeads);
   EXPECT_EQ(heads.count_type, "u16");
   EXPECT_EQ(heads.element_wire_size, 8u);
@@ -124,7 +130,11 @@ TEST(Schema, DescribesTheContainerWrappers) {
   EXPECT_EQ(chunk->children[0].checks.size(), 1u);
   const describe::Node& forms = chunk->children[1];
   ASSERT_EQ(forms.kind, describe::Kind::kEither);
-  EXPECT_EQ(forms.children[0].children[0].kind, describe::Kind::kBytes);
+  // a plain chunk's size: u32 in layout 3, u16 otherwise (FORGE.md 7)
+  const describe::Node& plain_width = forms.children[0].children[0];
+  ASSERT_EQ(plain_width.kind, describe::Kind::kEither);
+  EXPECT_EQ(plain_width.what, forge::kLayout3);
+  EXPECT_EQ(plain_width.children[1].children[0].kind, describe::Kind::kBytes);
   ASSERT_EQ(forms.children[1].children.size(), 4u);
   EXPECT_EQ(forms.children[1].children[3].sized_by, "compressed_size");
   EXPECT_EQ(describe::min_size(*chunk), 3u);
@@ -138,7 +148,11 @@ TEST(Schema, DescribesTheContainerWrappers) {
   const describe::Node* data_file = find_structure(all, "forge::DataFile");
   ASSERT_NE(data_file, nullptr);
   EXPECT_EQ(data_file->children[0].kind, describe::Kind::kHeads);
-  EXPECT_EQ(data_file->children[2].kind, describe::Kind::kBodies);
+  // then version 26's x bytes and layout 1's m bytes, each under its condition (FORGE.md 7)
+  EXPECT_EQ(data_file->children[1].what, forge::kVersion26Tail);
+  EXPECT_EQ(data_file->children[2].what, forge::kLayout1);
+  EXPECT_EQ(data_file->children[3].kind, describe::Kind::kBodies);
+  EXPECT_EQ(data_file->children[3].what, "entries");
 
   // The reference has every container structure, after its own heading.
   std::string md = schema::format_markdown();

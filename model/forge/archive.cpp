@@ -15,7 +15,7 @@ const TableLayout& TableLayout::of(ForgeVariant variant) {
     std::array<TableLayout, ForgeVariant::kLast - ForgeVariant::kFirst + 1> out;
     for (u32 version = ForgeVariant::kFirst; version <= ForgeVariant::kLast; ++version) {
       const ForgeVariant v{version};
-      TableLayout& t = out[v.code()];
+      TableLayout& t = out[version - ForgeVariant::kFirst];
       t.variant = v;
       t.data_header = wire_size<DataHeader>(v);
       t.section = wire_size<TableSection>(v);
@@ -29,7 +29,7 @@ const TableLayout& TableLayout::of(ForgeVariant variant) {
     }
     return out;
   }();
-  return layouts[ForgeVariant::known(variant.archive) ? variant.code() : 0];
+  return layouts[ForgeVariant::known(variant.archive) ? variant.archive - ForgeVariant::kFirst : 0];
 }
 
 std::string data_file_label(const Archive& archive, std::size_t index) {

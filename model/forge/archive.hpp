@@ -56,7 +56,9 @@ struct DataFileAt {
 
 struct Archive {
   ArchiveHeader header;  // its version is the context every structure after it is read with
-  ForgeVariant variant() const { return {header.version}; }
+  // The data-file layout (FORGE.md 7): found by content when the archive is read, or named by the user.
+  u8 data_layout = 1;
+  ForgeVariant variant() const { return {header.version, data_layout}; }
   const TableLayout& layout() const { return TableLayout::of(variant()); }
   DataHeader data_header;  // at header.first_header
   std::vector<SectionAt> sections;

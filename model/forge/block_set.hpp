@@ -4,7 +4,7 @@
 
 #include "model/forge/block.hpp"
 #include "model/forge/chunk.hpp"
-#include "model/layout.hpp"
+#include "model/forge/variant.hpp"
 
 namespace anvil::forge {
 
@@ -19,7 +19,8 @@ struct BlockSet {
   std::vector<Chunk> chunks;  // max_size = 0
 
   template <class Archive>
-  void serialize(Archive& ar, unsigned /*version*/) {
+  void serialize(Archive& ar, unsigned version) {
+    const bool wide = ForgeVariant::of(version).wide_counts();
     ar& expect<u64>(kMagic, "compression magic");
     ar& expect_named<u16>("version", 1);
     ar& make_nvp("compression", compression);
@@ -34,7 +35,10 @@ struct BlockSet {
     ar& either(
         max_size != 0, "max_size != 0",
         [&](auto& a) {
-          a& heads<u16>("blocks", blocks);
+          // the block count: u32 in layout 3 (FORGE.md 7)
+          a& either(
+              wide, kLayout3, [&](auto& w) { w& heads<u32>("blocks", blocks); },
+              [&](auto& w) { w& heads<u16>("blocks", blocks); });
           a& bodies("block_data", blocks);
         },
         [&](auto& a) { a& until_end("chunks", chunks); });

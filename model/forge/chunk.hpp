@@ -2,7 +2,7 @@
 // `01 [u32 compressed][u32 uncompressed][u32 checksum][compressed bytes]`.
 #pragma once
 
-#include "model/layout.hpp"
+#include "model/forge/variant.hpp"
 
 namespace anvil::forge {
 
@@ -18,11 +18,18 @@ struct Chunk {
   u64 stored_size = 0;  // loading only: the compressed size, until the bytes are read
 
   template <class Archive>
-  void serialize(Archive& ar, unsigned /*version*/) {
+  void serialize(Archive& ar, unsigned version) {
+    const bool wide = ForgeVariant::of(version).wide_counts();
     ar& make_nvp("kind", kind);
     ar& require(kind == kPlain || kind == kCompressed, 1, "chunk kind must be 00 or 01", kind);
     ar& either(
-        kind == kPlain, "kind == 0", [&](auto& a) { a& counted_bytes<u16>("stored", stored); },
+        kind == kPlain, "kind == 0",
+        [&](auto& a) {
+          // a plain chunk's size: u32 in layout 3 (FORGE.md 7)
+          a& either(
+              wide, kLayout3, [&](auto& w) { w& counted_bytes<u32>("stored", stored); },
+              [&](auto& w) { w& counted_bytes<u16>("stored", stored); });
+        },
         [&](auto& a) {
           a& size_of<u32>("compressed_size", stored, stored_size);
           a& make_nvp("uncompressed_size", uncompressed_size);

@@ -22,18 +22,39 @@ struct ForgeVariant {
   static constexpr u32 kFirst = 25, kLast = 27;  // the archive versions read (those pyUbiForge2 reads)
 
   u32 archive = kFirst;
+  // The data-file layout (FORGE.md 7: pyUbiForge2's DataFileFormat 0-3): not in the file, found by content
+  // (the layout whose entry tables parse exactly) or named by the user. 1 is AC2's (FORGE.md 2-3).
+  u8 layout = 1;
+  static constexpr u8 kLayouts = 4;
 
-  // The `unsigned version` of the declarations: 0 for version 25, so that a declaration run without a
-  // context (every object's, and every caller that predates the versions) reads version 25.
-  constexpr unsigned code() const { return archive - kFirst; }
-  static constexpr ForgeVariant of(unsigned code) { return {kFirst + code}; }
+  // The `unsigned version` of the declarations: 0 for version 25 with layout 1, so that a declaration run
+  // without a context (every object's, and every caller that predates the versions) reads AC2's form.
+  constexpr unsigned code() const { return (archive - kFirst) * kLayouts + (layout ^ 1u); }
+  static constexpr ForgeVariant of(unsigned code) {
+    return {kFirst + code / kLayouts, static_cast<u8>((code % kLayouts) ^ 1u)};
+  }
   static constexpr bool known(u32 version) { return version >= kFirst && version <= kLast; }
+  static constexpr bool known_layout(unsigned layout) { return layout < kLayouts; }
 
   // Version 27 (FORGE.md 7): 64-bit ids, 20-byte index entries whose offset is the stored bytes' own (no
   // 440-byte data file header), 192-byte name entries, and the first table section's offset at H + 36.
   constexpr bool v27() const { return archive == 27; }
   // The hex digits of an id of this version's index entries: 8, or 16 in version 27.
   constexpr int id_digits() const { return v27() ? 16 : 8; }
+
+  // The data-file layouts (FORGE.md 7). Layout 1: the stored prefix [u32 n][8n]; layout 2: [u32 b][b bytes].
+  constexpr bool prefix_pairs() const { return layout == 1; }
+  constexpr bool prefix_bytes() const { return layout == 2; }
+  // Layout 3: the block count and a plain chunk's size are u32 (u16 before).
+  constexpr bool wide_counts() const { return layout == 3; }
+  // Layouts 2 and 3: an entry's id is a u64 and `e` pairs of 2 bytes follow its i16 e when e > 0.
+  constexpr bool wide_entries() const { return layout >= 2; }
+  // Layout 1: [u32 m][m bytes] after the entries' table.
+  constexpr bool table_tail() const { return layout == 1; }
+  // Version 26, layouts 1-3: [u32 x][x bytes] right after the entries' table.
+  constexpr bool version_26_tail() const { return archive == 26 && layout >= 1; }
+  // The hex digits of an entry's id in the decompressed data file: 16 in layouts 2-3.
+  constexpr int entry_id_digits() const { return wide_entries() ? 16 : 8; }
 
   friend constexpr bool operator==(ForgeVariant, ForgeVariant) = default;
 };
@@ -50,6 +71,15 @@ inline std::string format_id(u64 id, ForgeVariant variant) {
 inline constexpr const char* kArchiveVersionName = "archive_version";
 // The condition a declaration names for a form of version 27, in those terms.
 inline constexpr const char* kVersion27 = "archive_version == 27";
+// The data-file layout as the schema's descriptions name it: not in the file, so the Kaitai description
+// declares it a param-like instance and the ImHex one a global, both 1 (AC2) until the user changes them.
+inline constexpr const char* kDataLayoutName = "data_layout";
+inline constexpr const char* kLayout1 = "data_layout == 1";
+inline constexpr const char* kLayout2 = "data_layout == 2";
+inline constexpr const char* kLayout3 = "data_layout == 3";
+inline constexpr const char* kLayoutWide = "data_layout >= 2";
+inline constexpr const char* kLayoutNot0 = "data_layout != 0";
+inline constexpr const char* kVersion26Tail = "archive_version == 26 and data_layout != 0";
 
 // Walks a declaration as the byte writer would, on a default value, adding up the bytes of its fields
 // and noting where each named field starts. For structures of fixed size (the tables of FORGE.md 1).

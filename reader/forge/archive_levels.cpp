@@ -34,7 +34,7 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
   Held held;
   held.data.bytes = read->decoded.bytes;
   held.data.owned = std::move(read->decoded.owned);
-  auto file = view_data_file(held.data.bytes);
+  auto file = view_data_file(held.data.bytes, archive_.variant());
   if (!file.ok())
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: %s", data_file_label(archive_, index), file.status().message()));

@@ -9,6 +9,7 @@
 
 #include "model/counted.hpp"
 #include "reader/byte_reader.hpp"
+#include "reader/forge/data_files.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -145,6 +146,7 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile*
                           format_id(after.index.file_id.value, layout.variant), after.index.offset,
                           format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
   }
+  archive.data_layout = detect_layout(bytes, archive);
   return archive;
 }
 

@@ -18,13 +18,18 @@
 namespace anvil::forge {
 namespace {
 
-// Whether block sets follow the prefix `[u32 n][8n bytes]` of `stored`.
-bool starts_compressed(std::span<const u8> stored) {
-  u32 n = 0;
-  if (stored.size() < sizeof n) return false;
-  std::memcpy(&n, stored.data(), sizeof n);
-  if (n > (stored.size() - sizeof n) / 8) return false;  // the declaration reports it
-  std::size_t at = sizeof n + 8 * std::size_t{n};
+// Whether block sets follow the layout's prefix of `stored` (FORGE.md 7: `[u32 n][8n bytes]` in layout 1,
+// `[u32 b][b bytes]` in layout 2, none in layouts 0 and 3).
+bool starts_compressed(std::span<const u8> stored, ForgeVariant variant) {
+  std::size_t at = 0;
+  if (variant.prefix_pairs() || variant.prefix_bytes()) {
+    u32 n = 0;
+    if (stored.size() < sizeof n) return false;
+    std::memcpy(&n, stored.data(), sizeof n);
+    const std::size_t unit = variant.prefix_pairs() ? 8 : 1;
+    if (n > (stored.size() - sizeof n) / unit) return false;  // the declaration reports it
+    at = sizeof n + unit * std::size_t{n};
+  }
   u64 magic = 0;
   if (stored.size() - at < sizeof magic) return false;
   std::memcpy(&magic, stored.data() + at, sizeof magic);
@@ -45,10 +50,13 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
     return stored;
   }
   std::span<const u8> span = bytes.subspan(file.stored_offset(), file.index.size);
-  stored.compressed = starts_compressed(span);
+  const ForgeVariant variant = archive.variant();
+  stored.variant = variant;
+  stored.compressed = starts_compressed(span, variant);
   ByteReader reader(span);
   reader.skim_into(runs);
-  stored.serialize(reader, 0);
+  reader.set_version(variant.code());
+  stored.serialize(reader, variant.code());
   if (!reader.ok())
     return error_at(file.stored_offset() + reader.failure()->offset,
                     data_file_label(archive, index) + ": " + reader.failure()->message());
@@ -86,7 +94,9 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
   // The stored size of the next block or chunk (`own`: its bytes when they were copied).
   std::size_t k = 0;
   auto next_size = [&](const OpaqueBytes& own) -> u64 { return runs.empty() ? own.bytes.size() : runs[k++].size(); };
-  u64 at = stored_offset + 4 + 8 * u64{stored.prefix.size()};
+  const ForgeVariant variant = stored.variant;
+  const u64 count_size = variant.wide_counts() ? 4 : 2;  // the block count, a plain chunk's size
+  u64 at = stored_offset + prefix_wire_size(stored, variant);
   u64 decoded = 0;
   const std::optional<BlockSet>* sets[] = {&stored.first, &stored.second};
   for (std::size_t s = 0; s < 2; ++s) {
@@ -94,7 +104,7 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
     const BlockSet& set = **sets[s];
     at += kSetHeader;
     if (set.max_size != 0) {
-      at += 2 + Block::head_wire_size * u64{set.blocks.size()};
+      at += count_size + Block::head_wire_size * u64{set.blocks.size()};
       for (std::size_t b = 0; b < set.blocks.size(); ++b) {
         const Block& block = set.blocks[b];
         out.push_back({s, b, at, decoded, block.uncompressed_size});
@@ -107,7 +117,7 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
         const u64 size = next_size(chunk.stored);
         const u64 decoded_size = chunk.kind == Chunk::kPlain ? size : chunk.uncompressed_size;
         out.push_back({s, c, at, decoded, decoded_size});
-        at += chunk.kind == Chunk::kPlain ? 1 + 2 + size : 1 + 12 + size;
+        at += chunk.kind == Chunk::kPlain ? 1 + count_size + size : 1 + 12 + size;
         decoded += decoded_size;
       }
     }
@@ -239,11 +249,13 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, 
 namespace {
 
 // The entry table of a decompressed data file; with `runs`, skimmed (ByteReader::skim_into).
-absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, std::vector<std::span<const u8>>* runs) {
+absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, std::vector<std::span<const u8>>* runs,
+                                  ForgeVariant variant) {
   if (decoded.empty()) return absl::OkStatus();  // an empty data file holds no entries
   ByteReader reader(decoded);
   reader.skim_into(runs);
-  file.serialize(reader, 0);
+  reader.set_version(variant.code());
+  file.serialize(reader, variant.code());
   if (!reader.ok())
     return absl::InvalidArgumentError(
         absl::StrFormat("decompressed offset 0x%x: %s", reader.failure()->offset, reader.failure()->message()));
@@ -255,23 +267,46 @@ absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, s
 
 }  // namespace
 
-absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded) {
+absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded, ForgeVariant variant) {
   DataFile file;
-  if (auto s = read_data_file_table(decoded, file, nullptr); !s.ok()) return s;
+  if (auto s = read_data_file_table(decoded, file, nullptr, variant); !s.ok()) return s;
   return file;
 }
 
-absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded) {
+absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded, ForgeVariant variant) {
   DataFileView view;
   view.bytes = decoded;
-  if (auto s = read_data_file_table(decoded, view.file, &view.runs); !s.ok()) return s;
+  view.variant = variant;
+  if (auto s = read_data_file_table(decoded, view.file, &view.runs, variant); !s.ok()) return s;
+  view.first_entry_run = view.runs.size() - 2 * view.file.entries.size();
   return view;
 }
 
-std::vector<BodyAt> body_layout(const DataFile& file) {
+u64 entry_head_size(const Entry& entry, ForgeVariant variant) {
+  FieldWalker walker(variant.code());
+  HeadOf<Entry>{const_cast<Entry&>(entry)}.serialize(walker, variant.code());
+  return walker.size;
+}
+
+u64 data_size_offset(const Entry& entry, ForgeVariant variant) {
+  FieldWalker walker(variant.code());
+  walker.wanted = "data_size";
+  HeadOf<Entry>{const_cast<Entry&>(entry)}.serialize(walker, variant.code());
+  return *walker.wanted_at;
+}
+
+u64 table_end(const DataFile& file, ForgeVariant variant) {
+  u64 at = sizeof(u16);
+  for (const Entry& e : file.entries) at += entry_head_size(e, variant);
+  if (variant.version_26_tail()) at += 4 + file.unknown_26.bytes.size();
+  if (variant.table_tail()) at += 4 + file.unknown.bytes.size();
+  return at;
+}
+
+std::vector<BodyAt> body_layout(const DataFile& file, ForgeVariant variant) {
   std::vector<BodyAt> out;
-  if (file.entries.empty() && file.unknown.bytes.empty()) return out;
-  u64 at = 2 + Entry::head_wire_size * u64{file.entries.size()} + 4 + file.unknown.bytes.size();
+  if (file.entries.empty() && file.unknown.bytes.empty() && file.unknown_26.bytes.empty()) return out;
+  u64 at = table_end(file, variant);
   for (std::size_t i = 0; i < file.entries.size(); ++i) {
     const Entry& e = file.entries[i];
     at += Entry::min_body_wire_size + e.name.bytes.size();
@@ -293,12 +328,15 @@ std::vector<BodyAt> body_layout(const DataFileView& view) {
 
 std::vector<SizeFieldsAt> size_fields(const DataFileView& view) {
   std::vector<SizeFieldsAt> out;
+  u64 head_at = sizeof(u16);  // where the entry's head starts in the entries' table
+  std::size_t headed = 0;
   for (const BodyAt& body : body_layout(view)) {
+    for (; headed < body.entry; ++headed) head_at += entry_head_size(view.file.entries[headed], view.variant);
     const Entry& e = view.file.entries[body.entry];
     // [u32 resource_type][u32 file_size][u32 name_length][name][u8 flag], flag 1: [3 bytes][u32 k][12k bytes]
     const u64 flag_part = e.flag == 1 ? e.flag_unknown.bytes.size() + 4 + 12 * u64{e.flag_records.size()} : 0;
     const u64 header_tail = flag_part + 1 + view.name(body.entry).size() + 4;
-    out.push_back({body, 2 + Entry::head_wire_size * u64{body.entry} + 4, body.offset - header_tail - 4});
+    out.push_back({body, head_at + data_size_offset(e, view.variant), body.offset - header_tail - 4});
   }
   return out;
 }
@@ -341,12 +379,66 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
 }
 
 namespace {
+std::optional<u8> g_named_layout;  // --layout: the layout the user names (FORGE.md 7)
+}  // namespace
+
+void set_named_layout(std::optional<u8> layout) { g_named_layout = layout; }
+std::optional<u8> named_layout() { return g_named_layout; }
+
+absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded) {
+  auto first = view_data_file(decoded);
+  if (first.ok()) return first;
+  for (u32 version : {25u, 26u})
+    for (u8 layout : plausible_layouts(version)) {
+      const ForgeVariant variant{version, layout};
+      if (variant == ForgeVariant{}) continue;
+      if (auto view = view_data_file(decoded, variant); view.ok()) return view;
+    }
+  return first;
+}
+
+std::vector<u8> plausible_layouts(u32 archive_version) {
+  // Each version's likeliest first (pyUbiForge2's game classes): 25 is AC1 (0) or AC2 and after (1),
+  // 27 is Unity (3); the rest after.
+  if (archive_version == 27) return {3, 2, 1, 0};
+  if (archive_version == 26) return {1, 2, 3, 0};
+  return {1, 0, 2, 3};
+}
+
+absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  auto read = read_data_file(bytes, archive, index, ChecksumVerdict{});
+  if (!read.ok()) return read.status();
+  auto view = view_data_file(read->decoded.bytes, archive.variant());
+  if (!view.ok())
+    return name_data_file(error_at(archive.files[index].stored_offset(), std::string(view.status().message())), archive,
+                          index);
+  return absl::OkStatus();
+}
+
+u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
+  const std::vector<u8> candidates = plausible_layouts(archive.header.version);
+  if (g_named_layout) return *g_named_layout;
+  // The first data file that reads in a layout decides: the first layout whose stored form and entries'
+  // table parse exactly. A data file that reads in none (damaged, or put back as raw bytes) is passed over.
+  const u8 before = archive.data_layout;
+  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+    if (archive.files[i].index.size == 0) continue;
+    for (u8 layout : candidates) {
+      archive.data_layout = layout;
+      if (reads_in_layout(bytes, archive, i).ok()) return layout;
+    }
+  }
+  archive.data_layout = before;
+  return candidates.front();  // none reads: the reads name the data file, the offset and the rule
+}
+
+namespace {
 
 // The skimmed blocks of a compressed data file, or nothing (plain, or its stored form does not read).
 std::optional<std::vector<SkimmedBlock>> skim(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
   const DataFileAt& f = archive.files[index];
   // A plain data file has no checksum: not read (its bytes are not copied into a model).
-  if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size))) return std::nullopt;
+  if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size), archive.variant())) return std::nullopt;
   std::vector<std::span<const u8>> runs;  // the blocks are viewed in the archive, not copied
   auto stored = read_stored(bytes, archive, index, &runs);
   if (!stored.ok() || !stored->compressed) return std::nullopt;

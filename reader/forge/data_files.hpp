@@ -98,7 +98,8 @@ std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span
 
 // Parses a decompressed data file's entry table (FORGE.md 3); nothing may follow the last body. Errors
 // name the offset in the decompressed data file.
-absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded);
+// `variant`: the archive version and data-file layout it is read in (FORGE.md 7).
+absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded, ForgeVariant variant = {});
 
 // A decompressed data file's entry table read in place (the read path): the runs of its declaration (the
 // unknown bytes, then each entry's name and body) are views of `bytes`, not copies; `file` holds the
@@ -106,11 +107,23 @@ absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded);
 struct DataFileView {
   std::span<const u8> bytes;  // the decompressed data file
   DataFile file;
-  std::vector<std::span<const u8>> runs;  // in declaration order: unknown, then name and body per entry
-  std::span<const u8> name(std::size_t entry) const { return runs[1 + 2 * entry]; }
-  std::span<const u8> body(std::size_t entry) const { return runs[2 + 2 * entry]; }
+  ForgeVariant variant;                   // the version and layout it was read in
+  std::vector<std::span<const u8>> runs;  // in declaration order: the table's kept bytes, then name and body per entry
+  std::size_t first_entry_run = 0;        // the run of the first entry's name
+  std::span<const u8> name(std::size_t entry) const { return runs[first_entry_run + 2 * entry]; }
+  std::span<const u8> body(std::size_t entry) const { return runs[first_entry_run + 1 + 2 * entry]; }
 };
-absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded);
+absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded, ForgeVariant variant = {});
+// A decompressed data file outside its archive (`diff` of two data files, or of their carved levels): read
+// in the first form that parses it exactly, version 25 with layout 1 first, then every other layout and
+// version 26's tail; the error of the first form when none does.
+absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded);
+
+// The bytes of an entry's head in the entries' table, and where its data_size lies in it (from the
+// declaration, FORGE.md 7: they depend on the layout); where the entries' table and what follows it end.
+u64 entry_head_size(const Entry& entry, ForgeVariant variant);
+u64 data_size_offset(const Entry& entry, ForgeVariant variant);
+u64 table_end(const DataFile& file, ForgeVariant variant);
 
 // Where each entry's body lies in the decompressed data file.
 struct BodyAt {
@@ -118,7 +131,7 @@ struct BodyAt {
   u64 offset = 0;
   u64 size = 0;
 };
-std::vector<BodyAt> body_layout(const DataFile& file);
+std::vector<BodyAt> body_layout(const DataFile& file, ForgeVariant variant = {});
 std::vector<BodyAt> body_layout(const DataFileView& view);
 
 // Where each entry's two size fields lie in the decompressed data file: `data_size` in the entries' table
@@ -190,5 +203,17 @@ ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& arc
 // pages are still mapped: a command that reads them anyway reads them then, in the same pass.
 ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive& archive,
                                         const std::function<void(std::size_t index)>& voted, unsigned threads = 1);
+
+// The data-file layout (FORGE.md 7). The user may name it (--layout: set_named_layout); otherwise it is
+// found by content: the first of the archive version's plausible layouts in which the first data file that
+// holds bytes reads, its stored form and its entries' table exactly (read_archive() sets
+// Archive::data_layout so). When none does, the version's likeliest, whose reads then name the data file,
+// the offset and the rule that failed.
+void set_named_layout(std::optional<u8> layout);
+std::optional<u8> named_layout();
+std::vector<u8> plausible_layouts(u32 archive_version);
+u8 detect_layout(std::span<const u8> bytes, Archive& archive);
+// Whether data file `index` reads in the archive's layout, stored form and entries' table: the error when not.
+absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, std::size_t index);
 
 }  // namespace anvil::forge

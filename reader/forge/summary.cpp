@@ -70,7 +70,7 @@ absl::StatusOr<DataFileSummary> summarize(std::span<const u8> bytes, const Archi
   s.decompressed_size = read->decoded.bytes.size();
   s.checked_blocks = read->decoded.checked_blocks;
   s.rule = rule_of(s.checked_blocks, checksums);
-  auto file = view_data_file(read->decoded.bytes);
+  auto file = view_data_file(read->decoded.bytes, archive.variant());
   if (!file.ok())
     return absl::InvalidArgumentError(data_file_label(archive, index) + ": " + std::string(file.status().message()));
   s.entries = file->file.entries.size();

@@ -27,7 +27,9 @@ def text(raw):
 def decompressed_size(block_set):
     if block_set.max_size != 0:
         return sum(b.uncompressed_size for b in block_set.blocks)
-    return sum(len(c.stored) if c.kind == 0 else c.uncompressed_size for c in block_set.chunks)
+    # a plain chunk's bytes are `stored` or, in the form the schema names second, `stored_2`
+    return sum(len(c.stored if getattr(c, "stored", None) is not None else c.stored_2) if c.kind == 0
+               else c.uncompressed_size for c in block_set.chunks)
 
 
 def body_ranges(data_file):

@@ -131,7 +131,8 @@ std::vector<u8> encode_stored(const StoredDataFile& stored) {
   std::vector<u8> out;
   {
     ByteWriter writer(out);
-    const_cast<StoredDataFile&>(stored).serialize(writer, 0);
+    writer.set_version(stored.variant.code());
+    const_cast<StoredDataFile&>(stored).serialize(writer, stored.variant.code());
   }
   return out;
 }
@@ -195,9 +196,11 @@ absl::StatusOr<StoredDataFile> pack_like(const StoredDataFile& like, std::span<c
                                          const ChecksumVerdict& checksums, RepackReport* report) {
   if (!like.compressed || !checksums.rule) {
     StoredDataFile plain;
+    plain.variant = like.variant;
     return repack(plain, {}, decoded, checksums, report);
   }
   StoredDataFile out;
+  out.variant = like.variant;
   out.compressed = true;
   u64 size = 0;
   for (const std::optional<BlockSet>* set : {&like.first, &like.second})

@@ -64,7 +64,9 @@ u8 compression_id(Compression c) {
 
 absl::StatusOr<StoredDataFile> compress_stored(std::span<const u8> decoded, const StoredSpec& spec, ChecksumRule rule) {
   StoredDataFile out;
+  out.variant = spec.variant;
   out.prefix = spec.prefix;
+  out.prefix_bytes = spec.prefix_bytes;
   const bool table = spec.form == StoredForm::two_block_sets || spec.form == StoredForm::block_set_then_chunks;
   if (spec.form != StoredForm::plain && spec.form != StoredForm::empty) {
     if (spec.cut == 0) return absl::InvalidArgumentError("the block size must not be 0");

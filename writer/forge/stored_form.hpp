@@ -36,10 +36,12 @@ struct SetFields {
 
 struct StoredSpec {
   StoredForm form = StoredForm::plain;
-  std::vector<Opaque<8>> prefix;  // [u32 n][8n bytes]
-  u64 cut = 0x8000;               // decompressed bytes per block or chunk (the last of a set may be shorter)
-  u64 first_set_size = 0;         // two-set forms: the first set's decompressed bytes (at most the data file's)
-  std::array<SetFields, 2> sets;  // the first and the second block set
+  ForgeVariant variant;                 // the data-file layout it is stored in (FORGE.md 7)
+  std::vector<Opaque<8>> prefix;        // layout 1: [u32 n][8n bytes]
+  std::vector<Opaque<1>> prefix_bytes;  // layout 2: [u32 b][b bytes]
+  u64 cut = 0x8000;                     // decompressed bytes per block or chunk (the last of a set may be shorter)
+  u64 first_set_size = 0;               // two-set forms: the first set's decompressed bytes (at most the data file's)
+  std::array<SetFields, 2> sets;        // the first and the second block set
 };
 
 // `decoded` stored as `spec` says; compressed blocks and chunks get their checksum by `rule`. Errors: a
