@@ -418,9 +418,12 @@ class KsyWriter {
             return item.rfind(absl::StrCat("      - id: ", id, "\n"), 0) == 0;
           });
         };
+        std::map<std::string, std::string> renames;  // a table's heads renamed: its bodies count the new name
         for (const Node& c : f.children[1].children) {
           Node renamed = c;
           for (int n = 2; !renamed.name.empty() && taken(renamed.name); ++n) renamed.name = absl::StrCat(c.name, "_", n);
+          if (renamed.name != c.name) renames[c.name] = renamed.name;
+          if (c.kind == Kind::kBodies && renames.contains(c.what)) renamed.what = renames[c.what];
           field(renamed, t, unnamed);
         }
         for (std::size_t i = first; i < t.seq.size(); ++i) {

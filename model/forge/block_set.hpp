@@ -35,11 +35,17 @@ struct BlockSet {
     ar& either(
         max_size != 0, "max_size != 0",
         [&](auto& a) {
-          // the block count: u32 in layout 3 (FORGE.md 7)
+          // the block count: u32 in layout 3 (FORGE.md 7); each form holds its table and the bodies it sizes
           a& either(
-              wide, kLayout3, [&](auto& w) { w& heads<u32>("blocks", blocks); },
-              [&](auto& w) { w& heads<u16>("blocks", blocks); });
-          a& bodies("block_data", blocks);
+              wide, kLayout3,
+              [&](auto& w) {
+                w& heads<u32>("blocks", blocks);
+                w& bodies("block_data", blocks);
+              },
+              [&](auto& w) {
+                w& heads<u16>("blocks", blocks);
+                w& bodies("block_data", blocks);
+              });
         },
         [&](auto& a) { a& until_end("chunks", chunks); });
   }
