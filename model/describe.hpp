@@ -121,7 +121,9 @@ class Describer : public ArchiveContext {
   }
   Describer& operator&(const SizedBytes& s) {
     Node& n = add(Kind::kSizedBytes, s.name.text);
-    if (s.up_to != nullptr) {
+    if (s.length_expr != nullptr) {
+      n.size_expr = s.length_expr;
+    } else if (s.up_to != nullptr) {
       n.what = s.up_to;
     } else if (!open_sizes_.empty()) {
       Node& size = fields[open_sizes_.front()];

@@ -55,6 +55,7 @@ struct Node {
   std::string what;                       // a constant's or a switch's check, a kEither's condition (see Kind)
   std::string section;                    // the FORMAT.md section of a structure, when it names one
   std::string sized_by;                   // kSizedBytes: the kSizeOf field that gives its size, if any
+  std::string size_expr;                  // kSizedBytes: its size as an expression of fields before it, if so
   std::string sizes;                      // kSizeOf: the byte run it gives the size of
   std::size_t size = 0;                   // bytes of a scalar, id, opaque run, text or constant
   std::size_t count = 0;                  // elements of a kArray or kEachFollowedBy

@@ -253,10 +253,15 @@ struct SizedBytes {
   Key name;
   OpaqueBytes& data;
   u64 length;
-  const char* up_to = nullptr;  // the field holding the offset it ends at, when that gives its length
+  const char* up_to = nullptr;        // the field holding the offset it ends at, when that gives its length
+  const char* length_expr = nullptr;  // its length as an expression of earlier fields (Kaitai and ImHex syntax)
 };
 inline SizedBytes sized_bytes(Key name, OpaqueBytes& data, u64 length, const char* up_to = nullptr) {
   return {name, data, length, up_to};
+}
+// A run whose length `length_expr` computes from earlier fields (the same expression, for the schemas).
+inline SizedBytes computed_bytes(Key name, OpaqueBytes& data, u64 length, const char* length_expr) {
+  return {name, data, length, nullptr, length_expr};
 }
 
 // A table stored as [Count n] and the n heads of `items`, whose bodies come later (after other fields),

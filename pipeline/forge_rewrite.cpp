@@ -153,6 +153,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   if (!before.ok()) return before.status();
   auto after = read_archive(written, written_file);
   if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
+  // Written in the original's data-file layout: read back in it, whatever the content would suggest (FORGE.md 7:
+  // an archive of raw data files may read in more than one).
+  after->data_layout = before->data_layout;
   std::vector<bool> removed(before->files.size(), false);
   for (std::size_t i : edit.removed)
     if (i < removed.size()) removed[i] = true;

@@ -258,7 +258,10 @@ class HexpatWriter {
         break;
       case Kind::kSizedBytes:
         lines.push_back(absl::StrCat("u8 ", f.name, "[",
-                                     f.sized_by.empty() ? absl::StrCat(f.what, " - $") : size_ref(f.sized_by), "];"));
+                                     !f.size_expr.empty() ? f.size_expr
+                                     : f.sized_by.empty() ? absl::StrCat(f.what, " - $")
+                                                          : size_ref(f.sized_by),
+                                     "];"));
         break;
       case Kind::kHeads: {
         const Node& head = f.children[0];

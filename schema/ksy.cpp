@@ -23,6 +23,7 @@
 
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "model/ac2/visual_tail.hpp"
 #include "model/forge/archive.hpp"
@@ -82,6 +83,11 @@ class KsyWriter {
   std::string document(const std::vector<TopLevel>& tops) {
     for (const Node* s : structures(tops)) structure(*s);
     std::vector<Node> forge = containers();
+    for (const Node& root : forge)
+      if (ksy_type(root.type) == kDataFileRoot) {
+        const std::vector<Node> data_file{root};
+        for (const Node* s : structures(data_file)) data_file_types_.insert(ksy_type(s->type));
+      }
     for (const Node* s : structures(forge))
       if (s->type != "forge::StoredDataFile") structure(*s);
     containers_navigation();
@@ -90,8 +96,9 @@ class KsyWriter {
         "# Each top-level type reads ONE object from a stream of exactly its length: take the object's\n"
         "# offset and length from `anvilrt dump`, e.g. in Python\n"
         "#   Anvilrt.Ac2Visual(KaitaiStream(BytesIO(data[offset:offset + length])))\n"
-        "# forge_archive reads a whole .forge archive, forge_stored_data_file a data file's stored\n"
-        "# bytes, forge_data_file a decompressed data file.\n"
+        "# forge_archive(data_layout) reads a whole .forge archive, forge_stored_data_file a data file's\n"
+        "# stored bytes, forge_data_file(archive_version, data_layout) a decompressed data file; the layout\n"
+        "# (0-3) is in no file: take it from `anvilrt ls`.\n"
         "# Top-level types:";
     for (const TopLevel& t : tops)
       absl::StrAppend(&out, " ", ksy_type(t.layout.type), " (", t.dialect, " ", t.name, ");");
@@ -118,13 +125,26 @@ class KsyWriter {
       return std::any_of(t.seq.begin(), t.seq.end(),
                          [&](const std::string& item) { return item.find(used) != std::string::npos; });
     };
-    if (names(forge::kArchiveVersionName))
-      t.instances.push_back(absl::StrCat("      ", forge::kArchiveVersionName,
-                                         ":\n        value: _root.as<forge_archive>.header.version\n"));
-    // The data-file layout (FORGE.md 7) is in no file: 1 (AC2) here, to be set to the archive's (anvilrt ls).
-    if (names(forge::kDataLayoutName))
-      t.instances.push_back(absl::StrCat("      ", forge::kDataLayoutName, ":\n        value: 1\n"));
+    // A decompressed data file is read on its own (it is never inside an archive's bytes): its root,
+    // forge_data_file, takes the version and the layout as parameters. The archive's types read the version
+    // from the header and the layout from forge_archive's parameter (FORGE.md 7: it is in no file).
+    const bool data_file_side = data_file_types_.contains(name);
+    if (name != kDataFileRoot) {
+      if (names(forge::kArchiveVersionName))
+        t.instances.push_back(
+            absl::StrCat("      ", forge::kArchiveVersionName, ":\n        value: ",
+                         data_file_side ? absl::StrCat("_root.as<", kDataFileRoot, ">.", forge::kArchiveVersionName)
+                                        : "_root.as<forge_archive>.header.version",
+                         "\n"));
+      if (names(forge::kDataLayoutName))
+        t.instances.push_back(absl::StrCat("      ", forge::kDataLayoutName, ":\n        value: _root.as<",
+                                           data_file_side ? kDataFileRoot : "forge_archive", ">.",
+                                           forge::kDataLayoutName, "\n"));
+    }
     std::string body;
+    if (name == kDataFileRoot)
+      body = absl::StrCat("    params:\n      - id: ", forge::kArchiveVersionName,
+                          "\n        type: u4\n      - id: ", forge::kDataLayoutName, "\n        type: u1\n");
     if (!t.seq.empty()) {
       body += "    seq:\n";
       for (const std::string& item : t.seq) body += item;
@@ -164,7 +184,9 @@ class KsyWriter {
   // instances at those offsets; the parts themselves are the generated types.
   void containers_navigation() {
     types_["forge_archive"] =
-        "    doc: A whole .forge archive.\n"
+        "    doc: A whole .forge archive; its data-file layout (0-3) is in no file, anvilrt ls names it.\n"
+        "    params:\n"
+        "      - id: data_layout\n        type: u1\n"
         "    seq:\n"
         "      - id: header\n        type: forge_archive_header\n"
         "    instances:\n"
@@ -201,16 +223,26 @@ class KsyWriter {
     std::vector<std::string> magic_bytes;
     for (int i = 0; i < 8; ++i) magic_bytes.push_back(absl::StrFormat("0x%02x", (magic >> (8 * i)) & 0xff));
     types_["forge_stored_data_file"] = absl::StrCat(
-        "    doc: A data file's stored bytes.\n"
+        "    doc: A data file's stored bytes, its prefix by the data-file layout (model/forge/stored_data_file.hpp).\n"
         "    seq:\n"
-        "      - id: num_prefix\n        type: u4\n"
-        "      - id: prefix\n        size: 8\n        repeat: expr\n        repeat-expr: num_prefix\n"
+        "      - id: num_prefix\n        type: u4\n        if: ",
+        forge::kLayout1,
+        "\n"
+        "      - id: prefix\n        size: 8\n        repeat: expr\n        repeat-expr: num_prefix\n        if: ",
+        forge::kLayout1, "\n", "      - id: num_prefix_bytes\n        type: u4\n        if: ", forge::kLayout2,
+        "\n"
+        "      - id: prefix_bytes\n        size: num_prefix_bytes\n        if: ",
+        forge::kLayout2, "\n",
         "      - id: first\n        type: forge_block_set\n        if: compressed\n"
         "      - id: second\n        type: forge_block_set\n        if: compressed and first.max_size != 0\n"
         "      - id: plain\n        size-eos: true\n        if: not compressed\n"
         "    instances:\n"
-        "      next_8:\n        pos: 4 + 8 * num_prefix\n        size: 8\n        if: _io.size >= 12 + 8 * num_prefix\n"
-        "      compressed:\n        value: '_io.size >= 12 + 8 * num_prefix and next_8 == [",
+        "      ",
+        forge::kDataLayoutName, ":\n        value: _root.as<forge_archive>.", forge::kDataLayoutName, "\n",
+        "      prefix_size:\n        value: '", forge::kLayout1, " ? 4 + 8 * num_prefix : ", forge::kLayout2,
+        " ? 4 + num_prefix_bytes : 0'\n",
+        "      next_8:\n        pos: prefix_size\n        size: 8\n        if: _io.size >= prefix_size + 8\n"
+        "      compressed:\n        value: '_io.size >= prefix_size + 8 and next_8 == [",
         absl::StrJoin(magic_bytes, ", "), "]'\n");
   }
 
@@ -355,27 +387,31 @@ class KsyWriter {
             item(f.name, {absl::StrCat("type: ", scalar(f.type)), absl::StrCat("doc: the size of ", f.sizes)}));
         break;
       case Kind::kSizedBytes:
-        t.seq.push_back(item(f.name, {f.sized_by.empty() ? absl::StrCat("size: ", f.what, " - _io.pos")
-                                                         : absl::StrCat("size: ", f.sized_by)}));
+        t.seq.push_back(item(f.name, {!f.size_expr.empty() ? absl::StrCat("size: '", f.size_expr, "'")
+                                      : f.sized_by.empty() ? absl::StrCat("size: ", f.what, " - _io.pos")
+                                                           : absl::StrCat("size: ", f.sized_by)}));
         break;
       case Kind::kHeads: {
         std::string num = absl::StrCat("num_", f.name);
         t.seq.push_back(item(num, {absl::StrCat("type: ", scalar(f.count_type))}));
         t.seq.push_back(item(f.name, {absl::StrCat("type: ", ksy_type(f.children[0].type)), "repeat: expr",
                                       absl::StrCat("repeat-expr: ", num)}));
-        heads_[f.name] = &f.children[0];
+        heads_.insert_or_assign(f.name, f.children[0]);  // a copy: f may be a renamed form's temporary
         break;
       }
       case Kind::kBodies: {
         // What the body is sized by and does not read itself comes from its head.
         const Node& body = f.children[0];
-        const Node* head = heads_.count(f.what) ? heads_[f.what] : nullptr;
+        const auto found = heads_.find(f.what);
+        const Node* head = found == heads_.end() ? nullptr : &found->second;
         std::vector<std::string> args;
         for (const Node& bf : body.children) {
           if (bf.kind != Kind::kSizedBytes || bf.sized_by.empty() || head == nullptr) continue;
           for (const Node& hf : head->children)
             if (hf.name == bf.sized_by) {
-              body_params_[body.type].emplace_back(hf.name, scalar(hf.type));
+              if (auto& params = body_params_[body.type];
+                  std::find(params.begin(), params.end(), std::pair(hf.name, scalar(hf.type))) == params.end())
+                params.emplace_back(hf.name, scalar(hf.type));
               args.push_back(absl::StrCat(f.what, "[_index].", hf.name));
             }
         }
@@ -421,7 +457,8 @@ class KsyWriter {
         std::map<std::string, std::string> renames;  // a table's heads renamed: its bodies count the new name
         for (const Node& c : f.children[1].children) {
           Node renamed = c;
-          for (int n = 2; !renamed.name.empty() && taken(renamed.name); ++n) renamed.name = absl::StrCat(c.name, "_", n);
+          for (int n = 2; !renamed.name.empty() && taken(renamed.name); ++n)
+            renamed.name = absl::StrCat(c.name, "_", n);
           if (renamed.name != c.name) renames[c.name] = renamed.name;
           if (c.kind == Kind::kBodies && renames.contains(c.what)) renamed.what = renames[c.what];
           field(renamed, t, unnamed);
@@ -448,7 +485,9 @@ class KsyWriter {
   }
 
   std::map<std::string, std::string> types_;
-  std::map<std::string, const Node*> heads_;  // the head type of each table, by its name
+  static constexpr const char* kDataFileRoot = "forge_data_file";
+  std::set<std::string> data_file_types_;  // forge_data_file and the types inside it
+  std::map<std::string, Node> heads_;      // the head type of each table, by its name
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> body_params_;  // by body C++ type
 };
 

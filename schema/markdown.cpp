@@ -76,6 +76,7 @@ std::string type_text(const Node& n) {
     case Kind::kSizeOf:
       return n.type;
     case Kind::kSizedBytes:
+      if (!n.size_expr.empty()) return absl::StrCat("bytes[", n.size_expr, "]");
       return n.sized_by.empty() ? "bytes" : absl::StrCat("bytes[", n.sized_by, "]");
     case Kind::kHeads:
       return absl::StrCat(n.count_type, " n, ", link(n.children[0]), "[n]");
@@ -142,6 +143,7 @@ std::string rule_text(const Node& n) {
     case Kind::kSizeOf:
       return absl::StrCat("the size of `", n.sizes, "`; written as its length; not in JSON");
     case Kind::kSizedBytes:
+      if (!n.size_expr.empty()) return absl::StrCat("`", n.size_expr, "` bytes; JSON hex");
       if (!n.what.empty()) return absl::StrCat("the bytes up to the offset in `", n.what, "`; JSON hex");
       return absl::StrCat("`", n.sized_by, "` bytes, checked against the bytes left; JSON hex");
     case Kind::kHeads:

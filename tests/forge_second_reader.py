@@ -31,9 +31,12 @@ class Layout:
     section's offset at H + 36, 20-byte index entries [u64 offset][u64 file_id][u32 size] pointing at the
     stored bytes themselves (no 440-byte data file header), 192-byte name entries, and 64-bit ids."""
 
-    def __init__(self, version):
+    def __init__(self, version, data_layout=1):
         later = version == 27
         self.version = version
+        # The data-file layout (FORGE.md 7, pyUbiForge2's DataFileFormat 0-3): not stored anywhere; found by
+        # trying each on the data files (read_archive).
+        self.data_layout = data_layout
         self.section_pointer = 36 if later else 32
         self.index_entry = 20 if later else 16
         self.index_format = "<QQI" if later else "<QII"
@@ -264,7 +267,7 @@ class Checksums:
         return [rule]
 
 
-def read_block_set(cur, lzo, checksums, where, out):
+def read_block_set(cur, layout, lzo, checksums, where, out):
     """One block set at cur.pos (FORGE.md section 2), decompressed onto `out`; returns its description."""
     start = cur.pos
     cur.where = where
@@ -281,7 +284,7 @@ def read_block_set(cur, lzo, checksums, where, out):
     described = {"compression": algorithm, "compression_id": compression, "block_size": block_size,
                  "max_size": max_size}
     if max_size != 0:
-        blocks = cur.unpack("H", "block count")
+        blocks = cur.unpack("I" if layout.data_layout == 3 else "H", "block count")
         sizes = [cur.unpack("HH", f"size pair of block {i}") for i in range(blocks)]
         for i, (uncompressed, compressed) in enumerate(sizes):
             block_at = cur.pos
@@ -303,7 +306,7 @@ def read_block_set(cur, lzo, checksums, where, out):
             chunk_at = cur.pos
             kind = cur.unpack("B", f"kind of chunk {chunks}")
             if kind == 0:
-                length = cur.unpack("H", f"size of chunk {chunks}")
+                length = cur.unpack("I" if layout.data_layout == 3 else "H", f"size of chunk {chunks}")
                 out.append(cur.take(length, f"plain bytes of chunk {chunks}"))
             elif kind == 1:
                 compressed, uncompressed, stored_sum = cur.unpack("III", f"header of chunk {chunks}")
@@ -329,15 +332,20 @@ def read_data_file(buf, layout, n, e, lzo):
     where = f"data file {n} ({e['name']}, {layout.id_text(e['file_id'])})"
     start = e["offset"] + layout.data_file_header
     cur = Cursor(buf, start, start + e["stored_size"], where)
-    prefix = cur.unpack("I", "prefix count")
-    cur.take(8 * prefix, f"{prefix} prefix pairs")
+    prefix = 0
+    if layout.data_layout == 1:  # [u32 n][8n]
+        prefix = cur.unpack("I", "prefix count")
+        cur.take(8 * prefix, f"{prefix} prefix pairs")
+    elif layout.data_layout == 2:  # [u32 b][b bytes]
+        prefix = cur.unpack("I", "prefix byte count")
+        cur.take(prefix, f"{prefix} prefix bytes")
     checksums = Checksums()
     out = []
     sets = []
     if cur.end - cur.pos >= 8 and buf[cur.pos:cur.pos + 8] == COMPRESSION_MAGIC:
-        sets.append(read_block_set(cur, lzo, checksums, where + " set 0", out))
+        sets.append(read_block_set(cur, layout, lzo, checksums, where + " set 0", out))
         if sets[0]["max_size"] != 0:
-            sets.append(read_block_set(cur, lzo, checksums, where + " set 1", out))
+            sets.append(read_block_set(cur, layout, lzo, checksums, where + " set 1", out))
         cur.where = where
         if cur.pos != cur.end:
             raise ForgeError(f"offset {cur.pos:#x}: {where}: {cur.end - cur.pos} stored bytes follow the "
@@ -355,7 +363,7 @@ def read_data_file(buf, layout, n, e, lzo):
                            "checksums": checksums}
 
 
-def count_entries(data):
+def count_entries(data, layout, flag_zero=False):
     """The decompressed data file's entry table (FORGE.md section 3): number of entries, or why not.
 
     Informational (list reports it, nothing fails on it). FORGE.md's flag rule is read as written: "if
@@ -363,13 +371,29 @@ def count_entries(data):
     cur = Cursor(data, 0, len(data), "entry table")
     try:
         count = cur.unpack("H", "entry count")
-        cur.take(10 * count, "entry table")
-        kept = cur.unpack("I", "kept byte count")
-        cur.take(kept, "kept bytes")
+        for i in range(count):  # FORGE.md 7's table of layouts
+            if layout.data_layout == 0:
+                cur.take(8, f"entry {i} of the table")
+            elif layout.data_layout == 1:
+                cur.take(10, f"entry {i} of the table")
+            else:
+                cur.take(12, f"entry {i} of the table")
+                e = cur.unpack("h", f"entry {i} e")
+                if e > 0:
+                    cur.take(2 * e, f"entry {i} e pairs")
+        if layout.version == 26 and layout.data_layout != 0:
+            x = cur.unpack("I", "version 26 byte count")
+            cur.take(x, "version 26 bytes")
+        if layout.data_layout == 1:
+            kept = cur.unpack("I", "kept byte count")
+            cur.take(kept, "kept bytes")
         for i in range(count):
             _, file_size, name_length = cur.unpack("III", f"entry {i} header")
             cur.take(name_length, f"entry {i} name")
             flag = cur.unpack("B", f"entry {i} flag")
+            if flag == 0 and flag_zero:
+                cur.take(file_size, f"entry {i} body")
+                continue
             if flag != 1:
                 raise ForgeError(f"offset {cur.pos - 1:#x}: entry {i} flag is {flag}, not 1")
             cur.take(3, f"entry {i} flag bytes")
@@ -383,17 +407,55 @@ def count_entries(data):
     return count, None
 
 
+# Each archive version's likeliest data-file layouts first (pyUbiForge2's game classes).
+LAYOUTS_TO_TRY = {25: (1, 0, 2, 3), 26: (1, 2, 3, 0), 27: (3, 2, 1, 0)}
+
+
+def find_layout(buf, layout, entries, lzo):
+    """The data-file layout (FORGE.md 7: not stored; the one whose stored form and entry table read
+    exactly): the first of the version's candidates that reads the first data file that reads in any; failing
+    that, the first in which every data file's stored form reads, one at least compressed.
+    Flag 0 entries are let through here (gen writes them; count_entries reports them)."""
+    candidates = LAYOUTS_TO_TRY[layout.version]
+    for n, e in enumerate(entries):
+        if e["stored_size"] == 0:
+            continue
+        for candidate in candidates:
+            layout.data_layout = candidate
+            try:
+                data, _ = read_data_file(buf, layout, n, e, lzo)
+            except ForgeError:
+                continue
+            if count_entries(data, layout, flag_zero=True)[1] is None:
+                return candidate
+    # Raw data files (put --raw) have no entry table to parse: the first layout in which every data file's
+    # stored form reads, one at least compressed.
+    for candidate in candidates:
+        layout.data_layout = candidate
+        compressed = False
+        try:
+            for n, e in enumerate(entries):
+                if e["stored_size"] != 0:
+                    compressed |= bool(read_data_file(buf, layout, n, e, lzo)[1]["block_sets"])
+        except ForgeError:
+            continue
+        if compressed:  # plain bytes read in any layout without a prefix: only block sets tell
+            return candidate
+    return candidates[0]
+
+
 def read_archive(buf, lzo):
     """Every data file of the archive in index order, decoded and described; raises ForgeError."""
     layout, entries = read_tables(buf)
     check_places(buf, layout, entries)
+    layout.data_layout = find_layout(buf, layout, entries, lzo)
     archive_sums = Checksums()
     files = []
     for n, e in enumerate(entries):
         data, d = read_data_file(buf, layout, n, e, lzo)
         sums = d["checksums"]
         archive_sums.extend(sums)
-        entries_count, entries_error = count_entries(data)
+        entries_count, entries_error = count_entries(data, layout)
         files.append({
             "index": n, "file_id": layout.id_text(e["file_id"]), "name": e["name"],
             "header_name": c_name(buf[e["offset"]:e["offset"] + 128]) if layout.data_file_header else None,
@@ -403,7 +465,8 @@ def read_archive(buf, lzo):
             "block_sets": d["block_sets"], "checksummed_blocks": sums.blocks, "checksum_rules": sums.report(),
             "entries": entries_count, "entries_error": entries_error,
             "sha256": hashlib.sha256(data).hexdigest(), "data": data})
-    return {"size": len(buf), "version": layout.version, "checksummed_blocks": archive_sums.blocks,
+    return {"size": len(buf), "version": layout.version, "layout": layout.data_layout,
+            "checksummed_blocks": archive_sums.blocks,
             "checksum_rules": archive_sums.check(), "datafiles": files}
 
 

@@ -82,6 +82,9 @@ def compare(anvilrt, forge, tmp, label):
             if m[key] != t[key]:
                 raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): {key} is {t[key]!r} for "
                                f"anvilrt ls, {m[key]!r} for the second reader")
+        if "layout" in t and t["layout"] != archive["layout"]:
+            raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): anvilrt ls reads layout {t['layout']}, "
+                           f"the second reader {archive['layout']}")
         if not same_rule(m["checksum_rules"], t["checksum_rule"]):
             raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): anvilrt ls finds checksum rule "
                            f"{t['checksum_rule']!r}, the second reader {m['checksum_rules']!r}")

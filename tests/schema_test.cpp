@@ -98,17 +98,19 @@ TEST(Schema, DescribesTheContainerWrappers) {
   const describe::Node& either = set->children.back();
   ASSERT_EQ(either.kind, describe::Kind::kEither);
   EXPECT_EQ(either.what, "max_size != 0");
-  ASSERT_EQ(either.children[0].children.size(), 2u);
-  // The block count: u32 in layout 3, u16 otherwise (FORGE.md 7).
+  ASSERT_EQ(either.children[0].children.size(), 1u);
+  // The block count: u32 in layout 3, u16 otherwise (FORGE.md 7); each form holds its heads and bodies.
   const describe::Node& width = either.children[0].children[0];
   ASSERT_EQ(width.kind, describe::Kind::kEither);
   EXPECT_EQ(width.what, forge::kLayout3);
-  ASSERT_EQ(width.children[1].children.size(), 1u);
+  ASSERT_EQ(width.children[0].children.size(), 2u);
+  EXPECT_EQ(width.children[0].children[0].count_type, "u32");
+  ASSERT_EQ(width.children[1].children.size(), 2u);
   const describe::Node& heads = width.children[1].children[0];
   EXPECT_EQ(heads.kind, describe::Kind::kHeads);
   EXPECT_EQ(heads.count_type, "u16");
   EXPECT_EQ(heads.element_wire_size, 8u);
-  const describe::Node& bodies = either.children[0].children[1];
+  const describe::Node& bodies = width.children[1].children[1];
   EXPECT_EQ(bodies.kind, describe::Kind::kBodies);
   EXPECT_EQ(bodies.what, "blocks");
   const describe::Node* compressed_size = find_field(heads.children[0].children, "compressed_size");

@@ -10,6 +10,9 @@
 
 namespace anvil::forge {
 
+// What the pairs' length is, in the schemas' words (the same rule as serialize_head's).
+inline constexpr const char* kPairsSize = "extra > 0 ? 2 * extra : 0";
+
 struct Entry {
   static constexpr std::size_t head_wire_size = 4 + 4;  // the least (layout 0's): what a count is checked by
   static constexpr bool head_size_is_least = true;      // 8, 10 or 14 + 2e bytes by layout
@@ -42,7 +45,7 @@ struct Entry {
     ar& make_nvp("data_size", data_size);
     ar& only_if(v.layout != 0, kLayoutNot0, [&](auto& a) { a& make_nvp("extra", extra); });
     ar& only_if(v.wide_entries(), kLayoutWide,
-                [&](auto& a) { a& sized_bytes("pairs", pairs, extra > 0 ? 2 * u64(extra) : 0, "extra"); });
+                [&](auto& a) { a& computed_bytes("pairs", pairs, extra > 0 ? 2 * u64(extra) : 0, kPairsSize); });
   }
   template <class Archive>
   void serialize_body(Archive& ar) {

@@ -428,6 +428,22 @@ u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
       if (reads_in_layout(bytes, archive, i).ok()) return layout;
     }
   }
+  // Data files put back as raw bytes have no entries' table to parse: then the first layout in which every
+  // data file's stored form (prefix, block sets or plain bytes) reads exactly, one at least compressed. Skimmed:
+  // nothing decompressed.
+  for (u8 layout : candidates) {
+    archive.data_layout = layout;
+    bool all = true, compressed = false;  // plain bytes read in any layout without a prefix: block sets tell
+    for (std::size_t i = 0; i < archive.files.size() && all; ++i) {
+      if (archive.files[i].index.size == 0) continue;
+      std::vector<std::span<const u8>> runs;
+      auto stored = read_stored(bytes, archive, i, &runs);
+      compressed |= stored.ok() && stored->compressed;
+      all = stored.ok() &&
+            (stored->compressed || check_plain(bytes, archive, i, runs.empty() ? std::span<const u8>{} : runs[0]).ok());
+    }
+    if (all && compressed) return layout;
+  }
   archive.data_layout = before;
   return candidates.front();  // none reads: the reads name the data file, the offset and the rule
 }

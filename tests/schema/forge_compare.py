@@ -2,11 +2,11 @@
 
 Shared by ksy_roundtrip.py and hexpat_check.py, whose descriptions name the container fields alike
 (schema/ksy.cpp, schema/hexpat.cpp). `compare_forge(anvilrt, path, work, reader, read_archive,
-read_data_file)`: the archive read whole by `read_archive(data)` (a `forge_archive`: header, table
+read_data_file)`: the archive read whole by `read_archive(data, layout)` (a `forge_archive`: header, table
 sections chained by `next`, index and name entries, each data file's header and stored bytes) is compared
 with `anvilrt ls --json`: every data file's id, name, type, stored size, compression and decompressed size
 (the sum of its blocks' or chunks' sizes). Its data files, decompressed by `anvilrt extract`, are read by
-`read_data_file(raw)` (a `forge_data_file` and the bytes it took), which must take exactly their bytes:
+`read_data_file(raw, version, layout)` (a `forge_data_file` and the bytes it took), which must take exactly their bytes:
 their sizes are those `anvilrt dump` gives, and every object dump carves lies inside one resource body
 read (FORGE.md 3). Raises Mismatch; returns (data files compared, values compared).
 """
@@ -26,7 +26,9 @@ def text(raw):
 
 def decompressed_size(block_set):
     if block_set.max_size != 0:
-        return sum(b.uncompressed_size for b in block_set.blocks)
+        # the block table is `blocks` in layout 3 (u32 count), `blocks_2` in the others (u16 count)
+        blocks = block_set.blocks if getattr(block_set, "blocks", None) is not None else block_set.blocks_2
+        return sum(b.uncompressed_size for b in blocks)
     # a plain chunk's bytes are `stored` or, in the form the schema names second, `stored_2`
     return sum(len(c.stored if getattr(c, "stored", None) is not None else c.stored_2) if c.kind == 0
                else c.uncompressed_size for c in block_set.chunks)
@@ -49,7 +51,9 @@ def compare_forge(anvilrt, path, work, reader, read_archive, read_data_file):
     ls = json.loads(subprocess.run([anvilrt, "ls", "--json", "-q", path], check=True, capture_output=True).stdout)
     with open(path, "rb") as f:
         data = f.read()
-    archive = read_archive(data)
+    # The data-file layout is in no file (FORGE.md 7): the one ls found, given to the description.
+    layout = ls["datafiles"][0]["layout"] if ls["datafiles"] else 1
+    archive = read_archive(data, layout)
     version = archive.header.version
     if version != ls["version"]:
         raise Mismatch(f"{path}: {reader} reads archive version {version}, ls {ls['version']}")
@@ -91,7 +95,7 @@ def compare_forge(anvilrt, path, work, reader, read_archive, read_data_file):
             raw = f.read()
         if len(raw) != dumped["size"]:
             raise Mismatch(f"{path}: {name}: extract wrote {len(raw)} bytes, dump says {dumped['size']}")
-        parsed, taken = read_data_file(raw)
+        parsed, taken = read_data_file(raw, version, layout)
         if taken != len(raw):
             raise Mismatch(f"{path}: {name}: {reader} read {taken} of its {len(raw)} bytes")
         if len(parsed.resources) != parsed.num_entries:

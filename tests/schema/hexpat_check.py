@@ -7,7 +7,7 @@ grammar, and an interpreter of it. The part: `#pragma endian little` and the lim
 global variables, forward declarations (`using NAME;`), structs of typed fields and arrays (sized by an
 expression or `[while(...)]`), fields placed with `@`, local variables and assignments, if/else with
 `{ }` blocks, std::assert, std::error, and expressions over earlier fields (`.` members, `[i]` elements,
-`parent`, `$`, `!`, `!=`, std::mem::size(), std::mem::read_unsigned(), std::core::array_index()). The
+`parent`, `$`, `!`, `!=`, `?:`, std::mem::size(), std::mem::read_unsigned(), std::core::array_index()). The
 interpreter is strict where ImHex may be lenient: a type is known only after its definition or a `using`,
 a name only in its own struct or among the globals, and std::core::array_index() only inside an array
 element before any inner array.
@@ -38,7 +38,7 @@ PRAGMAS = {"array_limit", "pattern_limit", "eval_depth"}  # each with a number; 
 FUNCTIONS = {"std::mem::size": 0, "std::mem::read_unsigned": 3, "std::core::array_index": 0}
 CONSTANTS = {"std::mem::Endian::Little": "little", "true": True, "false": False}
 TOKEN = re.compile(r"""\s+|//[^\n]*|(?P<tok>"[^"\\\n]*"|0x[0-9a-fA-F]+|\d+|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*
-                     |==|!=|\|\||&&|<=|>=|\#|[\[\](){};,<>=$+\-*/.!@])""", re.X)
+                     |==|!=|\|\||&&|<=|>=|\#|[\[\](){};,<>=$+\-*/.!@?:])""", re.X)
 NAME = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -228,6 +228,15 @@ class Parser:
     # expr := or; or := and ('||' and)*; and := cmp ('&&' cmp)*; cmp := sum (op sum)?; sum := prod (+|- prod)*;
     # prod := unary (*|/ unary)*; unary := ('!' | '-') unary | postfix; postfix := atom ('.' name | '[' expr ']')*
     def expr(self):
+        condition = self.or_expr()
+        if self.peek() != "?":
+            return condition
+        self.take()  # C's conditional: COND ? A : B, right-associative
+        then = self.expr()
+        self.take(":")
+        return ("?", condition, then, self.expr())
+
+    def or_expr(self):
         left = self.and_expr()
         while self.peek() == "||":
             self.take()
@@ -371,6 +380,8 @@ class Interpreter:
             return self.call(e[1], [self.eval(a, scope) for a in e[2]])
         if kind == "not":
             return not self.eval(e[1], scope)
+        if kind == "?":
+            return self.eval(e[2] if self.eval(e[1], scope) else e[3], scope)
         if kind == "neg":
             return -self.eval(e[1], scope)
         a = self.eval(e[1], scope)
@@ -489,6 +500,9 @@ class Interpreter:
 # The self-test: patterns of each construct the parser must accept, with data the interpreter must read
 # as shown, and malformed patterns and bad data that must be refused.
 ACCEPTED = [
+    # a conditional size (a data-file entry's pairs: extra > 0 ? 2 * extra : 0)
+    ("struct a { u8 n; u8 x[n > 1 ? 2 * n : 0]; u8 m; };", b"\x02\x00\x00\x00\x00\x07", lambda a: a.m == 7),
+    ("struct a { u8 n; u8 x[n > 1 ? 2 * n : 0]; u8 m; };", b"\x01\x07", lambda a: a.m == 7),
     # placement with @: the cursor stays
     ("struct a { u8 n; u8 x @ 2; u8 m; };", b"\x01\x02\x03", lambda a: (a.n, a.x, a.m) == (1, 3, 2)),
     # a while-sized array
@@ -585,11 +599,16 @@ def self_test():
 
 def check_forge(program, anvilrt, path, work):
     """The archive through forge_archive placed at 0, its data files through forge_data_file."""
-    def read_data_file(raw):
+    def read_data_file(raw, version, layout):
         it = Interpreter(program, raw)
+        it.globals.update(archive_version=version, data_layout=layout)  # what a user sets in ImHex
         return it.place("forge_data_file"), it.pos
-    return compare_forge(anvilrt, path, work, "the pattern",
-                         lambda data: Interpreter(program, data).place("forge_archive"), read_data_file)
+
+    def read_archive(data, layout):
+        it = Interpreter(program, data)
+        it.globals["data_layout"] = layout
+        return it.place("forge_archive")
+    return compare_forge(anvilrt, path, work, "the pattern", read_archive, read_data_file)
 
 
 def main():

@@ -49,11 +49,12 @@ def compile_ksy(anvilrt, ksc_dir, work):
 
 def compare_archive(Anvilrt, anvilrt, path, work):
     """The archive through forge_archive, its data files through forge_data_file (forge_compare.py)."""
-    def read_data_file(raw):
-        parsed = Anvilrt.ForgeDataFile(KaitaiStream(BytesIO(raw)))
+    def read_data_file(raw, version, layout):
+        parsed = Anvilrt.ForgeDataFile(version, layout, KaitaiStream(BytesIO(raw)))
         return parsed, parsed._io.pos()
     return compare_forge(anvilrt, path, work, "Kaitai",
-                         lambda data: Anvilrt.ForgeArchive(KaitaiStream(BytesIO(data))), read_data_file)
+                         lambda data, layout: Anvilrt.ForgeArchive(layout, KaitaiStream(BytesIO(data))),
+                         read_data_file)
 
 
 def main():
