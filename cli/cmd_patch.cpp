@@ -192,7 +192,7 @@ int run_patch(int argc, char** argv) {
   // An object of a data file that changed size shifts the rest of it (FORGE.md 5): the data file is
   // written whole, its entry's sizes following.
   if (source.kind == SourceKind::data_file && patch::resizes(level, result)) {
-    if (auto s = patch::write_patched_data_file(level, result, out, output_options); !s.ok()) {
+    if (auto s = patch::write_patched_data_file(level, result, out, output_options, source.variant); !s.ok()) {
       error(std::string(s.message()));
       return kBadInput;
     }

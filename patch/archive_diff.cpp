@@ -32,15 +32,15 @@ std::optional<u64> first_difference(std::span<const u8> a, std::span<const u8> b
 std::string describe_offset(std::span<const u8> bytes, const Source& source, u64 offset) {
   if (offset >= bytes.size()) return "after the end of A (B is longer)";
   if (source.kind != SourceKind::data_file) return "outside objects";
-  auto view = forge::view_data_file(bytes);
+  auto view = forge::view_data_file(bytes, source.variant);
   if (!view.ok()) return "outside objects";
-  const std::size_t n = view->file.entries.size();
-  const u64 table_end = 2 + forge::Entry::head_wire_size * n + 4 + view->runs[0].size();
   if (offset < 2) return "the entry count";
-  if (offset < 2 + forge::Entry::head_wire_size * n)
-    return absl::StrFormat("entry %d's table row (file_id, data_size, extra)",
-                           (offset - 2) / forge::Entry::head_wire_size);
-  if (offset < table_end) return "the bytes kept after the entry table";
+  u64 row_at = 2;  // the rows' sizes by layout (FORGE.md 7)
+  for (std::size_t i = 0; i < view->file.entries.size(); ++i) {
+    row_at += forge::entry_head_size(view->file.entries[i], view->variant);
+    if (offset < row_at) return absl::StrFormat("entry %d's table row (file_id, data_size, ...)", i);
+  }
+  if (offset < forge::table_end(view->file, view->variant)) return "the bytes kept after the entry table";
   for (const forge::BodyAt& body : forge::body_layout(*view)) {
     const std::string name = forge::printable_name(
         {reinterpret_cast<const char*>(view->name(body.entry).data()), view->name(body.entry).size()});
@@ -113,6 +113,7 @@ absl::StatusOr<Opened> open_data_file(std::span<const u8> bytes, const forge::Ar
     return named(absl::InvalidArgumentError(
         absl::StrFormat("%s: %s", forge::data_file_label(archive, index), view.status().message())));
   out.source.kind = SourceKind::data_file;
+  out.source.variant = archive.variant();
   out.source.entries = view->file.entries.size();
   for (const forge::BodyAt& body : forge::body_layout(*view))
     if (body.size > 0) out.source.regions.push_back({body.offset, body.size});

@@ -69,7 +69,7 @@ Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
     if (!read.ok()) continue;
     auto file = view_data_file(read->decoded.bytes, archive.variant());
     if (!file.ok()) continue;
-    Source source{SourceKind::data_file, file->file.entries.size(), {}};
+    Source source{SourceKind::data_file, file->file.entries.size(), {}, archive.variant()};
     for (const BodyAt& body : body_layout(*file))
       if (body.size > 0) source.regions.push_back({body.offset, body.size});
     Detection d = detect(read->decoded.bytes, source);

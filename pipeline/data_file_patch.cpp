@@ -216,8 +216,8 @@ std::optional<std::string> check_patched_data_file(const Level& level, const Pat
 }
 
 absl::Status write_patched_data_file(const Level& level, const PatchResult& result, const std::string& target,
-                                     const OutputOptions& options) {
-  auto bytes = patched_data_file(level, result);
+                                     const OutputOptions& options, forge::ForgeVariant variant) {
+  auto bytes = patched_data_file(level, result, variant);
   if (!bytes.ok()) return absl::Status(bytes.status().code(), absl::StrCat(target, ": ", bytes.status().message()));
   auto cannot_write = [&] {
     return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
@@ -229,7 +229,7 @@ absl::Status write_patched_data_file(const Level& level, const PatchResult& resu
   AtomicFile output;
   if (auto s = output.open(target, options); !s.ok()) return s;
   if (!output.to_temporary()) {
-    if (auto why = check_patched_data_file(level, result, *bytes)) return mismatch(*why);
+    if (auto why = check_patched_data_file(level, result, *bytes, variant)) return mismatch(*why);
     if (!bytes->empty() && std::fwrite(bytes->data(), 1, bytes->size(), output.stream()) != bytes->size())
       return cannot_write();
     return output.commit();
@@ -241,7 +241,7 @@ absl::Status write_patched_data_file(const Level& level, const PatchResult& resu
     auto written = InputFile::open(output.temp_path());
     if (!written.ok())
       return absl::InternalError(absl::StrCat(target, ": cannot read the output back: ", written.status().message()));
-    if (auto why = check_patched_data_file(level, result, written->bytes())) return mismatch(*why);
+    if (auto why = check_patched_data_file(level, result, written->bytes(), variant)) return mismatch(*why);
   }
   return output.commit();
 }

@@ -45,6 +45,6 @@ std::optional<std::string> check_patched_data_file(const Level& level, const Pat
 // regular file gets the bytes once they are checked in memory. On error nothing is left behind and the
 // message is the one line to print, naming `target`.
 absl::Status write_patched_data_file(const Level& level, const PatchResult& result, const std::string& target,
-                                     const OutputOptions& options = {});
+                                     const OutputOptions& options = {}, forge::ForgeVariant variant = {});
 
 }  // namespace anvil::patch

@@ -50,9 +50,10 @@ Source detect_source(std::span<const u8> bytes) {
     return source;
   }
   if (bytes.empty()) return source;
-  auto file = forge::view_data_file(bytes);
+  auto file = forge::view_data_file_by_content(bytes);
   if (!file.ok()) return source;
   source.kind = SourceKind::data_file;
+  source.variant = file->variant;
   source.entries = file->file.entries.size();
   for (const forge::BodyAt& body : forge::body_layout(*file))
     if (body.size > 0) source.regions.push_back({body.offset, body.size});

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/forge/variant.hpp"
 #include "reader/level.hpp"
 
 namespace anvil {
@@ -23,6 +24,7 @@ struct Source {
   SourceKind kind = SourceKind::level_file;
   std::size_t entries = 0;      // data file: its entries
   std::vector<Extent> regions;  // data file: its bodies, where objects are carved (FORGE.md 3)
+  forge::ForgeVariant variant;  // data file: the version and layout its entries' table reads in (FORGE.md 7)
 };
 
 // The kind of `bytes`. An empty file is a level file.

@@ -24,11 +24,13 @@ CORPUS = os.path.join(HERE, os.pardir, "corpus", "forge")
 # The second reader's checksum rule names and anvilrt ls's.
 RULE_NAMES = {"adler32-0-compressed": "adler32-0/stored", "adler32-1-compressed": "adler32-1/stored",
               "adler32-0-decompressed": "adler32-0/decompressed", "adler32-1-decompressed": "adler32-1/decompressed"}
-# (game, data files, visuals per entry body, seed, block size[, archive version]): every form gen writes,
-# blocks from the default size down to the smallest, where most blocks do not shrink and are stored plain;
-# the later archive versions of FORGE.md 7 (26, and 27 with its 64-bit ids and no data file headers).
+# (game, data files, visuals per entry body, seed, block size[, archive version[, data-file layout]]): every
+# form gen writes, blocks from the default size down to the smallest, where most blocks do not shrink and
+# are stored plain; the later archive versions of FORGE.md 7 (26, and 27 with its 64-bit ids and no data
+# file headers) and the data-file layouts 0 (AC1), 2 (AC3, AC4) and 3 (Unity).
 SHAPES = [("ac2", 5, 20, 1, 32768), ("ac2", 7, 3, 2, 700), ("ac2", 10, 2, 3, 16), ("sws", 5, 4, 4, 4096),
-          ("ac2", 1, 1, 5, 100), ("sws", 4, 3, 6, 500, 26), ("ac2", 6, 3, 7, 300, 27)]
+          ("ac2", 1, 1, 5, 100), ("sws", 4, 3, 6, 500, 26), ("ac2", 6, 3, 7, 300, 27),
+          ("ac2", 4, 3, 8, 300, 25, 0), ("sws", 4, 3, 9, 400, 26, 2), ("ac2", 5, 3, 10, 200, 27, 3)]
 
 
 class Mismatch(Exception):
@@ -82,8 +84,8 @@ def compare(anvilrt, forge, tmp, label):
             if m[key] != t[key]:
                 raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): {key} is {t[key]!r} for "
                                f"anvilrt ls, {m[key]!r} for the second reader")
-        if "layout" in t and t["layout"] != archive["layout"]:
-            raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): anvilrt ls reads layout {t['layout']}, "
+        if t.get("layout") != archive["layout"]:
+            raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): anvilrt ls reads layout {t.get('layout')}, "
                            f"the second reader {archive['layout']}")
         if not same_rule(m["checksum_rules"], t["checksum_rule"]):
             raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): anvilrt ls finds checksum rule "
@@ -121,10 +123,12 @@ def compare(anvilrt, forge, tmp, label):
 def generate(anvilrt, tmp, shape):
     game, datafiles, visuals, seed, block_size = shape[:5]
     version = shape[5] if len(shape) > 5 else 25
-    label = f"{game}-{datafiles}x{visuals}-seed{seed}-block{block_size}-v{version}"
+    layout = shape[6] if len(shape) > 6 else 1
+    label = f"{game}-{datafiles}x{visuals}-seed{seed}-block{block_size}-v{version}-layout{layout}"
     forge = os.path.join(tmp, label + ".forge")
     run(anvilrt, "gen", "--forge", "--game", game, "--datafiles", str(datafiles), "--visuals", str(visuals),
-        "--seed", str(seed), "--block-size", str(block_size), "--forge-version", str(version), "-o", forge)
+        "--seed", str(seed), "--block-size", str(block_size), "--forge-version", str(version), "--layout",
+        str(layout), "-o", forge)
     return label, forge
 
 
@@ -232,8 +236,11 @@ def check_put(anvilrt, tmp):
         os.makedirs(edited)
         args = [anvilrt, "put", forge, "--raw"]
         removed = files[1][: -len(".data")] if len(files) > 2 else None
+        # Raw bytes in every data file leave the layout to guess (it is found by the entries' tables, FORGE.md
+        # 7; layouts 1 and 2 store a prefix alike): in another layout than 1, the last data file stays as it is.
+        kept = files[-1] if len(shape) > 6 and shape[6] != 1 else None
         for k, name in enumerate(files):
-            if name[: -len(".data")] == removed:
+            if name[: -len(".data")] == removed or name == kept:
                 continue
             with open(os.path.join(extracted, name), "rb") as f:
                 data = f.read()
@@ -289,16 +296,30 @@ def check_packed(anvilrt, tmp):
     return lines
 
 
-def entry_table(data):
-    """A decompressed data file's entries (FORGE.md 3, flag 0 or 1): each one's data_size, file_size and the
-    bytes of its table row and resource header without those two fields."""
+def entry_table(data, version=25, layout=1):
+    """A decompressed data file's entries (FORGE.md 3, flag 0 or 1; the rows and what follows them by the
+    layout and version of FORGE.md 7): each one's data_size, file_size and the bytes of its table row and
+    resource header without those two fields."""
     count = struct.unpack_from("<H", data, 0)[0]
-    pos = 2 + 10 * count
-    pos += 4 + struct.unpack_from("<I", data, pos)[0]
+    rows, pos = [], 2
+    for i in range(count):
+        if layout < 2:  # [u32 id][u32 data_size], then layout 1's [i16 extra]
+            row = data[pos:pos + (8 if layout == 0 else 10)]
+            size_at = 4
+        else:  # [u64 id][u32 data_size][i16 e], then 2e bytes when e > 0
+            e = struct.unpack_from("<h", data, pos + 12)[0]
+            row = data[pos:pos + 14 + (2 * e if e > 0 else 0)]
+            size_at = 8
+        rows.append((row, size_at))
+        pos += len(row)
+    if version == 26 and layout != 0:
+        pos += 4 + struct.unpack_from("<I", data, pos)[0]
+    if layout == 1:
+        pos += 4 + struct.unpack_from("<I", data, pos)[0]
     entries = []
     for i in range(count):
-        row = data[2 + 10 * i: 2 + 10 * i + 10]
-        data_size = struct.unpack_from("<I", row, 4)[0]
+        row, size_at = rows[i]
+        data_size = struct.unpack_from("<I", row, size_at)[0]
         resource_type, file_size, name_length = struct.unpack_from("<III", data, pos)
         start = pos
         pos += 12 + name_length
@@ -308,7 +329,7 @@ def entry_table(data):
             pos += 3 + 4 + 12 * struct.unpack_from("<I", data, pos + 3)[0]
         elif flag != 0:
             raise Mismatch(f"entry {i}: flag {flag}")
-        header = row[:4] + row[8:] + data[start:start + 4] + data[start + 8:pos]
+        header = row[:size_at] + row[size_at + 4:] + data[start:start + 4] + data[start + 8:pos]
         entries.append({"data_size": data_size, "file_size": file_size, "header": header})
         pos += file_size
     if pos != len(data):
@@ -364,7 +385,9 @@ def check_resized(anvilrt, tmp):
                 if hashlib.sha256(data).hexdigest() == (target if tag == "before" else after[target["file_id"]])["sha256"]:
                     return data
             raise Mismatch(f"{label}: the second reader extracts no data file {target['name']}")
-        old_table, new_table = entry_table(reader_bytes(forge, "before")), entry_table(reader_bytes(patched, "after"))
+        form = (shape[5] if len(shape) > 5 else 25, shape[6] if len(shape) > 6 else 1)
+        old_table = entry_table(reader_bytes(forge, "before"), *form)
+        new_table = entry_table(reader_bytes(patched, "after"), *form)
         if len(old_table) != len(new_table):
             raise Mismatch(f"{label}: the grown data file has {len(new_table)} entries, not {len(old_table)}")
         total = 0

@@ -385,15 +385,31 @@ std::optional<u8> g_named_layout;  // --layout: the layout the user names (FORGE
 void set_named_layout(std::optional<u8> layout) { g_named_layout = layout; }
 std::optional<u8> named_layout() { return g_named_layout; }
 
+bool data_sizes_agree(const DataFileView& view) {
+  u64 resource_at = table_end(view.file, view.variant);  // where each entry's resource header starts
+  for (const BodyAt& body : body_layout(view)) {
+    const u64 end = body.offset + body.size;
+    if (view.file.entries[body.entry].data_size != end - resource_at) return false;
+    resource_at = end;
+  }
+  return true;
+}
+
 absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded) {
-  auto first = view_data_file(decoded);
-  if (first.ok()) return first;
+  // Version 27's data files are version 25's; layouts 2 and 3 differ only in their stored form.
+  std::vector<ForgeVariant> forms;
   for (u32 version : {25u, 26u})
-    for (u8 layout : plausible_layouts(version)) {
-      const ForgeVariant variant{version, layout};
-      if (variant == ForgeVariant{}) continue;
-      if (auto view = view_data_file(decoded, variant); view.ok()) return view;
-    }
+    for (u8 layout : plausible_layouts(version))
+      if (!g_named_layout || layout == *g_named_layout) forms.push_back({version, layout});
+  absl::StatusOr<DataFileView> first = absl::InvalidArgumentError("no form");
+  std::optional<DataFileView> parsed;  // the first form that parses, when no form's sizes agree
+  for (const ForgeVariant& variant : forms) {
+    auto view = view_data_file(decoded, variant);
+    if (view.ok() && data_sizes_agree(*view)) return view;
+    if (view.ok() && !parsed) parsed = std::move(*view);
+    if (!view.ok() && &variant == &forms.front()) first = view.status();
+  }
+  if (parsed) return std::move(*parsed);
   return first;
 }
 
@@ -420,13 +436,22 @@ u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   if (g_named_layout) return *g_named_layout;
   // The first data file that reads in a layout decides: the first layout whose stored form and entries'
   // table parse exactly. A data file that reads in none (damaged, or put back as raw bytes) is passed over.
+  // Among the layouts that parse it, the first in which every entry's data_size is its resource's size (the
+  // entry header and body, FORGE.md 5): layouts 1 and 2 can both parse a data file of one entry.
   const u8 before = archive.data_layout;
   for (std::size_t i = 0; i < archive.files.size(); ++i) {
     if (archive.files[i].index.size == 0) continue;
+    std::optional<u8> parses;
     for (u8 layout : candidates) {
       archive.data_layout = layout;
-      if (reads_in_layout(bytes, archive, i).ok()) return layout;
+      auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
+      if (!read.ok()) continue;
+      auto view = view_data_file(read->decoded.bytes, archive.variant());
+      if (!view.ok()) continue;
+      if (data_sizes_agree(*view)) return layout;
+      if (!parses) parses = layout;
     }
+    if (parses) return *parses;
   }
   // Data files put back as raw bytes have no entries' table to parse: then the first layout in which every
   // data file's stored form (prefix, block sets or plain bytes) reads exactly, one at least compressed. Skimmed:

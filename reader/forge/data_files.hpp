@@ -114,9 +114,13 @@ struct DataFileView {
   std::span<const u8> body(std::size_t entry) const { return runs[first_entry_run + 1 + 2 * entry]; }
 };
 absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded, ForgeVariant variant = {});
-// A decompressed data file outside its archive (`diff` of two data files, or of their carved levels): read
-// in the first form that parses it exactly, version 25 with layout 1 first, then every other layout and
-// version 26's tail; the error of the first form when none does.
+// Whether every entry's data_size is the size of its resource (header and body, FORGE.md 5): what tells
+// apart layouts that parse the same bytes (1 and 2, with one entry).
+bool data_sizes_agree(const DataFileView& view);
+// A decompressed data file outside its archive (dump, verify, patch, diff of a data file): read in the
+// first form that parses it exactly and whose data sizes agree, else in the first that parses (version 25
+// with layout 1 first, then the other layouts, then version 26's tail; only the layout the user named,
+// when named); the error of the first form when none parses.
 absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded);
 
 // The bytes of an entry's head in the entries' table, and where its data_size lies in it (from the
@@ -206,7 +210,8 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
 
 // The data-file layout (FORGE.md 7). The user may name it (--layout: set_named_layout); otherwise it is
 // found by content: the first of the archive version's plausible layouts in which the first data file that
-// holds bytes reads, its stored form and its entries' table exactly (read_archive() sets
+// holds bytes reads, its stored form and its entries' table exactly, those whose data sizes agree
+// first (read_archive() sets
 // Archive::data_layout so); failing that (raw data files), the first in which every data file's stored
 // form reads, one at least compressed. When none does, the version's likeliest, whose reads then name the data file,
 // the offset and the rule that failed.
