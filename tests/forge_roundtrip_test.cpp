@@ -18,11 +18,12 @@
 namespace anvil::forge {
 namespace {
 
-std::vector<u8> encode_data_file(const DataFile& f) {
+std::vector<u8> encode_data_file(const DataFile& f, ForgeVariant variant) {
   std::vector<u8> out;
   {
     ByteWriter w(out);
-    const_cast<DataFile&>(f).serialize(w, 0);
+    w.set_version(variant.code());  // the context nested structures (the entries' heads) read it from
+    const_cast<DataFile&>(f).serialize(w, variant.code());
   }
   return out;
 }
@@ -50,14 +51,14 @@ void expect_reads_and_round_trips(std::span<const u8> bytes, const std::string& 
     auto read = read_data_file(bytes, *archive, i, checksums);
     ASSERT_TRUE(read.ok()) << what << ": " << read.status();
     const std::vector<u8> decoded(read->decoded.bytes.begin(), read->decoded.bytes.end());
-    auto file = parse_data_file(decoded);
+    auto file = parse_data_file(decoded, archive->variant());
     ASSERT_TRUE(file.ok()) << what << ": " << file.status();
-    EXPECT_EQ(encode_data_file(*file), decoded) << what << " data file " << i;
+    EXPECT_EQ(encode_data_file(*file, archive->variant()), decoded) << what << " data file " << i;
     // Read in place, the same table with its bodies where the copying read finds them.
-    auto view = view_data_file(read->decoded.bytes);
+    auto view = view_data_file(read->decoded.bytes, archive->variant());
     ASSERT_TRUE(view.ok()) << what << ": " << view.status();
     ASSERT_EQ(view->file.entries.size(), file->entries.size());
-    std::vector<BodyAt> copied = body_layout(*file), viewed = body_layout(*view);
+    std::vector<BodyAt> copied = body_layout(*file, archive->variant()), viewed = body_layout(*view);
     ASSERT_EQ(viewed.size(), copied.size());
     for (std::size_t e = 0; e < copied.size(); ++e) {
       EXPECT_EQ(viewed[e].offset, copied[e].offset) << what << " data file " << i << " entry " << e;

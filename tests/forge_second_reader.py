@@ -363,21 +363,23 @@ def read_data_file(buf, layout, n, e, lzo):
                            "checksums": checksums}
 
 
-def count_entries(data, layout, flag_zero=False):
+def count_entries(data, layout, flag_zero=False, sizes=None):
     """The decompressed data file's entry table (FORGE.md section 3): number of entries, or why not.
 
     Informational (list reports it, nothing fails on it). FORGE.md's flag rule is read as written: "if
-    flag = 1: [...]; any other flag: an error", so flag 0 is refused here."""
+    flag = 1: [...]; any other flag: an error", so flag 0 is refused here. `sizes`, a list, receives each
+    entry's (data_size, bytes of its resource header and body)."""
     cur = Cursor(data, 0, len(data), "entry table")
+    data_sizes = []
     try:
         count = cur.unpack("H", "entry count")
         for i in range(count):  # FORGE.md 7's table of layouts
             if layout.data_layout == 0:
-                cur.take(8, f"entry {i} of the table")
+                data_sizes.append(cur.unpack("II", f"entry {i} of the table")[1])
             elif layout.data_layout == 1:
-                cur.take(10, f"entry {i} of the table")
+                data_sizes.append(cur.unpack("IIh", f"entry {i} of the table")[1])
             else:
-                cur.take(12, f"entry {i} of the table")
+                data_sizes.append(cur.unpack("QI", f"entry {i} of the table")[1])
                 e = cur.unpack("h", f"entry {i} e")
                 if e > 0:
                     cur.take(2 * e, f"entry {i} e pairs")
@@ -388,11 +390,14 @@ def count_entries(data, layout, flag_zero=False):
             kept = cur.unpack("I", "kept byte count")
             cur.take(kept, "kept bytes")
         for i in range(count):
+            resource_at = cur.pos
             _, file_size, name_length = cur.unpack("III", f"entry {i} header")
             cur.take(name_length, f"entry {i} name")
             flag = cur.unpack("B", f"entry {i} flag")
             if flag == 0 and flag_zero:
                 cur.take(file_size, f"entry {i} body")
+                if sizes is not None:
+                    sizes.append((data_sizes[i], cur.pos - resource_at))
                 continue
             if flag != 1:
                 raise ForgeError(f"offset {cur.pos - 1:#x}: entry {i} flag is {flag}, not 1")
@@ -400,6 +405,8 @@ def count_entries(data, layout, flag_zero=False):
             k = cur.unpack("I", f"entry {i} k")
             cur.take(12 * k, f"entry {i} {k} triples")
             cur.take(file_size, f"entry {i} body")
+            if sizes is not None:
+                sizes.append((data_sizes[i], cur.pos - resource_at))
         if cur.pos != len(data):
             raise ForgeError(f"offset {cur.pos:#x}: {len(data) - cur.pos} bytes follow the last body")
     except ForgeError as e:
@@ -413,21 +420,28 @@ LAYOUTS_TO_TRY = {25: (1, 0, 2, 3), 26: (1, 2, 3, 0), 27: (3, 2, 1, 0)}
 
 def find_layout(buf, layout, entries, lzo):
     """The data-file layout (FORGE.md 7: not stored; the one whose stored form and entry table read
-    exactly): the first of the version's candidates that reads the first data file that reads in any; failing
+    exactly, those where each entry's data_size is its resource's size first, FORGE.md 5): the first of the
+    version's candidates that reads the first data file that reads in any; failing
     that, the first in which every data file's stored form reads, one at least compressed.
     Flag 0 entries are let through here (gen writes them; count_entries reports them)."""
     candidates = LAYOUTS_TO_TRY[layout.version]
     for n, e in enumerate(entries):
         if e["stored_size"] == 0:
             continue
+        parses = None  # the first that parses, when in none every data_size is its resource's size
         for candidate in candidates:
             layout.data_layout = candidate
             try:
                 data, _ = read_data_file(buf, layout, n, e, lzo)
             except ForgeError:
                 continue
-            if count_entries(data, layout, flag_zero=True)[1] is None:
-                return candidate
+            sizes = []
+            if count_entries(data, layout, flag_zero=True, sizes=sizes)[1] is None:
+                if all(a == b for a, b in sizes):
+                    return candidate
+                parses = candidate if parses is None else parses
+        if parses is not None:
+            return parses
     # Raw data files (put --raw) have no entry table to parse: the first layout in which every data file's
     # stored form reads, one at least compressed.
     for candidate in candidates:
