@@ -51,13 +51,15 @@ std::string check_checksums(std::span<const u8> bytes, const forge::Archive& arc
       }
       if (!checksum) continue;
       ++blocks;
-      std::vector<u8> decoded(plain ? 0 : b.decoded_size);
+      // Sized only within LZO's bound: a claimed size of hundreds of megabytes is refused, not zero-filled.
+      const bool fits = !plain && b.decoded_size <= codec::max_decompressed_size(src.size());
+      std::vector<u8> decoded(fits ? b.decoded_size : 0);
       bool ok =
-          plain || (b.decoded_size <= codec::max_decompressed_size(src.size()) &&
-                    codec::decompress_into(
-                        codec::algorithm_of(forge::compression_of(set.compression).value_or(forge::Compression::lzo1x)),
-                        src, decoded)
-                        .ok());
+          plain ||
+          (fits && codec::decompress_into(
+                       codec::algorithm_of(forge::compression_of(set.compression).value_or(forge::Compression::lzo1x)),
+                       src, decoded)
+                       .ok());
       forge::ChecksumRules rules = forge::rules_matching(*checksum, src, plain ? src : std::span<const u8>(decoded));
       if (!ok) rules &= forge::kStoredRules;
       if (verdict.rule && (rules & static_cast<u8>(*verdict.rule))) ++matched;
