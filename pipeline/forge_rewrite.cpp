@@ -145,6 +145,16 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   return check_rewrite(original, written, edit, untouched_copied, original_file, written_file, checksums);
 }
 
+namespace {
+// How a data file read back differs from the bytes written: its size, or the first byte that differs.
+std::string differs_from(std::span<const u8> read, std::span<const u8> wanted) {
+  if (read.size() != wanted.size())
+    return absl::StrFormat("decompresses to %d bytes, not the %d written", read.size(), wanted.size());
+  const auto at = std::ranges::mismatch(read, wanted).in1 - read.begin();
+  return absl::StrFormat("does not decompress to the new bytes (decompressed offset 0x%x differs)", at);
+}
+}  // namespace
+
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written, const ArchiveEdit& edit,
                            bool untouched_copied, const InputFile* original_file, const InputFile* written_file,
                            const ChecksumVerdict& checksums) {
@@ -184,7 +194,8 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
       auto read = read_data_file(written, *after, j, checksums);
       if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
       if (!std::ranges::equal(read->decoded.bytes, change->decoded))
-        return absl::InternalError(data_file_label(*after, j) + ": does not decompress to the new bytes");
+        return absl::InternalError(data_file_label(*after, j) + ": " +
+                                   differs_from(read->decoded.bytes, change->decoded));
     }
     ++j;
   }
@@ -196,7 +207,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
     auto read = read_data_file(written, *after, j, checksums);
     if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
     if (!std::ranges::equal(read->decoded.bytes, add.decoded))
-      return absl::InternalError(data_file_label(*after, j) + ": does not decompress to the new bytes");
+      return absl::InternalError(data_file_label(*after, j) + ": " + differs_from(read->decoded.bytes, add.decoded));
     ++j;
   }
   return absl::OkStatus();

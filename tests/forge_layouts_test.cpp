@@ -32,6 +32,20 @@ gen::ForgeOptions layout_options(u8 layout, u32 version = 25) {
   return o;
 }
 
+// The first object of the first data file holding one, as `dump` of the archive lists it: (name, key).
+std::pair<std::string, std::string> first_object(const std::string& forge) {
+  auto r = test::run_cli({"dump", forge, "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::smatch m;
+  const std::regex key(R"re("(DataFile_[0-9]+)":\{"size":[0-9]+,"objects":\{"(0x[0-9a-f]{16})")re");
+  if (!std::regex_search(r.out, m, key)) return {};
+  return {m[1].str(), m[2].str()};
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  test::write_file(path, std::vector<u8>(text.begin(), text.end()));
+}
+
 TEST(ForgeLayouts, VariantCodeZeroIsVersion25Layout1AndOfInvertsCode) {
   EXPECT_EQ(forge::ForgeVariant{}.code(), 0u);
   for (u32 v = forge::ForgeVariant::kFirst; v <= forge::ForgeVariant::kLast; ++v)
@@ -119,24 +133,21 @@ TEST(ForgeLayouts, AnObjectPatchedInLayouts0And3) {
     SCOPED_TRACE(absl::StrFormat("layout %d", layout));
     const std::string forge = dir.path(absl::StrFormat("p%d.forge", layout));
     ASSERT_TRUE(gen::generate_forge_file(layout_options(layout), forge).ok());
-    auto r = test::run_cli({"dump", forge, "-q"});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::smatch m;
-    const std::regex key(R"re("(DataFile_[0-9]+)":\{"size":[0-9]+,"objects":\{"(0x[0-9a-f]{16})")re");
-    ASSERT_TRUE(std::regex_search(r.out, m, key)) << r.out.substr(0, 300);
-    const std::string text = absl::StrFormat(
-        R"([{"op":"replace","path":"/datafiles/%s/objects/%s/managed","value":1}])", m[1].str(), m[2].str());
+    const auto [name, key] = first_object(forge);
+    ASSERT_FALSE(name.empty());
+    const std::string text =
+        absl::StrFormat(R"([{"op":"replace","path":"/datafiles/%s/objects/%s/managed","value":1}])", name, key);
     const std::string patch = dir.path(absl::StrFormat("p%d.json", layout));
     test::write_file(patch, std::vector<u8>(text.begin(), text.end()));
     const std::string out = forge + ".patched";
-    r = test::run_cli({"patch", forge, patch, "-o", out, "-q"});
+    auto r = test::run_cli({"patch", forge, patch, "-o", out, "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     r = test::run_cli({"ls", out});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr(absl::StrFormat("  layout %d\n", layout)));
     r = test::run_cli({"dump", out, "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_THAT(r.out, HasSubstr(absl::StrFormat(R"("%s":{"offset")", m[2].str())));
+    EXPECT_THAT(r.out, HasSubstr(absl::StrFormat(R"("%s":{"offset")", key)));
     auto bytes = test::read_file(out);
     auto again = forge::round_trip(bytes);
     ASSERT_TRUE(again.ok()) << again.status();
@@ -149,20 +160,6 @@ TEST(ForgeLayouts, AnObjectPatchedInLayouts0And3) {
 
 namespace anvil {
 namespace {
-
-// The first object of the first data file holding one, as `dump` of the archive lists it: (name, key).
-std::pair<std::string, std::string> first_object(const std::string& forge) {
-  auto r = test::run_cli({"dump", forge, "-q"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::smatch m;
-  const std::regex key(R"re("(DataFile_[0-9]+)":\{"size":[0-9]+,"objects":\{"(0x[0-9a-f]{16})")re");
-  if (!std::regex_search(r.out, m, key)) return {};
-  return {m[1].str(), m[2].str()};
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  test::write_file(path, std::vector<u8>(text.begin(), text.end()));
-}
 
 TEST(ForgeLayouts, APatchOfAnExtractedDataFilePutBackIsThePatchOfTheArchiveInEveryPair) {
   test::TempDir dir;

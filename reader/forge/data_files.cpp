@@ -44,14 +44,14 @@ constexpr u64 kSetHeader = BlockSet::min_wire_size;
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                                            std::vector<std::span<const u8>>* runs) {
   const DataFileAt& file = archive.files[index];
+  const ForgeVariant variant = archive.variant();
   StoredDataFile stored;
+  stored.variant = variant;    // an empty one too: what it is written in when it gets bytes
   if (file.index.size == 0) {  // an empty data file (pyUbiForge2 meets some)
     stored.empty = true;
     return stored;
   }
   std::span<const u8> span = bytes.subspan(file.stored_offset(), file.index.size);
-  const ForgeVariant variant = archive.variant();
-  stored.variant = variant;
   stored.compressed = starts_compressed(span, variant);
   ByteReader reader(span);
   reader.skim_into(runs);

@@ -19,6 +19,7 @@ struct Written {
   u64 begin = 0;
   u64 end = 0;
   std::string what;
+  std::optional<std::size_t> file = std::nullopt;  // the data file whose header or stored bytes these are
 };
 
 bool overlaps(u64 begin, u64 end, const Written& w) { return begin < w.end && w.begin < end; }
@@ -27,8 +28,8 @@ bool overlaps(u64 begin, u64 end, const Written& w) { return begin < w.end && w.
 std::vector<Written> stored_ranges(const Archive& archive) {
   std::vector<Written> out;
   for (std::size_t i = 0; i < archive.files.size(); ++i)
-    out.push_back(
-        {archive.files[i].stored_offset(), archive.files[i].end(), absl::StrFormat("data file %d's stored bytes", i)});
+    out.push_back({archive.files[i].stored_offset(), archive.files[i].end(),
+                   absl::StrFormat("data file %d's stored bytes", i), i});
   return out;
 }
 
@@ -46,7 +47,7 @@ std::vector<Written> table_ranges(const Archive& archive) {
                    absl::StrFormat("data file %d's index entry", i)});
     out.push_back({f.name_entry_offset, f.name_entry_offset + archive.layout().name_entry,
                    absl::StrFormat("data file %d's name entry", i)});
-    out.push_back({f.index.offset, f.stored_offset(), absl::StrFormat("data file %d's header", i)});
+    out.push_back({f.index.offset, f.stored_offset(), absl::StrFormat("data file %d's header", i), i});
   }
   return out;
 }
@@ -81,6 +82,23 @@ absl::Status check_no_overlap(std::span<const u8> original, const Archive& archi
       }
   }
   return absl::OkStatus();
+}
+
+// Where the old place of data file `index` ends: at the first structure or other data file that starts at or
+// after its end (its own header aside; a table with no extent inside it does not count); at its own start
+// when a structure or another data file's stored bytes lie across that start (an empty data file inside
+// them has no room of its own). Nothing when nothing follows it.
+std::optional<u64> room_end(const DataFileAt& old, std::size_t index, std::span<const Written> tables,
+                            std::span<const Written> stored) {
+  const u64 at = old.stored_offset();
+  std::optional<u64> end;
+  for (std::span<const Written> list : {tables, stored})
+    for (const Written& w : list) {
+      if (w.file == index) continue;
+      if (w.begin <= at && at < w.end) return at;
+      if (w.begin >= old.end()) end = std::min(end.value_or(w.begin), w.begin);
+    }
+  return end;
 }
 
 }  // namespace
@@ -158,11 +176,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   Archive updated = archive;
   std::vector<Placement> placements;
   if (auto s = out.write_original(original); !s.ok()) return s;
-  // Every place a structure other than a data file's stored bytes starts: the old place of a data file
-  // ends at the first of these after it.
-  std::vector<u64> starts;
-  for (const Written& w : tables) starts.push_back(w.begin);
-  std::sort(starts.begin(), starts.end());
+  const std::vector<Written> stored_bytes = stored_ranges(archive);
   const u64 alignment = data_file_alignment(archive);
   u64 end = original.size();
 
@@ -178,15 +192,15 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
       return absl::InvalidArgumentError(
           absl::StrFormat("data file %d: %d stored bytes do not fit a u32 size", r.index, stored.size()));
     // The old place: up to the next structure (or the end of the file), padded with the byte after it.
-    auto next = std::upper_bound(starts.begin(), starts.end(), old.stored_offset());
-    while (next != starts.end() && *next < old.end()) ++next;  // an empty data file's own start (no other: checked)
-    const u64 room_end = next == starts.end() ? original.size() : *next;
-    const u8 padding = old.end() < room_end ? original[old.end()] : 0;
+    const std::optional<u64> next = room_end(old, r.index, tables, stored_bytes);
+    const u64 room = next.value_or(original.size());
+    const u8 padding = old.end() < room ? original[old.end()] : 0;
     Placement placement{r.index, false, old.index.offset, stored.size()};
     // The archive's last structure grows in place, and the file with it (unless something was appended
     // already): nothing lies after it to move out of the way.
-    const bool last = next == starts.end() && end == original.size();
-    if (last || stored.size() <= room_end - old.stored_offset()) {
+    const bool last = !next && end == original.size() && old.end() <= original.size();
+    // Its own old bytes always take it back (a round trip writes each data file where it was).
+    if (last || stored.size() <= old.index.size || stored.size() <= room - old.stored_offset()) {
       written_in_place.push_back({old.stored_offset(), old.stored_offset() + stored.size(), "a data file rewritten"});
       if (auto s = out.write_at(old.stored_offset(), stored); !s.ok()) return s;
       end = std::max<u64>(end, old.stored_offset() + stored.size());
@@ -250,7 +264,6 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   }
 
   // Where a table that grows may grow into: nothing the archive holds may lie there.
-  const std::vector<Written> stored_bytes = stored_ranges(archive);
   std::vector<Written> occupied = tables;
   occupied.insert(occupied.end(), stored_bytes.begin(), stored_bytes.end());
   occupied.insert(occupied.end(), written_in_place.begin(), written_in_place.end());
@@ -282,12 +295,15 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
         now != was || std::any_of(archive.files.begin(), archive.files.end(), [&](const DataFileAt& f) {
           return f.section == s_i && removed[&f - archive.files.data()];
         });
-    if (relisted && (shares_bytes(static_cast<u64>(t.index_table),
+    // The section itself changes with its list (its count, its tables' offsets).
+    const u64 section_at = updated.sections[s_i].offset;
+    if (relisted && (shares_bytes(section_at, section_at + layout.section, layout.section) ||
+                     shares_bytes(static_cast<u64>(t.index_table),
                                   static_cast<u64>(t.index_table) + was * layout.index_entry, layout.index_entry) ||
                      shares_bytes(static_cast<u64>(t.name_table),
                                   static_cast<u64>(t.name_table) + was * layout.name_entry, layout.name_entry)))
       return absl::FailedPreconditionError(absl::StrFormat(
-          "offset 0x%x: table section %d's index or name table shares bytes with another structure, so changing "
+          "offset 0x%x: table section %d, or its index or name table, shares bytes with another structure, so changing "
           "its list would change that one; anvilrt does not rewrite such an archive",
           updated.sections[s_i].offset, s_i));
     if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
