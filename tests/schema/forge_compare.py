@@ -35,8 +35,18 @@ def decompressed_size(block_set):
 
 
 def body_ranges(data_file):
-    """Where each resource body lies in the data file, from the fields read (FORGE.md 3)."""
-    pos = 2 + 10 * data_file.num_entries + 4 + data_file.len_unknown
+    """Where each resource body lies in the data file, from the fields read (FORGE.md 3 and 7: a field is
+    there only in the layouts and versions that have it)."""
+    pos = 2
+    for e in data_file.entries:  # [id][u32 data_size], then [i16 extra] (layouts 1-3), then the pairs (2-3)
+        pairs = getattr(e, "pairs", None)
+        if pairs is not None:
+            pos += 8 + 4 + 2 + len(pairs)
+        else:
+            pos += 4 + 4 + (2 if getattr(e, "extra", None) is not None else 0)
+    for kept in ("unknown_26", "unknown"):  # version 26's [u32 x][x], layout 1's [u32 m][m]
+        if getattr(data_file, kept, None) is not None:
+            pos += 4 + len(getattr(data_file, kept))
     ranges = []
     for r in data_file.resources:
         pos += 4 + 4 + 4 + len(r.name) + 1
