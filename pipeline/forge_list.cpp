@@ -202,17 +202,25 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant vari
       }
     }
   }
+  d.stored.variant = variant;
   if (f.member("prefix").present()) {
+    // The stored prefix by layout (FORGE.md 7): 8-byte records in layout 1, any bytes in layout 2, none else.
     std::vector<u8> prefix;
     ANVIL_ASSIGN(prefix, f.member("prefix").hex(std::nullopt));
-    if (prefix.size() % 8 != 0) return f.member("prefix").error("must be a whole number of 8-byte records");
+    if (variant.prefix_pairs() && prefix.size() % 8 != 0)
+      return f.member("prefix").error("must be a whole number of 8-byte records (layout 1)");
+    if (!variant.prefix_pairs() && !variant.prefix_bytes() && !prefix.empty())
+      return f.member("prefix").error(absl::StrFormat("layout %d stores no prefix", variant.layout));
     if (d.stored.form == StoredForm::empty && !prefix.empty())
       return f.member("prefix").error("an empty data file has no prefix");
-    for (std::size_t at = 0; at < prefix.size(); at += 8) {
-      Opaque<8> record;
-      std::copy_n(prefix.begin() + static_cast<std::ptrdiff_t>(at), 8, record.bytes.begin());
-      d.stored.prefix.push_back(record);
-    }
+    if (variant.prefix_pairs())
+      for (std::size_t at = 0; at < prefix.size(); at += 8) {
+        Opaque<8> record;
+        std::copy_n(prefix.begin() + static_cast<std::ptrdiff_t>(at), 8, record.bytes.begin());
+        d.stored.prefix.push_back(record);
+      }
+    else
+      for (u8 b : prefix) d.stored.prefix_bytes.push_back(Opaque<1>{{b}});
   }
   Field raw = f.member("raw_size");
   if (raw.present()) {
@@ -280,7 +288,9 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
   d.name_entry = text_of(f.name.name.bytes);
   d.file_type = f.name.file_type;
   d.stored.form = stored_form_of(stored);
+  d.stored.variant = archive.variant();
   d.stored.prefix = stored.prefix;
+  d.stored.prefix_bytes = stored.prefix_bytes;
   d.compression =
       stored.first ? compression_of(stored.first->compression).value_or(Compression::lzo1x) : Compression::plain;
   // The block size is the largest block's or chunk's decompressed size (FORGE.md 5 cuts by it too).
@@ -311,6 +321,7 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
 ForgeList list_head(const Archive& archive, const ChecksumVerdict& checksums) {
   ForgeList list;
   list.archive_datafiles = archive.files.size();
+  list.layout = archive.data_layout;
   list.head.header = archive.header;
   list.head.data_header = archive.data_header.unknown;
   list.head.data_header_27 = archive.data_header.unknown_27;
@@ -339,6 +350,7 @@ std::string list_json(const ForgeList& list) {
   w.Key("archive");
   w.StartObject();
   put(w, "version", static_cast<u64>(list.head.header.version));
+  put(w, "layout", static_cast<u64>(list.layout));
   put(w, "datafiles", list.archive_datafiles);
   put(w, "checksum_rule", list.checksum_rule);
   put(w, "alignment", list.head.alignment);
@@ -389,6 +401,7 @@ std::string list_json(const ForgeList& list) {
     }
     std::vector<u8> prefix;
     for (const Opaque<8>& p : d.stored.prefix) prefix.insert(prefix.end(), p.bytes.begin(), p.bytes.end());
+    for (const Opaque<1>& p : d.stored.prefix_bytes) prefix.push_back(p.bytes[0]);
     put(w, "prefix", hex_of(prefix));
     w.Key("raw_size");
     if (d.raw_size.kind == RawSize::kept)
@@ -435,6 +448,10 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   if (!ForgeVariant::known(static_cast<u32>(v)))
     return archive.member("version").error(absl::StrFormat("%d: only versions 25, 26 and 27 are written", v));
   list.head.header.version = static_cast<u32>(v);
+  if (archive.member("layout").present()) {  // absent in the lists of anvilrt before the layouts: AC2's
+    ANVIL_ASSIGN(v, archive.member("layout").number(ForgeVariant::kLayouts - 1));
+    list.layout = static_cast<u8>(v);
+  }
   if (archive.member("datafiles").present())
     ANVIL_ASSIGN(list.archive_datafiles, archive.member("datafiles").number(std::numeric_limits<u64>::max()));
   list.checksum_rule = "adler32-0/stored";
@@ -452,7 +469,7 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   if (archive.member("header_kept").present())
     ANVIL_ASSIGN(list.head.header.unknown_1.bytes, archive.member("header_kept").hex(std::nullopt));
   ANVIL_CHECK(archive.member("data_header_kept").opaque(list.head.data_header));
-  const ForgeVariant variant{list.head.header.version};
+  const ForgeVariant variant{list.head.header.version, list.layout};
   if (variant.v27()) ANVIL_CHECK(archive.member("data_header_kept_27").opaque(list.head.data_header_27));
   Field sections = archive.member("sections");
   if (sections.present()) {

@@ -50,6 +50,7 @@ struct ForgeList {
   bool complete = true;       // every data file of the archive is listed (and was written)
   u64 archive_datafiles = 0;  // how many the archive has
   NewArchiveHead head;        // version, kept header bytes, file-data header, sections (counts of the archive)
+  u8 layout = 1;              // the data-file layout (FORGE.md 7) every data file is stored and read in
   std::string checksum_rule;  // the verdict's name: "adler32-0/stored"..., "none" or "n/a"
   std::vector<ListedDataFile> datafiles;
 };

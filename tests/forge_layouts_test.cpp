@@ -211,3 +211,31 @@ TEST(ForgeLayouts, ALooseDataFileIsReadInTheLayoutNamed) {
 
 }  // namespace
 }  // namespace anvil
+
+namespace anvil {
+namespace {
+
+TEST(ForgeLayouts, PackOfAnExtractionKeepsTheVersionAndTheLayout) {
+  test::TempDir dir;
+  for (const forge::ForgeVariant pair : every_pair()) {
+    const std::string tag = absl::StrFormat("v%d-l%d", pair.archive, pair.layout);
+    SCOPED_TRACE(tag);
+    const std::string forge = dir.path(tag + ".forge");
+    auto rec = gen::generate_forge_file(layout_options(pair.layout, pair.archive), forge);
+    ASSERT_TRUE(rec.ok());
+    ASSERT_EQ(test::run_cli({"extract", forge, "-o", dir.path(tag + "-x"), "-q"}).exit_code, 0);
+    auto r = test::run_cli({"pack", dir.path(tag + "-x"), "-o", dir.path(tag + "-p.forge"), "-q"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto packed = forge::read_archive(test::read_file(dir.path(tag + "-p.forge")));
+    ASSERT_TRUE(packed.ok()) << packed.status();
+    EXPECT_EQ(packed->header.version, pair.archive);
+    EXPECT_EQ(packed->data_layout, pair.layout);
+    // The same data files, in the layout's stored form.
+    ASSERT_EQ(test::run_cli({"extract", dir.path(tag + "-p.forge"), "-o", dir.path(tag + "-px"), "-q"}).exit_code, 0);
+    for (const auto& f : rec->files)
+      EXPECT_EQ(test::read_file(dir.path(tag + "-px/" + f.name + ".data")), f.decoded) << f.name;
+  }
+}
+
+}  // namespace
+}  // namespace anvil
