@@ -286,7 +286,8 @@ TEST_F(ForgeCommands, VerifyReportsTablesDataFilesAndRecompression) {
   }
   // The generator compresses with the -999 compressors the writer uses: every block comes out the same.
   const std::string& last = lines[record_.files.size() + 1];
-  EXPECT_THAT(last, StartsWith(archive_ + ": archive version 25, checksum rule adler32-0/stored ("));
+  EXPECT_THAT(last,
+              StartsWith(archive_ + ": archive version 25, data-file layout 1, checksum rule adler32-0/stored ("));
   {
     std::vector<std::string> words = absl::StrSplit(last.substr(last.find('(') + 1), ' ');
     EXPECT_EQ(words[0], words[2]) << last;  // "(N of N blocks)": every block matches the rule

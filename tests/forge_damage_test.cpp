@@ -115,7 +115,8 @@ TEST(ForgeDamage, VerifySaysTheDataFileDoesNotReadAndVerifiesTheOthers) {
                                                   d.block.checksum_at)));
   EXPECT_THAT(lines[1], HasSubstr("the archive's checksum rule " + d.rule));
   for (std::size_t i = 2; i <= 5; ++i) EXPECT_THAT(lines[i], EndsWith(": identical"));
-  EXPECT_EQ(lines[6], d.path + ": archive version 25, checksum rule " + d.rule + ": 4 of 5 data files identical");
+  EXPECT_EQ(lines[6], d.path + ": archive version 25, data-file layout 1, checksum rule " + d.rule +
+                          ": 4 of 5 data files identical");
   EXPECT_EQ(lines[7], "verified 1 file: 0 identical, 0 differ, 0 missing, 1 unreadable");
 }
 
@@ -254,9 +255,8 @@ TEST(ForgeDamage, ARuleOverTheDecompressedBytesIsFoundAndChecked) {
   EXPECT_THAT(ls.out, HasSubstr("checksum rule of the archive: adler32-1/decompressed (48 of 48 blocks)"));
   auto verify = test::run_cli({"verify", clean, "-q"});
   EXPECT_EQ(verify.exit_code, 0) << verify.out;
-  EXPECT_THAT(
-      verify.out,
-      HasSubstr(": archive version 25, checksum rule adler32-1/decompressed (48 of 48 blocks): 5 of 5 data files"));
+  EXPECT_THAT(verify.out, HasSubstr(": archive version 25, data-file layout 1, checksum rule adler32-1/decompressed "
+                                    "(48 of 48 blocks): 5 of 5 data files"));
 
   // A flipped bit in one block's payload: that block decompresses to other bytes, or not at all.
   Payload hit;
@@ -271,9 +271,8 @@ TEST(ForgeDamage, ARuleOverTheDecompressedBytesIsFoundAndChecked) {
   EXPECT_THAT(verify.out, HasSubstr(absl::StrFormat(": DOES NOT READ: offset 0x%x: data file 3 'DataFile_003' "
                                                     "(0x56d3eb83): set 1 block 1: ",
                                                     hit.checksum_at)));
-  EXPECT_THAT(
-      verify.out,
-      HasSubstr(": archive version 25, checksum rule adler32-1/decompressed (47 of 48 blocks): 4 of 5 data files"));
+  EXPECT_THAT(verify.out, HasSubstr(": archive version 25, data-file layout 1, checksum rule adler32-1/decompressed "
+                                    "(47 of 48 blocks): 4 of 5 data files"));
   ls = test::run_cli({"ls", damaged, "-q"});
   EXPECT_EQ(ls.exit_code, 2);
   EXPECT_THAT(ls.err, HasSubstr("data file 3 'DataFile_003' (0x56d3eb83): set 1 block 1: "));
@@ -291,7 +290,7 @@ TEST(ForgeDamage, WithoutARuleEveryReportSaysNoneAndAnEditIsRefused) {
   EXPECT_THAT(ls.out, HasSubstr("stored 825  decompressed 833  lzo2a  checksum none  layout 1\n"));
   auto verify = test::run_cli({"verify", path, "-q"});
   EXPECT_EQ(verify.exit_code, 0) << verify.out;
-  EXPECT_THAT(verify.out, HasSubstr(": archive version 25, checksum rule " + none +
+  EXPECT_THAT(verify.out, HasSubstr(": archive version 25, data-file layout 1, checksum rule " + none +
                                     ": no block checked: 5 of 5 data files identical"));
   auto stats = test::run_cli({"stats", path, "-q"});
   EXPECT_EQ(stats.exit_code, 0) << stats.err;
@@ -356,7 +355,7 @@ TEST(ForgeDamage, NoFlippedPayloadBitVerifies) {
     // Per archive its last line ": K of N data files identical", K < N; and none counted identical.
     std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
     for (const std::string& line : lines) {
-      if (line.find(": archive version 25, checksum rule ") == std::string::npos) continue;
+      if (line.find(": archive version 25, data-file layout 1, checksum rule ") == std::string::npos) continue;
       EXPECT_THAT(line, HasSubstr("checksum rule adler32-0/stored (")) << line;
       std::vector<std::string> words = absl::StrSplit(line.substr(line.rfind(": ") + 2), ' ');
       ASSERT_GE(words.size(), 3u) << line;

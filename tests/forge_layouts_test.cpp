@@ -102,6 +102,7 @@ TEST(ForgeLayouts, ExtractGivesTheGeneratorsDataFilesAndLsShowsTheLayout) {
     for (const auto& f : rec->files) EXPECT_EQ(test::read_file(x + "/" + f.name + ".data"), f.decoded) << f.name;
     r = test::run_cli({"verify", forge, "-q"});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr(absl::StrFormat("archive version 25, data-file layout %d,", layout)));
     // The layout named agrees with the one found.
     r = test::run_cli({"ls", "--layout", std::to_string(layout), forge});
     EXPECT_EQ(r.exit_code, 0) << r.err;

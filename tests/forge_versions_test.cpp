@@ -65,7 +65,8 @@ TEST(ForgeVersions, EachVersionReadsAndWritesBackByteForByte) {
       EXPECT_EQ(*back, bytes);
       auto verify = test::run_cli({"verify", g.path, "-q"});
       EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
-      EXPECT_THAT(verify.out, HasSubstr(absl::StrFormat("archive version %d, checksum rule", version)));
+      EXPECT_THAT(verify.out,
+                  HasSubstr(absl::StrFormat("archive version %d, data-file layout 1, checksum rule", version)));
     }
 }
 
