@@ -13,20 +13,12 @@
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "tests/test_support.hpp"
-#include "writer/byte_writer.hpp"
+#include "writer/encode.hpp"
 
 namespace anvil::forge {
 namespace {
 
-std::vector<u8> encode_data_file(const DataFile& f, ForgeVariant variant) {
-  std::vector<u8> out;
-  {
-    ByteWriter w(out);
-    w.set_version(variant.code());  // the context nested structures (the entries' heads) read it from
-    const_cast<DataFile&>(f).serialize(w, variant.code());
-  }
-  return out;
-}
+std::vector<u8> encode_data_file(const DataFile& f, ForgeVariant variant) { return encoded(f, variant.code()); }
 
 struct Shape {
   Game game;

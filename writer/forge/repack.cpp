@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "codec/forge_compression.hpp"
-#include "writer/byte_writer.hpp"
+#include "writer/encode.hpp"
 #include "writer/forge/new_blocks.hpp"
 
 namespace anvil::forge {
@@ -127,15 +127,7 @@ u64 largest_block_size(const BlockSet& s) {
 
 }  // namespace
 
-std::vector<u8> encode_stored(const StoredDataFile& stored) {
-  std::vector<u8> out;
-  {
-    ByteWriter writer(out);
-    writer.set_version(stored.variant.code());
-    const_cast<StoredDataFile&>(stored).serialize(writer, stored.variant.code());
-  }
-  return out;
-}
+std::vector<u8> encode_stored(const StoredDataFile& stored) { return encoded(stored, stored.variant.code()); }
 
 absl::StatusOr<StoredDataFile> repack(const StoredDataFile& original, std::span<const u8> old_decoded,
                                       std::span<const u8> new_decoded, const ChecksumVerdict& checksums,
