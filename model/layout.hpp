@@ -65,6 +65,14 @@ class ArchiveContext {
   unsigned version_ = 0;
 };
 
+// Runs `value`'s declaration on `ar` as the outermost structure of `version`: the context too, which the
+// structures it nests read (a version passed to serialize() alone would reach the outer one only).
+template <class Archive, class T>
+void serialize_root(Archive& ar, T& value, unsigned version) {
+  ar.set_version(version);
+  value.serialize(ar, version);
+}
+
 // A plain field: a Boost NVP (what every archive reads as one) that also carries its Key.
 template <class T>
 struct Field : boost::serialization::nvp<T> {

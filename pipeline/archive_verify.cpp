@@ -48,8 +48,7 @@ std::optional<u64> skimmed_difference(T& value, std::span<const u8> original, st
   {
     ByteWriter writer(written);
     writer.skim_from(runs, &cuts);
-    writer.set_version(variant.code());
-    value.serialize(writer, variant.code());
+    serialize_root(writer, value, variant.code());
     matched = writer.runs_matched();
   }
   if (!matched) return 0;

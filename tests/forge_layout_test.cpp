@@ -71,8 +71,7 @@ TEST(ForgeLayout, Version27IdsAre64Bit) {
   ASSERT_EQ(bytes.size(), 20u);
   IndexEntry back;
   ByteReader reader(bytes);
-  reader.set_version(v27.code());
-  back.serialize(reader, v27.code());
+  serialize_root(reader, back, v27.code());
   ASSERT_TRUE(reader.ok());
   EXPECT_EQ(back.file_id.value, e.file_id.value);
   EXPECT_EQ(format_id(back.file_id.value, v27), "0x0123456789abcdef");

@@ -15,8 +15,7 @@ namespace anvil {
 template <class T>
 void encode(const T& value, std::vector<u8>& out, unsigned version = 0) {
   ByteWriter writer(out);
-  writer.set_version(version);
-  const_cast<T&>(value).serialize(writer, version);
+  serialize_root(writer, const_cast<T&>(value), version);
 }
 
 // The bytes of `value` alone.

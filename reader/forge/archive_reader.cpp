@@ -31,8 +31,7 @@ class TableSource {
     std::span<const u8> piece = file_ ? file_->read_at(offset, window, buffer_)
                                       : bytes_.subspan(offset, std::min<u64>(window, bytes_.size() - offset));
     ByteReader reader(piece);
-    reader.set_version(variant_.code());
-    value.serialize(reader, variant_.code());
+    serialize_root(reader, value, variant_.code());
     if (!reader.ok()) return error_at(offset + reader.failure()->offset, reader.failure()->message());
     return absl::OkStatus();
   }

@@ -55,8 +55,7 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
   stored.compressed = starts_compressed(span, variant);
   ByteReader reader(span);
   reader.skim_into(runs);
-  reader.set_version(variant.code());
-  stored.serialize(reader, variant.code());
+  serialize_root(reader, stored, variant.code());
   if (!reader.ok())
     return error_at(file.stored_offset() + reader.failure()->offset,
                     data_file_label(archive, index) + ": " + reader.failure()->message());
@@ -254,8 +253,7 @@ absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, s
   if (decoded.empty()) return absl::OkStatus();  // an empty data file holds no entries
   ByteReader reader(decoded);
   reader.skim_into(runs);
-  reader.set_version(variant.code());
-  file.serialize(reader, variant.code());
+  serialize_root(reader, file, variant.code());
   if (!reader.ok())
     return absl::InvalidArgumentError(
         absl::StrFormat("decompressed offset 0x%x: %s", reader.failure()->offset, reader.failure()->message()));
