@@ -369,7 +369,9 @@ void resize_row(const ForgeRowOptions& o, const std::string& archive) {
   for (const auto& [key, where] : {std::pair{middle, "from the middle of"}, std::pair{first, "at the start of"}}) {
     if (key.empty()) continue;
     const std::string pointer = "/datafiles/" + name + "/objects/" + key;
-    const std::string same = o.dir + "/resize-same.json", grow = o.dir + "/resize-grow.json",
+    // Kept after the run (one pair per object), to be re-run by hand.
+    const std::string tag = key == middle ? "middle" : "start";
+    const std::string same = o.dir + "/resize-same-" + tag + ".json", grow = o.dir + "/resize-grow-" + tag + ".json",
                       out = o.dir + "/resize-patched.forge";
     if (std::FILE* f = std::fopen(same.c_str(), "w")) {
       std::fprintf(f, "[{\"op\":\"replace\",\"path\":\"%s/managed\",\"value\":1}]", pointer.c_str());

@@ -268,6 +268,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
   }
   const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
   FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
+  if (auto s = sink.prepare(bytes); !s.ok()) return absl::InternalError(absl::StrCat(target, ": ", s.message()));
   auto reports = rewrite(bytes, edit, sink, input, checksums);
   if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));
   if (!reports.ok()) return in_archive(reports.status());

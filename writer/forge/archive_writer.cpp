@@ -118,7 +118,18 @@ absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
   return absl::OkStatus();
 }
 
+absl::Status FileSink::prepare(std::span<const u8> original) {
+  if (source_ < 0) return absl::OkStatus();
+  if (auto s = write_original(original); !s.ok()) return s;
+  // On a thread of its own: starting the write-back blocks while the disk's queue is full. A failure
+  // here is met again by the final fsync.
+  writeback_ = std::jthread([fd = fileno(file_)] { (void)::fdatasync(fd); });
+  prepared_ = true;
+  return absl::OkStatus();
+}
+
 absl::Status FileSink::write_original(std::span<const u8> original) {
+  if (prepared_) return absl::OkStatus();
   if (source_ >= 0 && std::fflush(file_) == 0) {
     const int out = fileno(file_);
     loff_t from = 0, to = 0;

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "model/forge/archive.hpp"
@@ -44,6 +45,10 @@ class FileSink : public ByteSink {
   explicit FileSink(std::FILE* file, int source = -1) : file_(file), source_(source) {}
   absl::Status write_at(u64 offset, std::span<const u8> bytes) override;
   absl::Status write_original(std::span<const u8> original) override;
+  // Writes the original now, before the changes are known, and starts its write-back to the disk: the
+  // data files' re-compression then overlaps the disk's work instead of waiting for it in the final sync.
+  // write_original() then has nothing left to do. Only with a `source` (a kernel copy).
+  absl::Status prepare(std::span<const u8> original);
   // Whether write_original() was a kernel copy (and so read no page of the original here).
   bool copied_by_kernel() const { return copied_by_kernel_; }
   // The first failed write, if any ("cannot write at offset 0x…: <reason>"): a caller tells the output's
@@ -54,6 +59,8 @@ class FileSink : public ByteSink {
   std::FILE* file_;
   int source_;
   bool copied_by_kernel_ = false;
+  bool prepared_ = false;
+  std::jthread writeback_;  // joined when the sink is destroyed
   absl::Status failure_;
 };
 
