@@ -51,9 +51,9 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
 }
 
 absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit& edit, ByteSink& out,
-                                   const InputFile* input, const ChecksumVerdict* checksums) {
+                                   const InputFile* input, const ChecksumVerdict* checksums, std::optional<u8> layout) {
   std::span<const DataFileChange> changes = edit.changes;
-  auto archive = read_archive(bytes, input);
+  auto archive = read_archive(bytes, input, layout);
   if (!archive.ok()) return archive.status();
   const bool mapped = input && input->bytes().data() == bytes.data();
   std::optional<ChecksumVerdict> found;  // when not given: taken when a compressed data file changes
@@ -157,15 +157,14 @@ std::string differs_from(std::span<const u8> read, std::span<const u8> wanted) {
 
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written, const ArchiveEdit& edit,
                            bool untouched_copied, const InputFile* original_file, const InputFile* written_file,
-                           const ChecksumVerdict& checksums) {
+                           const ChecksumVerdict& checksums, std::optional<u8> layout) {
   std::span<const DataFileChange> changes = edit.changes;
-  auto before = read_archive(original, original_file);
+  auto before = read_archive(original, original_file, layout);
   if (!before.ok()) return before.status();
-  auto after = read_archive(written, written_file);
-  if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
   // Written in the original's data-file layout: read back in it, whatever the content would suggest (FORGE.md 7:
   // an archive of raw data files may read in more than one).
-  after->data_layout = before->data_layout;
+  auto after = read_archive(written, written_file, before->data_layout);
+  if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
   std::vector<bool> removed(before->files.size(), false);
   for (std::size_t i : edit.removed)
     if (i < removed.size()) removed[i] = true;
@@ -216,17 +215,18 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options,
-                                                       const InputFile* input, const ChecksumVerdict* checksums) {
+                                                       const InputFile* input, const ChecksumVerdict* checksums,
+                                                       std::optional<u8> layout) {
   ArchiveEdit edit;
   edit.changes.assign(changes.begin(), changes.end());
-  auto report = rewrite_file(bytes, edit, target, options, input, checksums);
+  auto report = rewrite_file(bytes, edit, target, options, input, checksums, layout);
   if (!report.ok()) return report.status();
   return std::move(report->changes);
 }
 
 absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
                                         const OutputOptions& options, const InputFile* input,
-                                        const ChecksumVerdict* checksums) {
+                                        const ChecksumVerdict* checksums, std::optional<u8> layout) {
   // What the archive's content refuses names the archive; a failed write names the output, with the
   // system's reason.
   auto in_archive = [&](const absl::Status& s) {
@@ -242,8 +242,9 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
   // The rule the changed blocks are given checksums by is the one their read-back is checked against.
   std::optional<ChecksumVerdict> found;
   if (!checksums) {
-    auto archive = read_archive(bytes, input);
+    auto archive = read_archive(bytes, input, layout);
     if (!archive.ok()) return in_archive(archive.status());
+    layout = archive->data_layout;
     const bool mapped = input && input->bytes().data() == bytes.data();
     found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
               if (mapped) input->release(offset, size);
@@ -256,9 +257,9 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
     // A device, FIFO or standard output: nothing to read back, so the archive is made and checked in
     // memory first, then written as it is.
     VectorSink memory;
-    auto reports = rewrite(bytes, edit, memory, nullptr, checksums);
+    auto reports = rewrite(bytes, edit, memory, nullptr, checksums, layout);
     if (!reports.ok()) return in_archive(reports.status());
-    if (auto s = check_rewrite(bytes, memory.bytes(), edit, false, nullptr, nullptr, *checksums); !s.ok())
+    if (auto s = check_rewrite(bytes, memory.bytes(), edit, false, nullptr, nullptr, *checksums, layout); !s.ok())
       return in_output(s);
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
@@ -269,14 +270,14 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
   const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
   FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
   if (auto s = sink.prepare(bytes); !s.ok()) return absl::InternalError(absl::StrCat(target, ": ", s.message()));
-  auto reports = rewrite(bytes, edit, sink, input, checksums);
+  auto reports = rewrite(bytes, edit, sink, input, checksums, layout);
   if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));
   if (!reports.ok()) return in_archive(reports.status());
   if (std::fflush(file.stream()) != 0) return cannot_write();
   auto written = InputFile::open(file.temp_path());
   if (!written.ok()) return written.status();
   if (auto s = check_rewrite(bytes, written->bytes(), edit, sink.copied_by_kernel(), mapped_input ? input : nullptr,
-                             &*written, *checksums);
+                             &*written, *checksums, layout);
       !s.ok())
     return in_output(s);
   if (auto s = file.commit(); !s.ok()) return s;

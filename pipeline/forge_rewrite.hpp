@@ -75,8 +75,10 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
                                                   ByteSink& out, const InputFile* input = nullptr,
                                                   const ChecksumVerdict* checksums = nullptr);
 // The same with data files removed and added (FORGE.md 6).
+// `layout`, when given, is the archive's data-file layout, which the caller found already (read_archive()).
 absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit& edit, ByteSink& out,
-                                   const InputFile* input = nullptr, const ChecksumVerdict* checksums = nullptr);
+                                   const InputFile* input = nullptr, const ChecksumVerdict* checksums = nullptr,
+                                   std::optional<u8> layout = {});
 
 // Reads `written` back and checks it against the archive it was written from: every data file not in
 // `changes` byte-identical (stored bytes and header), every changed one decompressing to its new bytes.
@@ -92,23 +94,26 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
                            const ChecksumVerdict& checksums = {});
 // The same for an edit with removals and additions: the written archive lists the data files not removed,
 // in their order, then the added ones, each with its name, id, file_type and decompressed bytes.
+// `layout`: as rewrite() takes it; the written archive is read in the original's.
 absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> written, const ArchiveEdit& edit,
                            bool untouched_copied = false, const InputFile* original_file = nullptr,
-                           const InputFile* written_file = nullptr, const ChecksumVerdict& checksums = {});
+                           const InputFile* written_file = nullptr, const ChecksumVerdict& checksums = {},
+                           std::optional<u8> layout = {});
 
 // rewrite() into a temporary file beside `target`, check_rewrite() on it, then the rename: a failure at
 // any step leaves `target` as it was. `options`: as AtomicFile::open takes them (--in-place, --force).
 // `input`, when given, is the mapped file `bytes` views: the kernel copies it into the temporary, and
 // only the tables and changed data files are written and read back here. `checksums`: as rewrite() takes
-// it; when not given, the archive's vote is taken first.
+// it; when not given, the archive's vote is taken first. `layout`: as rewrite() takes it.
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
                                                        const std::string& target, const OutputOptions& options = {},
                                                        const InputFile* input = nullptr,
-                                                       const ChecksumVerdict* checksums = nullptr);
+                                                       const ChecksumVerdict* checksums = nullptr,
+                                                       std::optional<u8> layout = {});
 // The same for an edit with removals and additions.
 absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
                                         const OutputOptions& options = {}, const InputFile* input = nullptr,
-                                        const ChecksumVerdict* checksums = nullptr);
+                                        const ChecksumVerdict* checksums = nullptr, std::optional<u8> layout = {});
 
 }  // namespace anvil::forge

@@ -4,6 +4,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <optional>
 #include <span>
 
 #include "model/forge/archive.hpp"
@@ -15,8 +16,11 @@ namespace anvil::forge {
 // entry, name entry and 440-byte header from `bytes` (the mapped archive; with `file`, the input it maps,
 // those pieces are read with pread instead of through the mapping). Errors (InvalidArgument)
 // read "offset 0x…: what": a bad magic, a version other than 25 (named), a table or data file outside
-// the file, a count that cannot fit, a cycle of sections, two data files that overlap.
-absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file = nullptr);
+// the file, a count that cannot fit, a cycle of sections, two data files that overlap. `layout`, when
+// given, is the data-file layout (a caller that read these bytes before, or wrote them in it); otherwise
+// it is found by content (detect_layout(), which decompresses a data file).
+absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file = nullptr,
+                                     std::optional<u8> layout = {});
 
 // An error at an archive offset: "offset 0x1a2b: what".
 absl::Status error_at(u64 offset, std::string_view what);

@@ -3,10 +3,12 @@
 #include <absl/strings/str_format.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <functional>
 #include <new>
+#include <numeric>
 #include <thread>
 
 #include "codec/forge_compression.hpp"
@@ -432,12 +434,18 @@ absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, 
 u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   const std::vector<u8> candidates = plausible_layouts(archive.header.version);
   if (g_named_layout) return *g_named_layout;
-  // The first data file that reads in a layout decides: the first layout whose stored form and entries'
-  // table parse exactly. A data file that reads in none (damaged, or put back as raw bytes) is passed over.
-  // Among the layouts that parse it, the first in which every entry's data_size is its resource's size (the
-  // entry header and body, FORGE.md 5): layouts 1 and 2 can both parse a data file of one entry.
+  // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
+  // it, up to once per layout): the first layout whose stored form and entries' table parse exactly. A data
+  // file that reads in none (damaged, or put back as raw bytes) is passed over. Among the layouts that parse
+  // it, the first in which every entry's data_size is its resource's size (the entry header and body,
+  // FORGE.md 5): layouts 1 and 2 can both parse a data file of one entry.
   const u8 before = archive.data_layout;
-  for (std::size_t i = 0; i < archive.files.size(); ++i) {
+  std::vector<std::size_t> smallest_first(archive.files.size());
+  std::iota(smallest_first.begin(), smallest_first.end(), 0);
+  std::stable_sort(smallest_first.begin(), smallest_first.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.size < archive.files[b].index.size;
+  });
+  for (std::size_t i : smallest_first) {
     if (archive.files[i].index.size == 0) continue;
     std::optional<u8> parses;
     for (u8 layout : candidates) {

@@ -210,7 +210,7 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
 
 // The data-file layout (FORGE.md 7). The user may name it (--layout: set_named_layout); otherwise it is
 // found by content: the first of the archive version's plausible layouts in which the first data file that
-// holds bytes reads, its stored form and its entries' table exactly, those whose data sizes agree
+// holds bytes (the smallest first) reads, its stored form and its entries' table exactly, those whose data sizes agree
 // first (read_archive() sets
 // Archive::data_layout so); failing that (raw data files), the first in which every data file's stored
 // form reads, one at least compressed. When none does, the version's likeliest, whose reads then name the data file,
