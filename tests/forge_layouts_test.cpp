@@ -79,6 +79,34 @@ TEST(ForgeLayouts, EveryPairRoundTripsAndIsFoundByContent) {
       auto view = forge::view_data_file(read->decoded.bytes, archive->variant());
       ASSERT_TRUE(view.ok()) << view.status();
       EXPECT_EQ(view->file.entries.size(), rec.files[i].entries);
+      // The bodies where the declaration's walk puts them (table_end and each resource header, measured by
+      // FieldWalker on the table read) are where the reader found them.
+      auto file = forge::parse_data_file(read->decoded.bytes, archive->variant());
+      ASSERT_TRUE(file.ok()) << file.status();
+      std::vector<forge::BodyAt> measured = forge::body_layout(*file, archive->variant()),
+                                 viewed = forge::body_layout(*view);
+      ASSERT_EQ(measured.size(), viewed.size());
+      for (std::size_t e = 0; e < viewed.size(); ++e) EXPECT_EQ(measured[e].offset, viewed[e].offset) << "entry " << e;
+      // And each block's or chunk's stored bytes where block_layout() puts it: a block's after its checksum,
+      // a chunk's ending where the next begins (or where the data file ends).
+      auto stored = forge::read_stored(bytes, *archive, i);
+      ASSERT_TRUE(stored.ok()) << stored.status();
+      const std::vector<forge::BlockAt> blocks = forge::block_layout(*stored, archive->files[i].stored_offset());
+      const u64 stored_end = archive->files[i].stored_offset() + archive->files[i].index.size;
+      for (std::size_t k = 0; k < blocks.size(); ++k) {
+        const forge::BlockSet& set = *(blocks[k].set == 0 ? stored->first : stored->second);
+        if (set.max_size != 0) {
+          const std::vector<u8>& own = set.blocks[blocks[k].block].stored.bytes;
+          EXPECT_TRUE(std::ranges::equal(std::span(bytes).subspan(blocks[k].stored_offset + 4, own.size()), own))
+              << "block " << k;
+        } else {
+          const std::vector<u8>& own = set.chunks[blocks[k].block].stored.bytes;
+          const u64 next = k + 1 < blocks.size() ? blocks[k + 1].stored_offset : stored_end;
+          ASSERT_GE(next, blocks[k].stored_offset + own.size());
+          EXPECT_TRUE(std::ranges::equal(std::span(bytes).subspan(next - own.size(), own.size()), own))
+              << "chunk " << k;
+        }
+      }
     }
     auto again = forge::round_trip(bytes);
     ASSERT_TRUE(again.ok()) << again.status();

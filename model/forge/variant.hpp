@@ -81,8 +81,10 @@ inline constexpr const char* kLayoutWide = "data_layout >= 2";
 inline constexpr const char* kLayoutNot0 = "data_layout != 0";
 inline constexpr const char* kVersion26Tail = "archive_version == 26 and data_layout != 0";
 
-// Walks a declaration as the byte writer would, on a default value, adding up the bytes of its fields
-// and noting where each named field starts. For structures of fixed size (the tables of FORGE.md 1).
+// Walks a declaration as the byte writer would, adding up the bytes of its fields and noting where the
+// field named `wanted` starts: on a default value, the fixed sizes and offsets of the tables of FORGE.md 1;
+// on a value read, where a data file's or a block set's parts lie (its table ends where the bodies or the
+// chunks begin: `bodies_at`, where the walk ends). So no size or offset is stated beside the declaration that has it.
 class FieldWalker : public ArchiveContext {
  public:
   using is_loading = std::false_type;
@@ -93,6 +95,8 @@ class FieldWalker : public ArchiveContext {
   std::size_t size = 0;
   std::string_view wanted;               // the field whose offset is looked for
   std::optional<std::size_t> wanted_at;  // where it starts
+  std::optional<std::size_t> bodies_at;  // where the first bodies() or until_end() run starts: the walk
+                                         // stops there
 
   template <class T>
   FieldWalker& operator&(const boost::serialization::nvp<T>& f) {
@@ -107,11 +111,55 @@ class FieldWalker : public ArchiveContext {
   }
   FieldWalker& operator&(const Require&) { return *this; }
   FieldWalker& operator&(const SizedBytes& s) {
+    at(s.name);
     size += s.length;
+    return *this;
+  }
+  template <class Count>
+  FieldWalker& operator&(const SizeOf<Count>& s) {
+    at(s.name);
+    size += sizeof(Count);
+    return *this;
+  }
+  template <class Count>
+  FieldWalker& operator&(const CountedBytes<Count>& c) {
+    at(c.name);
+    size += sizeof(Count) + c.data.bytes.size();
+    return *this;
+  }
+  template <class Count, class T>
+  FieldWalker& operator&(const Counted<Count, T>& c) {
+    at(c.name);
+    size += sizeof(Count);
+    for (const T& item : c.items) add(item);
+    return *this;
+  }
+  template <class Count, class T>
+  FieldWalker& operator&(const Heads<Count, T>& h) {
+    at(h.name);
+    size += sizeof(Count);
+    for (T& item : h.items) item.serialize_head(*this);
+    return *this;
+  }
+  template <class T>
+  FieldWalker& operator&(const Bodies<T>& b) {
+    if (bodies_at) return *this;
+    at(b.name);
+    bodies_at = size;
+    return *this;
+  }
+  template <class T>
+  FieldWalker& operator&(const UntilEnd<T>& u) {  // a block set's chunks: a run of its own, as bodies are
+    if (bodies_at) return *this;
+    at(u.name);
+    bodies_at = size;
     return *this;
   }
 
  private:
+  void at(Key name) {
+    if (!wanted_at && name.text != nullptr && std::string_view(name.text, name.size) == wanted) wanted_at = size;
+  }
   template <class T>
   void add(const T& v) {
     if constexpr (std::is_arithmetic_v<T>) {
@@ -121,7 +169,7 @@ class FieldWalker : public ArchiveContext {
     } else if constexpr (requires { v.bytes.size(); }) {
       size += v.bytes.size();
     } else {
-      static_assert(std::is_arithmetic_v<T>, "FieldWalker: a field of a fixed-size table structure");
+      static_assert(std::is_arithmetic_v<T>, "FieldWalker: a field of numbers or bytes");
     }
   }
 };

@@ -38,9 +38,6 @@ bool starts_compressed(std::span<const u8> stored, ForgeVariant variant) {
   return magic == BlockSet::kMagic;
 }
 
-// The archive size of a block set's parts, for the offsets of its blocks.
-constexpr u64 kSetHeader = BlockSet::min_wire_size;
-
 }  // namespace
 
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
@@ -96,16 +93,29 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
   std::size_t k = 0;
   auto next_size = [&](const OpaqueBytes& own) -> u64 { return runs.empty() ? own.bytes.size() : runs[k++].size(); };
   const ForgeVariant variant = stored.variant;
-  const u64 count_size = variant.wide_counts() ? 4 : 2;  // the block count, a plain chunk's size
+  // The sizes of the heads are the declarations' (by layout), walked on the set and on a chunk without bytes.
+  auto set_head_size = [&](const BlockSet& set) {
+    FieldWalker walker(variant.code());
+    const_cast<BlockSet&>(set).serialize(walker, variant.code());
+    return u64{*walker.bodies_at};
+  };
+  auto chunk_head_size = [&](u8 kind) {
+    FieldWalker walker(variant.code());
+    Chunk head;
+    head.kind = kind;
+    head.serialize(walker, variant.code());
+    return u64{walker.size};
+  };
+  const u64 plain_chunk_head = chunk_head_size(Chunk::kPlain),
+            compressed_chunk_head = chunk_head_size(Chunk::kCompressed);
   u64 at = stored_offset + prefix_wire_size(stored, variant);
   u64 decoded = 0;
   const std::optional<BlockSet>* sets[] = {&stored.first, &stored.second};
   for (std::size_t s = 0; s < 2; ++s) {
     if (!sets[s]->has_value()) continue;
     const BlockSet& set = **sets[s];
-    at += kSetHeader;
+    at += set_head_size(set);
     if (set.max_size != 0) {
-      at += count_size + Block::head_wire_size * u64{set.blocks.size()};
       for (std::size_t b = 0; b < set.blocks.size(); ++b) {
         const Block& block = set.blocks[b];
         out.push_back({s, b, at, decoded, block.uncompressed_size});
@@ -118,7 +128,7 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
         const u64 size = next_size(chunk.stored);
         const u64 decoded_size = chunk.kind == Chunk::kPlain ? size : chunk.uncompressed_size;
         out.push_back({s, c, at, decoded, decoded_size});
-        at += chunk.kind == Chunk::kPlain ? 1 + count_size + size : 1 + 12 + size;
+        at += (chunk.kind == Chunk::kPlain ? plain_chunk_head : compressed_chunk_head) + size;
         decoded += decoded_size;
       }
     }
@@ -296,12 +306,21 @@ u64 data_size_offset(const Entry& entry, ForgeVariant variant) {
 }
 
 u64 table_end(const DataFile& file, ForgeVariant variant) {
-  u64 at = sizeof(u16);
-  for (const Entry& e : file.entries) at += entry_head_size(e, variant);
-  if (variant.version_26_tail()) at += 4 + file.unknown_26.bytes.size();
-  if (variant.table_tail()) at += 4 + file.unknown.bytes.size();
-  return at;
+  // The declaration walked up to the bodies: the count, the entries' rows and the tails of the layout.
+  FieldWalker walker(variant.code());
+  const_cast<DataFile&>(file).serialize(walker, variant.code());
+  return *walker.bodies_at;
 }
+
+namespace {
+// The bytes of an entry's resource header (type, size, name, flag and its records), before its body.
+u64 resource_header_size(const Entry& entry, ForgeVariant variant) {
+  FieldWalker walker(variant.code());
+  walker.wanted = "body";
+  BodyOf<Entry>{const_cast<Entry&>(entry)}.serialize(walker, variant.code());
+  return *walker.wanted_at;
+}
+}  // namespace
 
 std::vector<BodyAt> body_layout(const DataFile& file, ForgeVariant variant) {
   std::vector<BodyAt> out;
@@ -309,8 +328,7 @@ std::vector<BodyAt> body_layout(const DataFile& file, ForgeVariant variant) {
   u64 at = table_end(file, variant);
   for (std::size_t i = 0; i < file.entries.size(); ++i) {
     const Entry& e = file.entries[i];
-    at += Entry::min_body_wire_size + e.name.bytes.size();
-    if (e.flag == 1) at += e.flag_unknown.bytes.size() + 4 + 12 * u64{e.flag_records.size()};
+    at += resource_header_size(e, variant);
     out.push_back({i, at, e.body.bytes.size()});
     at += e.body.bytes.size();
   }
