@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <regex>
 
 #include "gen/forge.hpp"
@@ -61,6 +62,21 @@ std::vector<forge::ForgeVariant> every_pair() {
   for (u32 v = forge::ForgeVariant::kFirst; v <= forge::ForgeVariant::kLast; ++v)
     for (u8 l = 0; l < forge::ForgeVariant::kLayouts; ++l) pairs.push_back({v, l});
   return pairs;
+}
+
+// An archive of every pair written into `dir` as TAG.forge (TAG: "v25-l0"...), given to `check` with its
+// tag and the generator's record, under a trace naming the pair.
+void for_each_pair_file(test::TempDir& dir,
+                        const std::function<void(forge::ForgeVariant, const std::string&, const std::string&,
+                                                 const gen::ForgeRecord&)>& check) {
+  for (const forge::ForgeVariant pair : every_pair()) {
+    const std::string tag = absl::StrFormat("v%d-l%d", pair.archive, pair.layout);
+    SCOPED_TRACE(tag);
+    const std::string forge = dir.path(tag + ".forge");
+    auto rec = gen::generate_forge_file(layout_options(pair.layout, pair.archive), forge);
+    ASSERT_TRUE(rec.ok()) << rec.status();
+    check(pair, tag, forge, *rec);
+  }
 }
 
 TEST(ForgeLayouts, EveryPairRoundTripsAndIsFoundByContent) {
@@ -184,19 +200,10 @@ TEST(ForgeLayouts, AnObjectPatchedInLayouts0And3) {
   }
 }
 
-}  // namespace
-}  // namespace anvil
-
-namespace anvil {
-namespace {
-
 TEST(ForgeLayouts, APatchOfAnExtractedDataFilePutBackIsThePatchOfTheArchiveInEveryPair) {
   test::TempDir dir;
-  for (const forge::ForgeVariant pair : every_pair()) {
-    const std::string tag = absl::StrFormat("v%d-l%d", pair.archive, pair.layout);
-    SCOPED_TRACE(tag);
-    const std::string forge = dir.path(tag + ".forge");
-    ASSERT_TRUE(gen::generate_forge_file(layout_options(pair.layout, pair.archive), forge).ok());
+  for_each_pair_file(dir, [&](forge::ForgeVariant, const std::string& tag, const std::string& forge,
+                              const gen::ForgeRecord&) {
     const auto [name, key] = first_object(forge);
     ASSERT_FALSE(name.empty());
     // The archive patched through the data file's path.
@@ -221,7 +228,7 @@ TEST(ForgeLayouts, APatchOfAnExtractedDataFilePutBackIsThePatchOfTheArchiveInEve
     r = test::run_cli({"put", forge, loose, "-o", dir.path(tag + "-same.forge"), "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(test::read_file(dir.path(tag + "-same.forge")) == test::read_file(forge));
-  }
+  });
 }
 
 TEST(ForgeLayouts, ALooseDataFileIsReadInTheLayoutNamed) {
@@ -238,20 +245,10 @@ TEST(ForgeLayouts, ALooseDataFileIsReadInTheLayoutNamed) {
   EXPECT_THAT(found.out, HasSubstr("\"objects\":{\"0x"));
 }
 
-}  // namespace
-}  // namespace anvil
-
-namespace anvil {
-namespace {
-
 TEST(ForgeLayouts, PackOfAnExtractionKeepsTheVersionAndTheLayout) {
   test::TempDir dir;
-  for (const forge::ForgeVariant pair : every_pair()) {
-    const std::string tag = absl::StrFormat("v%d-l%d", pair.archive, pair.layout);
-    SCOPED_TRACE(tag);
-    const std::string forge = dir.path(tag + ".forge");
-    auto rec = gen::generate_forge_file(layout_options(pair.layout, pair.archive), forge);
-    ASSERT_TRUE(rec.ok());
+  for_each_pair_file(dir, [&](forge::ForgeVariant pair, const std::string& tag, const std::string& forge,
+                              const gen::ForgeRecord& rec) {
     ASSERT_EQ(test::run_cli({"extract", forge, "-o", dir.path(tag + "-x"), "-q"}).exit_code, 0);
     auto r = test::run_cli({"pack", dir.path(tag + "-x"), "-o", dir.path(tag + "-p.forge"), "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -261,9 +258,9 @@ TEST(ForgeLayouts, PackOfAnExtractionKeepsTheVersionAndTheLayout) {
     EXPECT_EQ(packed->data_layout, pair.layout);
     // The same data files, in the layout's stored form.
     ASSERT_EQ(test::run_cli({"extract", dir.path(tag + "-p.forge"), "-o", dir.path(tag + "-px"), "-q"}).exit_code, 0);
-    for (const auto& f : rec->files)
+    for (const auto& f : rec.files)
       EXPECT_EQ(test::read_file(dir.path(tag + "-px/" + f.name + ".data")), f.decoded) << f.name;
-  }
+  });
 }
 
 }  // namespace
