@@ -10,14 +10,16 @@ namespace anvil::cli {
 
 namespace {
 
-// open_archive(), the reason it fails kept in `failure` (said on stderr with the path).
+// Reads the archive's tables (in `layout` when the user names it), selects the data files `selectors` name
+// ("NAME" or "0xID"), and resolves `--game` (`auto`: from the smallest data file that carves anything, said on
+// stderr unless quiet). Prints the one-line error, keeps it in `failure` and returns nothing on failure.
 std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std::string& path,
                                                const std::string& game_option, std::span<const std::string> selectors,
-                                               bool quiet, std::string& failure) {
+                                               bool quiet, std::optional<u8> layout, std::string& failure) {
   if (!check_game_option(game_option)) return std::nullopt;
   const std::span<const u8> bytes = file.bytes();
   ArchiveInput input;
-  auto archive = forge::read_archive(bytes, &file);
+  auto archive = forge::read_archive(bytes, &file, layout);
   if (!archive.ok()) {
     failure = std::string(archive.status().message());
     error(path + ": " + failure);
@@ -42,12 +44,6 @@ std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std:
 
 }  // namespace
 
-std::optional<ArchiveInput> open_archive(const InputFile& file, const std::string& path, const std::string& game_option,
-                                         std::span<const std::string> selectors, bool quiet) {
-  std::string failure;
-  return read_archive_input(file, path, game_option, selectors, quiet, failure);
-}
-
 OpenedInput open_path(const WalkedFile& file, const OpenOptions& options, const Common& common) {
   OpenedInput o;
   o.path = file.path;
@@ -58,14 +54,14 @@ OpenedInput open_path(const WalkedFile& file, const OpenOptions& options, const 
     return o;
   }
   o.input.emplace(std::move(*input));
-  const Common silent{.quiet = true, .verbose = common.verbose};
+  const Common silent{.quiet = true, .verbose = common.verbose, .layout = common.layout};
   if (options.archive_only)
     o.source.kind = SourceKind::archive;
   else
     o.source = find_source(o.input->bytes(), o.path, options.announce ? common : silent);
   if (o.source.kind != SourceKind::archive) return o;
   o.archive = read_archive_input(*o.input, o.path, options.game, options.selectors, !options.announce || common.quiet,
-                                 o.failure);
+                                 common.layout, o.failure);
   if (!o.archive) {
     o.tables_failed = true;
     return o;

@@ -22,13 +22,6 @@ struct ArchiveInput {
   std::vector<std::size_t> selected;  // the data files named (all when none was)
 };
 
-// Reads the archive's tables, selects the data files `selectors` name ("NAME" or "0xID"), and resolves
-// `--game` (`auto`: from the first data file that carves anything, said on stderr unless quiet). Prints
-// the one-line error and returns nothing on failure.
-std::optional<ArchiveInput> open_archive(const InputFile& input, const std::string& path,
-                                         const std::string& game_option, std::span<const std::string> selectors,
-                                         bool quiet);
-
 // One path given to a command, opened.
 struct OpenedInput {
   std::string path;
@@ -47,14 +40,14 @@ struct OpenedInput {
 
 // What opening says on stderr, besides errors.
 struct OpenOptions {
-  std::string game = "auto";                    // `--game`, for an archive (open_archive)
-  std::span<const std::string> selectors = {};  // an archive's data files (open_archive)
+  std::string game = "auto";                    // `--game`, for an archive (open_path)
+  std::span<const std::string> selectors = {};  // an archive's data files (open_path)
   bool announce = false;      // say what the file holds (find_source), and the dialect `auto` picks in an archive
   bool archive_only = false;  // read the file as an archive whatever it holds (ls, extract): another kind fails
 };
 
 // Opens one file. A failure to read it is kept in `open` for the caller to report in its order
-// (PathErrors::failed); an archive whose tables do not read is said at once (open_archive). A level file whose
+// (PathErrors::failed); an archive whose tables do not read is said at once (open_path). A level file whose
 // first bytes are the archive magic but for a bit or two is warned about (warn_damaged_magic).
 OpenedInput open_path(const WalkedFile& file, const OpenOptions& options, const Common& common);
 

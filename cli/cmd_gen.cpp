@@ -49,7 +49,8 @@ int run_gen(int argc, char** argv) {
       "near-misses", po::value(&near_misses),
       "also plant this many candidates that fail one check each (what stats counts as near misses; default 0)")(
       "forge", "write a .forge archive of data files holding generated level data")(
-      "layout", po::value(&layout), "--forge: the data-file layout: 0 (AC1), 1 (AC2, the default), 2 (AC3, AC4) or 3 (Unity)")(
+      "layout", po::value(&layout),
+      "--forge: the data-file layout: 0 (AC1), 1 (AC2, the default), 2 (AC3, AC4) or 3 (Unity)")(
       "datafiles", po::value(&datafiles),
       "--forge: data files (default 5), stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A "
       "block set then chunks, LZO1X chunks")("block-size", po::value(&block_size),

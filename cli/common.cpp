@@ -141,6 +141,12 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
   } catch (const po::error& e) {
     return fail(e.what());
   }
+  if (vm.count("layout")) {
+    const std::string v = vm["layout"].as<std::string>();
+    if (v.size() != 1 || v[0] < '0' || v[0] > '3')
+      return fail("the argument ('" + v + "') for option '--layout' is invalid (0, 1, 2 or 3)");
+    common.layout = static_cast<u8>(v[0] - '0');
+  }
   return true;
 }
 
@@ -163,16 +169,8 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
   return true;
 }
 
-namespace {
-// --layout's value, said to the reader (a function, not a lambda: what boost::function stores warns).
-void apply_layout_option(const std::string& v) {
-  if (v.size() != 1 || v[0] < '0' || v[0] > '3') throw po::invalid_option_value("--layout " + v + " (0, 1, 2 or 3)");
-  forge::set_named_layout(static_cast<u8>(v[0] - '0'));
-}
-}  // namespace
-
 void add_layout_option(po::options_description& options) {
-  options.add_options()("layout", po::value<std::string>()->notifier(&apply_layout_option),
+  options.add_options()("layout", po::value<std::string>(),
                         "an archive's data-file layout (0, 1, 2 or 3), when it is not the one found by "
                         "content (the layout in which the first data file's entries' table parses exactly)");
 }
@@ -256,7 +254,7 @@ std::optional<InputFile> open_input(const std::string& path, PathErrors& errors)
 }
 
 Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common) {
-  Source source = detect_source(bytes);
+  Source source = detect_source(bytes, common.layout);
   if (!common.quiet && source.kind == SourceKind::data_file)
     std::cerr << "anvilrt: " << path << ": a decompressed data file (" << counted(source.entries, "entry") << ")\n";
   else if (!common.quiet && source.kind == SourceKind::archive)

@@ -34,6 +34,7 @@ void warning(const std::string& path, const std::string& what);
 struct Common {
   bool quiet = false;
   bool verbose = false;
+  std::optional<u8> layout;  // --layout: the data-file layout the user names (FORGE.md 7), when given
 };
 
 // An argument as the usage names it: a positional (`positions` 1, or -1 for all the rest) or a
@@ -60,7 +61,8 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
 // detect()), and says which on stderr when `announce` (and not --quiet) or with --verbose.
 void add_game_option(po::options_description& options, std::string& game);
 // `--layout 0|1|2|3`: the data-file layout of an archive's data files (FORGE.md 7), when the one found by
-// content is not what the user wants (forge::set_named_layout). add_game_option() adds it too.
+// content is not what the user wants: parse() checks it and sets Common::layout, which the commands pass to
+// the readers. add_game_option() adds it too.
 void add_layout_option(po::options_description& options);
 // Whether `--game` names ac2, sws or auto; prints the one-line error when not.
 bool check_game_option(const std::string& option);

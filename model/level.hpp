@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "model/forge/variant.hpp"
 #include "model/object.hpp"
 
 namespace anvil {
@@ -41,6 +42,7 @@ struct Level {
   // Where objects were looked for: the bodies of a decompressed data file (FORGE.md 3: an object never
   // spans two); empty for a level file, carved whole. Everything outside them is opaque.
   std::vector<Extent> regions;
+  forge::ForgeVariant variant;  // a data file's version and layout, in which its regions were found
 
   std::size_t object_count() const {
     std::size_t n = 0;

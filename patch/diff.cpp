@@ -99,8 +99,8 @@ class DataFileSizes {
   std::vector<forge::SizeFieldsAt> fields_;
 };
 
-std::optional<DataFileSizes> data_file_sizes(std::span<const u8> bytes) {
-  auto view = forge::view_data_file_by_content(bytes);
+std::optional<DataFileSizes> data_file_sizes(const Level& level) {
+  auto view = forge::view_data_file(level.bytes, level.variant);
   if (!view.ok()) return std::nullopt;
   return DataFileSizes(forge::size_fields(*view));
 }
@@ -126,8 +126,8 @@ DiffOutcome diff_levels(const Level& a, const Level& b) {
   const bool resizable = !a.regions.empty() && !b.regions.empty();
   std::optional<DataFileSizes> sizes_a, sizes_b;
   if (resizable) {
-    sizes_a = data_file_sizes(a.bytes);
-    sizes_b = data_file_sizes(b.bytes);
+    sizes_a = data_file_sizes(a);
+    sizes_b = data_file_sizes(b);
     if (!sizes_a || !sizes_b) return differ("the files do not both read as data files");
     if (sizes_a->size() != sizes_b->size())
       return differ(absl::StrFormat("the data files have %d and %d entries", sizes_a->size(), sizes_b->size()));

@@ -43,14 +43,14 @@ std::optional<std::string> archive_magic_damage(std::span<const u8> bytes) {
   return absl::StrJoin(bits, ", ");
 }
 
-Source detect_source(std::span<const u8> bytes) {
+Source detect_source(std::span<const u8> bytes, std::optional<u8> layout) {
   Source source;
   if (has_archive_magic(bytes)) {
     source.kind = SourceKind::archive;
     return source;
   }
   if (bytes.empty()) return source;
-  auto file = forge::view_data_file_by_content(bytes);
+  auto file = forge::view_data_file_by_content(bytes, layout);
   if (!file.ok()) return source;
   source.kind = SourceKind::data_file;
   source.variant = file->variant;
@@ -64,8 +64,11 @@ Level carve_source(std::span<const u8> bytes, const Source& source, Game game) {
   switch (source.kind) {
     case SourceKind::level_file:
       return carve_level(bytes, game);
-    case SourceKind::data_file:
-      return carve_regions(bytes, game, source.regions);
+    case SourceKind::data_file: {
+      Level level = carve_regions(bytes, game, source.regions);
+      level.variant = source.variant;
+      return level;
+    }
     case SourceKind::archive:
       break;
   }

@@ -27,8 +27,9 @@ struct Source {
   forge::ForgeVariant variant;  // data file: the version and layout its entries' table reads in (FORGE.md 7)
 };
 
-// The kind of `bytes`. An empty file is a level file.
-Source detect_source(std::span<const u8> bytes);
+// The kind of `bytes`. An empty file is a level file. A data file is read in `layout` when the user names it
+// (FORGE.md 7), else in the layout its content reads in.
+Source detect_source(std::span<const u8> bytes, std::optional<u8> layout = {});
 
 // Whether `bytes` start with the archive magic `scimitar`.
 bool has_archive_magic(std::span<const u8> bytes);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 
 #include "patch/diff.hpp"
 #include "reader/level_source.hpp"
@@ -20,13 +21,23 @@ Level carve_data_file(const std::vector<u8>& bytes, Game game) {
   return carve_source(bytes, source, game);
 }
 
-class DiffResize : public ::testing::TestWithParam<std::string> {};
+// The game, and the archive version and data-file layout (FORGE.md 7) the data files are read in.
+struct DiffResizeCase {
+  std::string game, version, layout;
+};
+void PrintTo(const DiffResizeCase& c, std::ostream* os) {
+  *os << c.game << " v" << c.version << " layout " << c.layout;
+}
+
+class DiffResize : public ::testing::TestWithParam<DiffResizeCase> {};
 
 TEST_P(DiffResize, DiffThenPatchReproducesAResizedDataFile) {
-  const std::string game = GetParam();
+  const std::string game = GetParam().game;
   test::TempDir tmp;
   std::string forge = tmp.path("a.forge");
-  ASSERT_EQ(run_cli({"gen", "--forge", "--game", game, "--visuals", "20", "--seed", "5", "-o", forge, "-q"}).exit_code,
+  ASSERT_EQ(run_cli({"gen", "--forge", "--game", game, "--forge-version", GetParam().version, "--layout",
+                     GetParam().layout, "--visuals", "20", "--seed", "5", "-o", forge, "-q"})
+                .exit_code,
             0);
   ASSERT_EQ(run_cli({"extract", forge, "DataFile_000", "-o", tmp.path("x"), "-q"}).exit_code, 0);
   std::string a_path = tmp.path("x/DataFile_000.data");
@@ -70,7 +81,12 @@ TEST_P(DiffResize, DiffThenPatchReproducesAResizedDataFile) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothGames, DiffResize, ::testing::Values("ac2", "sws"));
+INSTANTIATE_TEST_SUITE_P(BothGamesAndLayouts, DiffResize,
+                         ::testing::Values(DiffResizeCase{"ac2", "25", "1"}, DiffResizeCase{"sws", "25", "1"},
+                                           DiffResizeCase{"ac2", "25", "0"}, DiffResizeCase{"ac2", "27", "3"}),
+                         [](const auto& info) {
+                           return info.param.game + "_v" + info.param.version + "_layout" + info.param.layout;
+                         });
 
 TEST(DiffResize, EntrySizesThatDoNotFollowTheObjectsAreRefused) {
   test::TempDir tmp;

@@ -396,13 +396,6 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
   return out;
 }
 
-namespace {
-std::optional<u8> g_named_layout;  // --layout: the layout the user names (FORGE.md 7)
-}  // namespace
-
-void set_named_layout(std::optional<u8> layout) { g_named_layout = layout; }
-std::optional<u8> named_layout() { return g_named_layout; }
-
 bool data_sizes_agree(const DataFileView& view) {
   u64 resource_at = table_end(view.file, view.variant);  // where each entry's resource header starts
   for (const BodyAt& body : body_layout(view)) {
@@ -413,12 +406,12 @@ bool data_sizes_agree(const DataFileView& view) {
   return true;
 }
 
-absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded) {
+absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded, std::optional<u8> named) {
   // Version 27's data files are version 25's; layouts 2 and 3 differ only in their stored form.
   std::vector<ForgeVariant> forms;
   for (u32 version : {25u, 26u})
     for (u8 layout : plausible_layouts(version))
-      if (!g_named_layout || layout == *g_named_layout) forms.push_back({version, layout});
+      if (!named || layout == *named) forms.push_back({version, layout});
   absl::StatusOr<DataFileView> first = absl::InvalidArgumentError("no form");
   std::optional<DataFileView> parsed;  // the first form that parses, when no form's sizes agree
   for (const ForgeVariant& variant : forms) {
@@ -451,7 +444,6 @@ absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, 
 
 u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   const std::vector<u8> candidates = plausible_layouts(archive.header.version);
-  if (g_named_layout) return *g_named_layout;
   // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
   // it, up to once per layout): the first layout whose stored form and entries' table parse exactly. A data
   // file that reads in none (damaged, or put back as raw bytes) is passed over. Among the layouts that parse

@@ -119,9 +119,9 @@ absl::StatusOr<DataFileView> view_data_file(std::span<const u8> decoded, ForgeVa
 bool data_sizes_agree(const DataFileView& view);
 // A decompressed data file outside its archive (dump, verify, patch, diff of a data file): read in the
 // first form that parses it exactly and whose data sizes agree, else in the first that parses (version 25
-// with layout 1 first, then the other layouts, then version 26's tail; only the layout the user named,
-// when named); the error of the first form when none parses.
-absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded);
+// with layout 1 first, then the other layouts, then version 26's tail; only the layout `named`, when the
+// user names one); the error of the first form when none parses.
+absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded, std::optional<u8> named = {});
 
 // The bytes of an entry's head in the entries' table, and where its data_size lies in it (from the
 // declaration, FORGE.md 7: they depend on the layout); where the entries' table and what follows it end.
@@ -208,15 +208,12 @@ ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& arc
 ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive& archive,
                                         const std::function<void(std::size_t index)>& voted, unsigned threads = 1);
 
-// The data-file layout (FORGE.md 7). The user may name it (--layout: set_named_layout); otherwise it is
+// The data-file layout (FORGE.md 7), when the user does not name it (--layout: read_archive()'s `layout`),
 // found by content: the first of the archive version's plausible layouts in which the first data file that
-// holds bytes (the smallest first) reads, its stored form and its entries' table exactly, those whose data sizes agree
-// first (read_archive() sets
-// Archive::data_layout so); failing that (raw data files), the first in which every data file's stored
-// form reads, one at least compressed. When none does, the version's likeliest, whose reads then name the data file,
-// the offset and the rule that failed.
-void set_named_layout(std::optional<u8> layout);
-std::optional<u8> named_layout();
+// holds bytes (the smallest first) reads, its stored form and its entries' table exactly, those whose data
+// sizes agree first (read_archive() sets Archive::data_layout so); failing that (raw data files), the first
+// in which every data file's stored form reads, one at least compressed. When none does, the version's
+// likeliest, whose reads then name the data file, the offset and the rule that failed.
 std::vector<u8> plausible_layouts(u32 archive_version);
 u8 detect_layout(std::span<const u8> bytes, Archive& archive);
 // Whether data file `index` reads in the archive's layout, stored form and entries' table: the error when not.
