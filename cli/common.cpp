@@ -141,8 +141,9 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
   } catch (const po::error& e) {
     return fail(e.what());
   }
-  if (vm.count("layout")) {
-    const std::string v = vm["layout"].as<std::string>();
+  // --layout, as add_layout_option() declares it (and gen its own, in the same words).
+  if (const auto* given = vm.count("layout") ? boost::any_cast<std::string>(&vm["layout"].value()) : nullptr) {
+    const std::string& v = *given;
     if (v.size() != 1 || v[0] < '0' || v[0] > '3')
       return fail("the argument ('" + v + "') for option '--layout' is invalid (0, 1, 2 or 3)");
     common.layout = static_cast<u8>(v[0] - '0');
