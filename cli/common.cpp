@@ -173,7 +173,7 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
 void add_layout_option(po::options_description& options) {
   options.add_options()("layout", po::value<std::string>(),
                         "an archive's data-file layout (0, 1, 2 or 3), when it is not the one found by "
-                        "content (the layout in which the first data file's entries' table parses exactly)");
+                        "content (the layout in which the smallest data file's entries' table parses exactly)");
 }
 
 void add_game_option(po::options_description& options, std::string& game) {
