@@ -3,7 +3,6 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
-#include <numeric>
 
 #include "pipeline/data_file_patch.hpp"
 #include "pipeline/patch_output.hpp"
@@ -56,13 +55,7 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
 }
 
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
-  // The smallest first: deciding costs the decompression of the data file that decides.
-  std::vector<std::size_t> order(archive.files.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return archive.files[a].index.size < archive.files[b].index.size;
-  });
-  for (std::size_t i : order) {
+  for (std::size_t i : smallest_first(archive)) {
     // A guess from the bytes, not a reading of them: no checksum vote over the archive is taken for it
     // (the command that reads a data file checks its blocks, and says why it does not read).
     auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});

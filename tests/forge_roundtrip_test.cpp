@@ -18,8 +18,6 @@
 namespace anvil::forge {
 namespace {
 
-std::vector<u8> encode_data_file(const DataFile& f, ForgeVariant variant) { return encoded(f, variant.code()); }
-
 struct Shape {
   Game game;
   u64 datafiles, visuals, block_size;
@@ -45,7 +43,7 @@ void expect_reads_and_round_trips(std::span<const u8> bytes, const std::string& 
     const std::vector<u8> decoded(read->decoded.bytes.begin(), read->decoded.bytes.end());
     auto file = parse_data_file(decoded, archive->variant());
     ASSERT_TRUE(file.ok()) << what << ": " << file.status();
-    EXPECT_EQ(encode_data_file(*file, archive->variant()), decoded) << what << " data file " << i;
+    EXPECT_EQ(encoded(*file, archive->variant().code()), decoded) << what << " data file " << i;
     // Read in place, the same table with its bodies where the copying read finds them.
     auto view = view_data_file(read->decoded.bytes, archive->variant());
     ASSERT_TRUE(view.ok()) << what << ": " << view.status();

@@ -442,6 +442,15 @@ absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, 
   return absl::OkStatus();
 }
 
+std::vector<std::size_t> smallest_first(const Archive& archive) {
+  std::vector<std::size_t> order(archive.files.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.size < archive.files[b].index.size;
+  });
+  return order;
+}
+
 u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   const std::vector<u8> candidates = plausible_layouts(archive.header.version);
   // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
@@ -450,12 +459,7 @@ u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   // it, the first in which every entry's data_size is its resource's size (the entry header and body,
   // FORGE.md 5): layouts 1 and 2 can both parse a data file of one entry.
   const u8 before = archive.data_layout;
-  std::vector<std::size_t> smallest_first(archive.files.size());
-  std::iota(smallest_first.begin(), smallest_first.end(), 0);
-  std::stable_sort(smallest_first.begin(), smallest_first.end(), [&](std::size_t a, std::size_t b) {
-    return archive.files[a].index.size < archive.files[b].index.size;
-  });
-  for (std::size_t i : smallest_first) {
+  for (std::size_t i : smallest_first(archive)) {
     if (archive.files[i].index.size == 0) continue;
     std::optional<u8> parses;
     for (u8 layout : candidates) {

@@ -215,6 +215,9 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
 // in which every data file's stored form reads, one at least compressed. When none does, the version's
 // likeliest, whose reads then name the data file, the offset and the rule that failed.
 std::vector<u8> plausible_layouts(u32 archive_version);
+// The archive's data files by stored size, the smallest first (in index order among equals): the order in
+// which a guess that decompresses the data file that decides (the layout, the dialect) costs least.
+std::vector<std::size_t> smallest_first(const Archive& archive);
 u8 detect_layout(std::span<const u8> bytes, Archive& archive);
 // Whether data file `index` reads in the archive's layout, stored form and entries' table: the error when not.
 absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, std::size_t index);
