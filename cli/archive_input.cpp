@@ -2,39 +2,46 @@
 
 #include <iostream>
 
-#include "pipeline/archive_patch_output.hpp"
 #include "pipeline/forge_extract.hpp"
+#include "reader/forge/archive_game.hpp"
 #include "reader/forge/archive_reader.hpp"
 
 namespace anvil::cli {
 
 namespace {
 
-// Reads the archive's tables (in `layout` when the user names it), selects the data files `selectors` name
+// Reads the archive's tables (in `layout` when the user names it), selects the data files the selectors name
 // ("NAME" or "0xID"), and resolves `--game` (`auto`: from the smallest data file that carves anything, said on
-// stderr unless quiet). Prints the one-line error, keeps it in `failure` and returns nothing on failure.
+// stderr unless quiet), the layout and `auto` left unresolved with detect_later. Prints the one-line error,
+// keeps it in `failure` and returns nothing on failure.
 std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std::string& path,
-                                               const std::string& game_option, std::span<const std::string> selectors,
-                                               bool quiet, std::optional<u8> layout, std::string& failure) {
-  if (!check_game_option(game_option)) return std::nullopt;
+                                               const OpenOptions& options, bool quiet, std::optional<u8> layout,
+                                               std::string& failure) {
+  if (!check_game_option(options.game)) return std::nullopt;
   const std::span<const u8> bytes = file.bytes();
   ArchiveInput input;
-  auto archive = forge::read_archive(bytes, &file, layout);
+  const bool later = options.detect_later && !layout;
+  auto archive = later ? forge::read_archive_tables(bytes, &file) : forge::read_archive(bytes, &file, layout);
   if (!archive.ok()) {
     failure = std::string(archive.status().message());
     error(path + ": " + failure);
     return std::nullopt;
   }
   input.archive = std::move(*archive);
-  auto selected = forge::select_data_files(input.archive, selectors);  // all when none is named
+  input.layout_known = !later;
+  auto selected = forge::select_data_files(input.archive, options.selectors);  // all when none is named
   if (!selected.ok()) {
     failure = std::string(selected.status().message());
     error(path + ": " + failure);
     return std::nullopt;
   }
   input.selected = std::move(*selected);
-  if (game_option != "auto") {
-    input.game = *parse_game(game_option);
+  if (options.game != "auto") {
+    input.game = *parse_game(options.game);
+    return input;
+  }
+  if (options.detect_later) {
+    input.game_known = false;
     return input;
   }
   input.game = forge::detect_archive_game(bytes, input.archive);
@@ -60,8 +67,8 @@ OpenedInput open_path(const WalkedFile& file, const OpenOptions& options, const 
   else
     o.source = find_source(o.input->bytes(), o.path, options.announce ? common : silent);
   if (o.source.kind != SourceKind::archive) return o;
-  o.archive = read_archive_input(*o.input, o.path, options.game, options.selectors, !options.announce || common.quiet,
-                                 common.layout, o.failure);
+  o.archive =
+      read_archive_input(*o.input, o.path, options, !options.announce || common.quiet, common.layout, o.failure);
   if (!o.archive) {
     o.tables_failed = true;
     return o;

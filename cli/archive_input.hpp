@@ -19,6 +19,8 @@ namespace anvil::cli {
 struct ArchiveInput {
   forge::Archive archive;
   Game game = Game::ac2;
+  // OpenOptions::detect_later: whether archive.data_layout and `game` are known yet (named by the user).
+  bool layout_known = true, game_known = true;
   std::vector<std::size_t> selected;  // the data files named (all when none was)
 };
 
@@ -44,6 +46,9 @@ struct OpenOptions {
   std::span<const std::string> selectors = {};  // an archive's data files (open_path)
   bool announce = false;      // say what the file holds (find_source), and the dialect `auto` picks in an archive
   bool archive_only = false;  // read the file as an archive whatever it holds (ls, extract): another kind fails
+  // An archive's data-file layout and dialect, unless the user names them, are left to the command to find
+  // from the data files it reads (diff, which may read none): finding them here decompresses one.
+  bool detect_later = false;
 };
 
 // Opens one file. A failure to read it is kept in `open` for the caller to report in its order

@@ -82,7 +82,8 @@ int run_diff(int argc, char** argv) {
   if (!parse(argc, argv,
              "usage: anvilrt diff A B [--json] [--game GAMES|auto] [-q] [-v]\n\n"
              "Prints a patch (docs/patches.md) that turns A into B: a test of the old value and a replace\n"
-             "with the new one per changed field, in file order. `auto` picks the dialect from A.\n"
+             "with the new one per changed field, in file order. `auto` picks the dialect from A (of archives:\n"
+             "from A's first changed data file; each archive's layout, unless --layout names it, from its own).\n"
              "Two level files: exit 0: printed; 1: A and B do not carve into the same objects with the same\n"
              "opaque bytes.\n"
              "Two .forge archives: data files are matched by name (as ls shows it); the patch addresses\n"
@@ -107,11 +108,13 @@ int run_diff(int argc, char** argv) {
     return kBadInput;
   }
   PathErrors path_errors;
-  auto a = open_one(a_path, {.game = game_option}, common, path_errors);
+  // An archive's layout and dialect are found from the data files that differ (none when none does).
+  auto a = open_one(a_path, {.game = game_option, .detect_later = true}, common, path_errors);
   if (!a) return kBadInput;
   // B's objects are read in A's dialect.
-  const std::string b_game = a->archive ? std::string(game_name(a->archive->game)) : game_option;
-  auto b = open_one(b_path, {.game = b_game}, common, path_errors);
+  const std::string b_game =
+      a->archive && a->archive->game_known ? std::string(game_name(a->archive->game)) : game_option;
+  auto b = open_one(b_path, {.game = b_game, .detect_later = true}, common, path_errors);
   if (!b) return kBadInput;
   if (a->archive.has_value() != b->archive.has_value()) {
     const OpenedInput& archive = a->archive ? *a : *b;
@@ -129,8 +132,9 @@ int run_diff(int argc, char** argv) {
   std::string kind;
   if (a->archive) {
     kind = "archives";
-    auto compared = patch::diff_archives(a->input->bytes(), a->archive->archive, a_path, b->input->bytes(),
-                                         b->archive->archive, b_path, a->archive->game);
+    const auto game = a->archive->game_known ? std::optional<Game>(a->archive->game) : std::nullopt;
+    auto compared = patch::diff_archives({*a->input, a->archive->archive, a->archive->layout_known},
+                                         {*b->input, b->archive->archive, b->archive->layout_known}, game);
     if (!compared.ok()) {
       error(std::string(compared.status().message()));
       return kBadInput;

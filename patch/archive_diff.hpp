@@ -19,6 +19,7 @@
 
 #include "model/forge/archive.hpp"
 #include "patch/diff.hpp"
+#include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
 
 namespace anvil::patch {
@@ -74,11 +75,20 @@ struct ArchiveDiff {
   std::vector<DiffOp> ops() const;
 };
 
-// Compares two archives (`bytes_a`, `archive_a` read from them, likewise B) carved as `game`. An error (a data
-// file that does not read) names the archive (`a_path`, `b_path`) and the data file.
-absl::StatusOr<ArchiveDiff> diff_archives(std::span<const u8> bytes_a, const forge::Archive& archive_a,
-                                          std::string_view a_path, std::span<const u8> bytes_b,
-                                          const forge::Archive& archive_b, std::string_view b_path, Game game);
+// One archive of a comparison: the file, its tables, and whether its data-file layout is known
+// (forge::read_archive()) or is to be found from the first of its data files that is read
+// (forge::read_archive_tables(); `archive.data_layout` is then set).
+struct ArchiveSide {
+  const InputFile& file;
+  forge::Archive& archive;
+  bool layout_known = true;
+};
+
+// Compares two archives, their changed data files carved as `game`, or, when it is not given, in the dialect
+// of A's first changed data file that decides (forge::data_file_game(); then B's; then A's smallest,
+// forge::detect_archive_game()): no data file is decompressed to find a layout or a dialect that none is
+// read in. An error (a data file that does not read) names the archive (its path) and the data file.
+absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::optional<Game> game);
 
 // Compares two decompressed data files (or a data file and a level file: each carved as `source_a`,
 // `source_b` say) carved as `game`; the operations address the objects as a patch of a data file does.

@@ -54,22 +54,4 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
   return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict, set.archive().data_layout);
 }
 
-Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
-  for (std::size_t i : smallest_first(archive)) {
-    // A guess from the bytes, not a reading of them: no checksum vote over the archive is taken for it
-    // (the command that reads a data file checks its blocks, and says why it does not read).
-    auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
-    if (!read.ok()) continue;
-    auto file = view_data_file(read->decoded.bytes, archive.variant());
-    if (!file.ok()) continue;
-    Source source{SourceKind::data_file, file->file.entries.size(), {}, archive.variant()};
-    for (const BodyAt& body : body_layout(*file))
-      if (body.size > 0) source.regions.push_back({body.offset, body.size});
-    Detection d = detect(read->decoded.bytes, source);
-    const std::size_t ac2 = d.ac2_bytes, sws = d.sws_bytes;
-    if (ac2 != sws) return ac2 > sws ? Game::ac2 : Game::sws;
-  }
-  return Game::ac2;
-}
-
 }  // namespace anvil::forge

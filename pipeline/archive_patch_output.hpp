@@ -28,9 +28,4 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
                                                                 const OutputOptions& options = {},
                                                                 const InputFile* input = nullptr);
 
-// `--game auto` for an archive: the dialect that carves more bytes in the smallest data file (by stored
-// size; the first of equal ones) that reads and whose bodies carve anything in either, judged as a data
-// file on its own is (reader/level_source.hpp detect()); ac2 when none does.
-Game detect_archive_game(std::span<const u8> bytes, const Archive& archive);
-
 }  // namespace anvil::forge

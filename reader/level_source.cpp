@@ -51,11 +51,15 @@ Source detect_source(std::span<const u8> bytes, std::optional<u8> layout) {
   }
   if (bytes.empty()) return source;
   auto file = forge::view_data_file_by_content(bytes, layout);
-  if (!file.ok()) return source;
+  return file.ok() ? data_file_source(*file) : source;
+}
+
+Source data_file_source(const forge::DataFileView& view) {
+  Source source;
   source.kind = SourceKind::data_file;
-  source.variant = file->variant;
-  source.entries = file->file.entries.size();
-  for (const forge::BodyAt& body : forge::body_layout(*file))
+  source.variant = view.variant;
+  source.entries = view.file.entries.size();
+  for (const forge::BodyAt& body : forge::body_layout(view))
     if (body.size > 0) source.regions.push_back({body.offset, body.size});
   return source;
 }

@@ -15,6 +15,10 @@
 
 namespace anvil {
 
+namespace forge {
+struct DataFileView;
+}
+
 enum class SourceKind { level_file, data_file, archive };
 
 // "level file", "data file", "forge archive".
@@ -30,6 +34,9 @@ struct Source {
 // The kind of `bytes`. An empty file is a level file. A data file is read in `layout` when the user names it
 // (FORGE.md 7), else in the layout its content reads in.
 Source detect_source(std::span<const u8> bytes, std::optional<u8> layout = {});
+
+// A decompressed data file as a source: its bodies, where objects are carved, and its variant.
+Source data_file_source(const forge::DataFileView& view);
 
 // Whether `bytes` start with the archive magic `scimitar`.
 bool has_archive_magic(std::span<const u8> bytes);

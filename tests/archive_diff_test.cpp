@@ -140,6 +140,21 @@ TEST_F(ArchiveDiff, IdenticalArchivesPrintAnEmptyPatch) {
   EXPECT_EQ(doc["patch"].Size(), 0u);
 }
 
+// The layout and dialect of archives that do not differ, where no data file is read for the comparison:
+// found as every command finds them, and named in --json (here sws in layout 3, no default).
+TEST_F(ArchiveDiff, IdenticalArchivesNameTheirDialect) {
+  const std::string a = dir_.path("unity.forge");
+  auto g = test::run_cli({"gen", "--forge", "--game", "sws", "--forge-version", "27", "--datafiles", "3", "--visuals",
+                          "6", "--seed", "4", "-o", a, "-q"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  const std::string copy = write("copy.forge", test::read_file(a));
+  auto j = test::run_cli({"diff", "--json", a, copy});
+  EXPECT_EQ(j.exit_code, 0) << j.err;
+  rapidjson::Document doc = diff_json(j.out);
+  EXPECT_STREQ(doc["game"].GetString(), "sws");
+  EXPECT_TRUE(doc["identical"].GetBool());
+}
+
 // Data files matched by name: those of one archive only are named, each way, and the exit is 1.
 TEST_F(ArchiveDiff, DataFilesOnlyInOneArchiveAreNamed) {
   const std::string five = generate("five.forge", Game::ac2, 5, 700);

@@ -59,7 +59,7 @@ absl::Status error_at(u64 offset, std::string_view what) {
   return absl::InvalidArgumentError(absl::StrFormat("offset 0x%x: %s", offset, what));
 }
 
-absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file, std::optional<u8> known_layout) {
+absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const InputFile* file) {
   // A file of another kind is said to be one, not reported as a wrong magic at offset 0 (whose hex tells a
   // user nothing).
   u64 magic = 0;
@@ -145,7 +145,13 @@ absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile*
                           format_id(after.index.file_id.value, layout.variant), after.index.offset,
                           format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
   }
-  archive.data_layout = known_layout ? *known_layout : detect_layout(bytes, archive);
+  archive.data_layout = plausible_layouts(archive.header.version).front();
+  return archive;
+}
+
+absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file, std::optional<u8> known_layout) {
+  auto archive = read_archive_tables(bytes, file);
+  if (archive.ok()) archive->data_layout = known_layout ? *known_layout : detect_layout(bytes, *archive);
   return archive;
 }
 

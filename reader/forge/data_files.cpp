@@ -461,17 +461,17 @@ u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   const u8 before = archive.data_layout;
   for (std::size_t i : smallest_first(archive)) {
     if (archive.files[i].index.size == 0) continue;
-    std::optional<u8> parses;
-    for (u8 layout : candidates) {
-      archive.data_layout = layout;
-      auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
-      if (!read.ok()) continue;
-      auto view = view_data_file(read->decoded.bytes, archive.variant());
-      if (!view.ok()) continue;
-      if (data_sizes_agree(*view)) return layout;
-      if (!parses) parses = layout;
-    }
-    if (parses) return *parses;
+    auto agrees = read_in_found_layout(
+        archive,
+        [&]() -> absl::StatusOr<bool> {
+          auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
+          if (!read.ok()) return read.status();
+          auto view = view_data_file(read->decoded.bytes, archive.variant());
+          if (!view.ok()) return view.status();
+          return data_sizes_agree(*view);
+        },
+        [](bool agree) { return agree; });
+    if (agrees.ok()) return archive.data_layout;
   }
   // Data files put back as raw bytes have no entries' table to parse: then the first layout in which every
   // data file's stored form (prefix, block sets or plain bytes) reads exactly, one at least compressed. Skimmed:

@@ -219,6 +219,31 @@ std::vector<u8> plausible_layouts(u32 archive_version);
 // which a guess that decompresses the data file that decides (the layout, the dialect) costs least.
 std::vector<std::size_t> smallest_first(const Archive& archive);
 u8 detect_layout(std::span<const u8> bytes, Archive& archive);
+
+// detect_layout()'s rule on one data file that the caller reads anyway: `read()` reads it in
+// archive.data_layout (absl::StatusOr<T>), `agrees(const T&)` says whether its entries' sizes agree
+// (data_sizes_agree()). Tried in each plausible layout of the archive's version, the likeliest first: the
+// first read whose sizes agree, or failing that the first that read, is returned and its layout kept in
+// archive.data_layout. When none reads, the likeliest layout's error, that layout kept.
+template <class Read, class Agrees>
+auto read_in_found_layout(Archive& archive, const Read& read, const Agrees& agrees) -> decltype(read()) {
+  const std::vector<u8> layouts = plausible_layouts(archive.header.version);
+  std::optional<decltype(read())> first, parsed;  // the likeliest layout's read; the first that read
+  u8 parsed_layout = layouts.front();
+  for (u8 layout : layouts) {
+    archive.data_layout = layout;
+    auto r = read();
+    if (r.ok() && agrees(*r)) return r;
+    if (r.ok() && !parsed) {
+      parsed.emplace(std::move(r));
+      parsed_layout = layout;
+    } else if (!first) {
+      first.emplace(std::move(r));
+    }
+  }
+  archive.data_layout = parsed ? parsed_layout : layouts.front();
+  return parsed ? std::move(*parsed) : std::move(*first);
+}
 // Whether data file `index` reads in the archive's layout, stored form and entries' table: the error when not.
 absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, std::size_t index);
 
