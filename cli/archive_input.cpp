@@ -20,8 +20,12 @@ std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std:
   if (!check_game_option(options.game)) return std::nullopt;
   const std::span<const u8> bytes = file.bytes();
   ArchiveInput input;
-  const bool later = options.detect_later && !layout;
-  auto archive = later ? forge::read_archive_tables(bytes, &file) : forge::read_archive(bytes, &file, layout);
+  // Unless the user names it, the layout is found here with `--game auto` (from the same data file as the
+  // dialect), by read_archive() otherwise, or later by the command (detect_later).
+  const bool auto_game = options.game == "auto";
+  const bool later = options.detect_later && !layout, with_game = !layout && auto_game && !later;
+  auto archive =
+      later || with_game ? forge::read_archive_tables(bytes, &file) : forge::read_archive(bytes, &file, layout);
   if (!archive.ok()) {
     failure = std::string(archive.status().message());
     error(path + ": " + failure);
@@ -36,7 +40,7 @@ std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std:
     return std::nullopt;
   }
   input.selected = std::move(*selected);
-  if (options.game != "auto") {
+  if (!auto_game) {
     input.game = *parse_game(options.game);
     return input;
   }
@@ -44,7 +48,8 @@ std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std:
     input.game_known = false;
     return input;
   }
-  input.game = forge::detect_archive_game(bytes, input.archive);
+  input.game = with_game ? forge::detect_layout_and_game(bytes, input.archive)
+                         : forge::detect_archive_game(bytes, input.archive);
   if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
   return input;
 }

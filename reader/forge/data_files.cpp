@@ -451,7 +451,7 @@ std::vector<std::size_t> smallest_first(const Archive& archive) {
   return order;
 }
 
-u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
+u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<LayoutEvidence>* evidence) {
   const std::vector<u8> candidates = plausible_layouts(archive.header.version);
   // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
   // it, up to once per layout): the first layout whose stored form and entries' table parse exactly. A data
@@ -461,17 +461,20 @@ u8 detect_layout(std::span<const u8> bytes, Archive& archive) {
   const u8 before = archive.data_layout;
   for (std::size_t i : smallest_first(archive)) {
     if (archive.files[i].index.size == 0) continue;
-    auto agrees = read_in_found_layout(
+    auto read = read_in_found_layout(
         archive,
-        [&]() -> absl::StatusOr<bool> {
+        [&]() -> absl::StatusOr<LayoutEvidence> {
           auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
           if (!read.ok()) return read.status();
           auto view = view_data_file(read->decoded.bytes, archive.variant());
           if (!view.ok()) return view.status();
-          return data_sizes_agree(*view);
+          const bool agree = data_sizes_agree(*view);
+          return LayoutEvidence{i, std::move(*read), agree};
         },
-        [](bool agree) { return agree; });
-    if (agrees.ok()) return archive.data_layout;
+        [](const LayoutEvidence& e) { return e.sizes_agree; });
+    if (!read.ok()) continue;
+    if (evidence) *evidence = std::move(*read);
+    return archive.data_layout;
   }
   // Data files put back as raw bytes have no entries' table to parse: then the first layout in which every
   // data file's stored form (prefix, block sets or plain bytes) reads exactly, one at least compressed. Skimmed:

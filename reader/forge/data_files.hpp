@@ -218,7 +218,13 @@ std::vector<u8> plausible_layouts(u32 archive_version);
 // The archive's data files by stored size, the smallest first (in index order among equals): the order in
 // which a guess that decompresses the data file that decides (the layout, the dialect) costs least.
 std::vector<std::size_t> smallest_first(const Archive& archive);
-u8 detect_layout(std::span<const u8> bytes, Archive& archive);
+// `evidence`, when given, receives the data file that decided, as read (none when the stored forms did).
+struct LayoutEvidence {
+  std::size_t index = 0;
+  DataFileRead read;         // without checksums checked: a guess from the bytes, not a reading of them
+  bool sizes_agree = false;  // data_sizes_agree()
+};
+u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<LayoutEvidence>* evidence = nullptr);
 
 // detect_layout()'s rule on one data file that the caller reads anyway: `read()` reads it in
 // archive.data_layout (absl::StatusOr<T>), `agrees(const T&)` says whether its entries' sizes agree
