@@ -24,6 +24,8 @@ Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> reg
   // of an unknown instance body lies inside the region too.
   level.tails = std::make_shared<FileTails>(bytes);
   absl::flat_hash_set<u64> seen;
+  level.pieces.reserve(bytes.size() / 256);
+  seen.reserve(bytes.size() / 512);
   Object object;
   std::size_t end = 0, region_end = 0;
   ProgressSteps steps(progress, bytes.size());
