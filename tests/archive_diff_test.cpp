@@ -120,6 +120,37 @@ TEST_F(ArchiveDiff, PatchOfTheDiffGivesTheSecondArchivesDataFiles) {
   }
 }
 
+// Each archive's data-file layout is found from the data file that differs (no other is read for it), in
+// every layout, both games: the patch diff prints gives B's data files.
+TEST_F(ArchiveDiff, EveryLayoutIsFoundFromTheChangedDataFile) {
+  for (Game game : {Game::ac2, Game::sws}) {
+    for (const char* layout : {"0", "1", "2", "3"}) {
+      SCOPED_TRACE(absl::StrFormat("%s, layout %s", game_name(game), layout));
+      const std::string a = dir_.path(absl::StrFormat("a-%s-%s.forge", game_name(game), layout));
+      auto g = test::run_cli({"gen", "--forge", "--game", std::string(game_name(game)), "--layout", layout,
+                              "--datafiles", "3", "--visuals", "6", "--seed", "9", "-o", a, "-q"});
+      ASSERT_EQ(g.exit_code, 0) << g.err;
+      const std::string key = keys(a)[2][0];
+      const std::string b = a + ".b", c = a + ".c";
+      auto patched = test::run_cli(
+          {"patch", a,
+           write("edit.json",
+                 absl::StrFormat(R"([{"op": "replace", "path": "/objects/%s/is_partially_optimized", "value": 1}])",
+                                 key)),
+           "-o", b, "-q"});
+      ASSERT_EQ(patched.exit_code, 0) << patched.err;
+      auto d = test::run_cli({"diff", a, b});
+      EXPECT_EQ(d.exit_code, 1) << d.err;
+      EXPECT_EQ(d.err, "anvilrt: data file DataFile_002: changed: 1 field, in the patch\n");
+      auto applied = test::run_cli({"patch", a, write("diff.json", d.out), "-o", c, "-q"});
+      ASSERT_EQ(applied.exit_code, 0) << applied.err;
+      EXPECT_TRUE(extracted(b) == extracted(c));
+      auto j = test::run_cli({"diff", "--json", a, b});
+      EXPECT_STREQ(diff_json(j.out)["game"].GetString(), std::string(game_name(game)).c_str());
+    }
+  }
+}
+
 // Identical archives (the same file, or a copy): an empty patch, nothing on stderr, exit 0; as --json,
 // "identical": true and every data file "identical".
 TEST_F(ArchiveDiff, IdenticalArchivesPrintAnEmptyPatch) {
