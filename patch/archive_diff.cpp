@@ -100,33 +100,138 @@ struct Opened {
   bool sizes_agree = false;  // forge::data_sizes_agree(): what tells the layout when it is found by content
 };
 
+// Runs `first` on a thread of its own while `second` runs on this one (one after the other when no thread
+// is to be had): on two cores the pair costs about the longer one's time.
+void on_two_threads(const std::function<void()>& first, const std::function<void()>& second) {
+  std::optional<std::thread> thread;
+  try {
+    thread.emplace(first);
+  } catch (const std::system_error&) {
+    first();
+  }
+  second();
+  if (thread) thread->join();
+}
+
+std::string_view path_of(const ArchiveSide& side) { return side.file.path(); }
+
+absl::Status named(const ArchiveSide& side, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrFormat("%s: %s", path_of(side), s.message()));
+}
+
+// The checksum rule data file `index`'s own blocks vote (the rest of the archive is not read).
+forge::ChecksumVerdict own_rule(const ArchiveSide& side, std::size_t index) {
+  const std::span<const u8> bytes = side.file.bytes();
+  forge::ChecksumVerdict verdict = forge::judge(forge::vote_stored(bytes, side.archive, index));
+  if (verdict.blocks > 0 && !verdict.rule) verdict = forge::judge(forge::vote_decoded(bytes, side.archive, index));
+  return verdict;
+}
+
+// A read data file, its entries' table viewed and its bodies found.
+absl::StatusOr<Opened> view_read(const ArchiveSide& side, std::size_t index,
+                                 absl::StatusOr<forge::DataFileRead>&& read) {
+  if (!read.ok()) return named(side, read.status());
+  Opened out;
+  out.decoded = std::move(read->decoded);
+  auto view = forge::view_data_file(out.decoded.bytes, side.archive.variant());
+  if (!view.ok())
+    return named(side, absl::InvalidArgumentError(absl::StrFormat("%s: %s", forge::data_file_label(side.archive, index),
+                                                                  view.status().message())));
+  out.source = data_file_source(*view);
+  out.sizes_agree = forge::data_sizes_agree(*view);
+  return out;
+}
+
 // In the side's layout, or, when it is not known yet, in the one its content reads in
 // (forge::read_in_found_layout(): the layout is then known for the rest of the archive).
 absl::StatusOr<Opened> open_data_file(ArchiveSide& side, std::size_t index) {
-  const std::span<const u8> bytes = side.file.bytes();
-  const forge::Archive& archive = side.archive;
-  auto named = [&](const absl::Status& s) {
-    return absl::Status(s.code(), absl::StrFormat("%s: %s", side.file.path(), s.message()));
-  };
   auto open = [&]() -> absl::StatusOr<Opened> {
-    forge::ChecksumVerdict verdict = forge::judge(forge::vote_stored(bytes, archive, index));
-    if (verdict.blocks > 0 && !verdict.rule) verdict = forge::judge(forge::vote_decoded(bytes, archive, index));
-    auto read = forge::read_data_file(bytes, archive, index, verdict);
-    if (!read.ok()) return named(read.status());
-    Opened out;
-    out.decoded = std::move(read->decoded);
-    auto view = forge::view_data_file(out.decoded.bytes, archive.variant());
-    if (!view.ok())
-      return named(absl::InvalidArgumentError(
-          absl::StrFormat("%s: %s", forge::data_file_label(archive, index), view.status().message())));
-    out.source = data_file_source(*view);
-    out.sizes_agree = forge::data_sizes_agree(*view);
-    return out;
+    return view_read(side, index, forge::read_data_file(side.file.bytes(), side.archive, index, own_rule(side, index)));
   };
   if (side.layout_known) return open();
   auto opened = forge::read_in_found_layout(side.archive, open, [](const Opened& o) { return o.sizes_agree; });
   side.layout_known = opened.ok();
   return opened;
+}
+
+// The first plausible layout of the archives' version in which the stored forms of both data files read,
+// when in none before it does either's: there read_in_found_layout's rule gives both the same layout if both
+// read through with their sizes agreeing. Nothing when the sides part.
+std::optional<u8> first_stored_layout(ArchiveSide& a, std::size_t i, ArchiveSide& b, std::size_t j) {
+  if (a.archive.header.version != b.archive.header.version) return std::nullopt;
+  for (u8 layout : forge::plausible_layouts(a.archive.header.version)) {
+    a.archive.data_layout = b.archive.data_layout = layout;
+    std::vector<std::span<const u8>> runs;
+    const bool read_a = forge::read_stored(a.file.bytes(), a.archive, i, &runs).ok();
+    runs.clear();
+    const bool read_b = forge::read_stored(b.file.bytes(), b.archive, j, &runs).ok();
+    if (read_a && read_b) return layout;
+    if (read_a || read_b) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// read_in_found_layout's rule for a data file read in the side's layout, the first in which its stored form
+// reads: it keeps the first later layout whose read agrees (its sizes), or failing that this one. A later
+// layout in which the stored form reads alike (the same blocks: the same decompressed bytes, `kept` being its
+// reading here) is only viewed. False when a later layout reads it otherwise and may decide: then it needs
+// reads of its own (open_data_file).
+bool settle_layout(ArchiveSide& side, std::size_t index, const forge::DataFileRead& kept, Opened& opened) {
+  if (opened.sizes_agree) return true;
+  const std::vector<u8> layouts = forge::plausible_layouts(side.archive.header.version);
+  const u8 first = side.archive.data_layout;
+  for (auto l = std::find(layouts.begin(), layouts.end(), first) + 1; l < layouts.end(); ++l) {
+    side.archive.data_layout = *l;
+    std::vector<std::span<const u8>> runs;
+    auto stored = forge::read_stored(side.file.bytes(), side.archive, index, &runs);
+    if (!stored.ok()) continue;
+    if (!forge::decodes_alike(kept.stored, kept.runs, *stored, runs)) {
+      // Read as plain in this layout (no block set where it looks for one): its read fails when the bytes
+      // hold the compression magic (check_plain), and decides only when its table reads with sizes agreeing.
+      if (stored->compressed || runs.empty()) return false;
+      if (!forge::check_plain(side.file.bytes(), side.archive, index, runs.back()).ok()) continue;
+      auto plain = forge::view_data_file(runs.back(), side.archive.variant());
+      if (plain.ok() && forge::data_sizes_agree(*plain)) return false;
+      continue;
+    }
+    auto view = forge::view_data_file(opened.decoded.bytes, side.archive.variant());
+    if (view.ok() && forge::data_sizes_agree(*view)) {
+      opened.source = data_file_source(*view);
+      opened.sizes_agree = true;
+      return true;
+    }
+  }
+  side.archive.data_layout = first;
+  return true;
+}
+
+// A changed pair: A's data file i and B's j read together (forge::read_data_files_together: the blocks they
+// share decompressed once, on two threads), in the layouts both sides know, or in the one both are found in
+// by first_stored_layout() when neither knows its own. Otherwise, or when a side's layout cannot be told from
+// that one read, each is read on its own (open_data_file), A's on a thread of its own.
+std::array<absl::StatusOr<Opened>, 2> open_pair(ArchiveSide& a, std::size_t i, ArchiveSide& b, std::size_t j) {
+  std::array<absl::StatusOr<Opened>, 2> out = {absl::UnknownError("not read"), absl::UnknownError("not read")};
+  auto each = [&] {
+    on_two_threads([&] { out[0] = open_data_file(a, i); }, [&] { out[1] = open_data_file(b, j); });
+    return std::move(out);
+  };
+  const bool finding = !a.layout_known && !b.layout_known;
+  if (a.layout_known != b.layout_known || (finding && !first_stored_layout(a, i, b, j))) return each();
+  forge::ChecksumVerdict rule_a, rule_b;
+  on_two_threads([&] { rule_a = own_rule(a, i); }, [&] { rule_b = own_rule(b, j); });
+  auto reads =
+      forge::read_data_files_together({a.file.bytes(), a.archive, i, rule_a}, {b.file.bytes(), b.archive, j, rule_b});
+  ArchiveSide* sides[] = {&a, &b};
+  const std::size_t index[] = {i, j};
+  for (int s = 0; s < 2; ++s) {
+    std::optional<forge::DataFileRead> kept;  // the stored form, for the rule below
+    if (finding && reads[s].ok()) kept.emplace(forge::DataFileRead{reads[s]->stored, reads[s]->runs, {}});
+    out[s] = view_read(*sides[s], index[s], std::move(reads[s]));
+    if (!finding) continue;
+    if (!out[s].ok() || !settle_layout(*sides[s], index[s], *kept, *out[s])) return each();
+  }
+  if (finding) a.layout_known = b.layout_known = true;
+  return out;
 }
 
 DataFileSide side_of(const forge::Archive& archive, std::size_t i) {
@@ -169,19 +274,6 @@ DataFileDiff diff_carved(std::span<const u8> a, std::span<const u8> b, const Lev
   d.state = DataFileState::changed_outside;
   d.outside = locate_outside(a, b, *la, source_a, *outcome.error);
   return d;
-}
-
-// Runs `first` on a thread of its own while `second` runs on this one (one after the other when no thread
-// is to be had): on two cores the pair costs about the longer one's time.
-void on_two_threads(const std::function<void()>& first, const std::function<void()>& second) {
-  std::optional<std::thread> thread;
-  try {
-    thread.emplace(first);
-  } catch (const std::system_error&) {
-    first();
-  }
-  second();
-  if (thread) thread->join();
 }
 
 }  // namespace
@@ -265,10 +357,7 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
     const forge::DataFileAt &fa = archive_a.files[i], &fb = archive_b.files[j];
     d.table_difference = table_difference(bytes_a, archive_a, fa, bytes_b, archive_b, fb);
     if (!same[i]) {
-      // A's data file on a thread of its own while B's is on this one, read, then carved: on two cores a
-      // changed pair costs about one data file's time.
-      absl::StatusOr<Opened> oa = absl::UnknownError("not read"), ob = absl::UnknownError("not read");
-      on_two_threads([&] { oa = open_data_file(a, i); }, [&] { ob = open_data_file(b, j); });
+      auto [oa, ob] = open_pair(a, i, b, j);
       if (!oa.ok()) return oa.status();
       if (!ob.ok()) return ob.status();
       // `--game auto`: the first changed data file of A that decides (of B when A's does not), as the data

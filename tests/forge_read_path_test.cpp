@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "gen/forge.hpp"
 #include "reader/byte_reader.hpp"
@@ -41,6 +42,44 @@ TEST(ForgeReadPath, DataFilesDecodeWithoutCopies) {
     auto copied = read_data_file(bytes, *archive, i, verdict, true);
     ASSERT_TRUE(copied.ok()) << copied.status();
     EXPECT_TRUE(std::ranges::equal(copied->decoded.bytes, record.files[i].decoded)) << i;
+  }
+}
+
+// read_data_files_together (diff's read of a changed pair: blocks with the same stored bytes decompressed
+// once) gives each side what read_data_file gives it alone: the same bytes and checked blocks, or the same
+// error. Every stored form gen writes; B a copy of A (every block shared), damaged in one block of B only,
+// and in the same block of both (a shared block that does not check out on either side).
+TEST(ForgeReadPath, DataFilesReadTogetherAsAlone) {
+  gen::ForgeRecord record;
+  const std::vector<u8> clean = gen::generate_forge({Game::ac2, 5, 5, 3, 300}, &record);
+  auto archive = read_archive(clean);
+  ASSERT_TRUE(archive.ok()) << archive.status();
+  const ChecksumVerdict verdict = archive_checksums(clean, *archive).verdict;
+  for (std::size_t i = 0; i < archive->files.size(); ++i) {
+    // The middle of the data file's stored bytes: inside a block's compressed bytes, or a plain data file's.
+    const std::size_t middle = record.files[i].header_offset + 440 + record.files[i].stored_size / 2;
+    std::vector<u8> damaged = clean;
+    damaged[middle] ^= 0x20;
+    const std::vector<u8> copy = clean;
+    using Pair = std::tuple<const std::vector<u8>*, const std::vector<u8>*, const char*>;
+    for (const auto& [x, y, what] :
+         {Pair{&clean, &copy, "a copy"}, Pair{&clean, &damaged, "B damaged"}, Pair{&damaged, &damaged, "both"}}) {
+      SCOPED_TRACE(absl::StrFormat("data file %d, %s", i, what));
+      auto together = read_data_files_together({std::span<const u8>(*x), *archive, i, verdict},
+                                               {std::span<const u8>(*y), *archive, i, verdict});
+      const std::vector<u8>* sides[] = {x, y};
+      for (int s = 0; s < 2; ++s) {
+        auto alone = read_data_file(*sides[s], *archive, i, verdict);
+        ASSERT_EQ(together[s].ok(), alone.ok()) << s << ": " << together[s].status() << " / " << alone.status();
+        if (!alone.ok()) {
+          EXPECT_EQ(together[s].status(), alone.status()) << s;
+          continue;
+        }
+        EXPECT_TRUE(std::ranges::equal(together[s]->decoded.bytes, alone->decoded.bytes)) << s;
+        EXPECT_EQ(together[s]->decoded.checked_blocks, alone->decoded.checked_blocks) << s;
+        EXPECT_EQ(together[s]->decoded.compression, alone->decoded.compression) << s;
+      }
+    }
   }
 }
 

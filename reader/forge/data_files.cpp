@@ -192,45 +192,32 @@ DecodeBuffer allocate_decode_buffer(std::size_t size) {
   return DecodeBuffer(p, FreeBuffer{true});
 }
 
-absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums,
-                               std::span<const std::span<const u8>> runs) {
-  Decoded out;
-  out.compression = compression_of(stored);
-  if (!stored.compressed) {
-    out.bytes = runs.empty() ? std::span<const u8>(stored.plain.bytes) : runs.back();
-    return out;
-  }
-  std::vector<BlockAt> layout = block_layout(stored, stored_offset, runs);
+namespace {
+
+// What decode() does for each block of a compressed data file, planned before anything is allocated: the
+// blocks in block_layout() order, each one's stored bytes, whether it is stored plain, its checksum and its
+// set's algorithm, every claimed size checked against its compressed bytes.
+struct BlockPlan {
+  std::vector<BlockAt> layout;
+  std::vector<std::span<const u8>> src;
+  std::vector<char> plain;
+  std::vector<std::optional<u32>> checksum;
+  std::vector<Compression> compression;
+  u64 total = 0;  // the decompressed size
+};
+
+absl::StatusOr<BlockPlan> plan_blocks(const StoredDataFile& stored, u64 stored_offset,
+                                      std::span<const std::span<const u8>> runs) {
+  BlockPlan plan;
+  plan.layout = block_layout(stored, stored_offset, runs);
   const BlockSet* sets[] = {stored.first ? &*stored.first : nullptr, stored.second ? &*stored.second : nullptr};
-  // The stored bytes of block k of the layout: viewed in the runs of a skimming read, or its own.
-  auto stored_bytes = [&](std::size_t k, const BlockAt& b) -> std::span<const u8> {
-    if (!runs.empty()) return runs[k];
+  for (std::size_t k = 0; k < plan.layout.size(); ++k) {
+    const BlockAt& b = plan.layout[k];
     const BlockSet& set = *sets[b.set];
-    return set.max_size != 0 ? set.blocks[b.block].stored.bytes : set.chunks[b.block].stored.bytes;
-  };
-  // Every claimed size against its compressed bytes first, then one allocation for the whole.
-  u64 total = 0;
-  for (std::size_t k = 0; k < layout.size(); ++k) {
-    const BlockAt& b = layout[k];
-    const BlockSet& set = *sets[b.set];
-    std::size_t stored_size = stored_bytes(k, b).size();
-    bool plain = set.max_size != 0 ? stored_size == set.blocks[b.block].uncompressed_size
-                                   : set.chunks[b.block].kind == Chunk::kPlain;
-    if (!plain && b.decoded_size > codec::max_decompressed_size(stored_size))
-      return error_at(b.stored_offset,
-                      absl::StrFormat("set %d block %d: %d compressed bytes cannot decompress to the %d claimed", b.set,
-                                      b.block, stored_size, b.decoded_size));
-    total += b.decoded_size;
-  }
-  // Every byte is written by a block below (each decompresses to exactly its size): no zero fill.
-  out.owned = allocate_decode_buffer(total);
-  out.bytes = {out.owned.get(), static_cast<std::size_t>(total)};
-  for (std::size_t k = 0; k < layout.size(); ++k) {
-    const BlockAt& b = layout[k];
-    const BlockSet& set = *sets[b.set];
-    auto compression = compression_of(set.compression);
-    std::span<u8> dest(out.owned.get() + b.decoded_offset, b.decoded_size);
-    std::span<const u8> src = stored_bytes(k, b);
+    // The stored bytes of the block: viewed in the runs of a skimming read, or its own.
+    std::span<const u8> src = !runs.empty()       ? runs[k]
+                              : set.max_size != 0 ? std::span<const u8>(set.blocks[b.block].stored.bytes)
+                                                  : std::span<const u8>(set.chunks[b.block].stored.bytes);
     bool plain = false;
     std::optional<u32> checksum;
     if (set.max_size != 0) {
@@ -242,19 +229,152 @@ absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, 
       plain = chunk.kind == Chunk::kPlain;
       if (!plain) checksum = chunk.checksum;
     }
-    if (plain) {
-      if (!src.empty()) std::memcpy(dest.data(), src.data(), src.size());
-    } else if (auto s = codec::decompress_into(codec::algorithm_of(*compression), src, dest); !s.ok()) {
-      return error_at(b.stored_offset, absl::StrFormat("set %d block %d: %s", b.set, b.block, s.message()));
-    }
-    if (!checksum) continue;
-    ++out.checked_blocks;
-    if (checksums.rule && codec::checksum_by(*checksums.rule, src, dest) != *checksum)
-      return absl::DataLossError(absl::StrFormat(
-          "offset 0x%x: set %d block %d: damaged: its checksum 0x%08x does not match the archive's checksum rule %s",
-          b.stored_offset, b.set, b.block, *checksum, checksums.describe()));
+    if (!plain && b.decoded_size > codec::max_decompressed_size(src.size()))
+      return error_at(b.stored_offset,
+                      absl::StrFormat("set %d block %d: %d compressed bytes cannot decompress to the %d claimed", b.set,
+                                      b.block, src.size(), b.decoded_size));
+    plan.src.push_back(src);
+    plan.plain.push_back(plain);
+    plan.checksum.push_back(checksum);
+    plan.compression.push_back(compression_of(set.compression).value_or(Compression::lzo1x));
+    plan.total += b.decoded_size;
   }
+  return plan;
+}
+
+// Block k's decompressed bytes (at its place in `out`) against its checksum by the archive's rule.
+absl::Status check_block(const BlockPlan& plan, std::size_t k, const u8* out, const ChecksumVerdict& checksums) {
+  const BlockAt& b = plan.layout[k];
+  const std::optional<u32>& checksum = plan.checksum[k];
+  if (!checksum || !checksums.rule) return absl::OkStatus();
+  if (codec::checksum_by(*checksums.rule, plan.src[k], {out + b.decoded_offset, b.decoded_size}) == *checksum)
+    return absl::OkStatus();
+  return absl::DataLossError(absl::StrFormat(
+      "offset 0x%x: set %d block %d: damaged: its checksum 0x%08x does not match the archive's checksum rule %s",
+      b.stored_offset, b.set, b.block, *checksum, checksums.describe()));
+}
+
+// Block k decompressed (or copied, stored plain) into its place in `out`, then checked.
+absl::Status decode_block(const BlockPlan& plan, std::size_t k, u8* out, const ChecksumVerdict& checksums) {
+  const BlockAt& b = plan.layout[k];
+  std::span<u8> dest(out + b.decoded_offset, b.decoded_size);
+  const std::span<const u8> src = plan.src[k];
+  if (plan.plain[k]) {
+    if (!src.empty()) std::memcpy(dest.data(), src.data(), src.size());
+  } else if (auto s = codec::decompress_into(codec::algorithm_of(plan.compression[k]), src, dest); !s.ok()) {
+    return error_at(b.stored_offset, absl::StrFormat("set %d block %d: %s", b.set, b.block, s.message()));
+  }
+  return check_block(plan, k, out, checksums);
+}
+
+std::size_t checked_blocks(const BlockPlan& plan) {
+  return static_cast<std::size_t>(std::count_if(plan.checksum.begin(), plan.checksum.end(),
+                                                [](const std::optional<u32>& c) { return c.has_value(); }));
+}
+
+}  // namespace
+
+absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums,
+                               std::span<const std::span<const u8>> runs) {
+  Decoded out;
+  out.compression = compression_of(stored);
+  if (!stored.compressed) {
+    out.bytes = runs.empty() ? std::span<const u8>(stored.plain.bytes) : runs.back();
+    return out;
+  }
+  auto plan = plan_blocks(stored, stored_offset, runs);
+  if (!plan.ok()) return plan.status();
+  // Every byte is written by a block below (each decompresses to exactly its size): no zero fill.
+  out.owned = allocate_decode_buffer(plan->total);
+  out.bytes = {out.owned.get(), static_cast<std::size_t>(plan->total)};
+  for (std::size_t k = 0; k < plan->layout.size(); ++k)
+    if (auto s = decode_block(*plan, k, out.owned.get(), checksums); !s.ok()) return s;
+  out.checked_blocks = checked_blocks(*plan);
   return out;
+}
+
+bool decodes_alike(const StoredDataFile& x, std::span<const std::span<const u8>> runs_x, const StoredDataFile& y,
+                   std::span<const std::span<const u8>> runs_y) {
+  if (x.compressed != y.compressed) return false;
+  if (!x.compressed) {
+    const std::span<const u8> a = runs_x.empty() ? std::span<const u8>(x.plain.bytes) : runs_x.back();
+    const std::span<const u8> b = runs_y.empty() ? std::span<const u8>(y.plain.bytes) : runs_y.back();
+    return a.data() == b.data() && a.size() == b.size();
+  }
+  auto px = plan_blocks(x, 0, runs_x), py = plan_blocks(y, 0, runs_y);
+  if (!px.ok() || !py.ok() || px->layout.size() != py->layout.size()) return false;
+  for (std::size_t k = 0; k < px->layout.size(); ++k) {
+    const BlockAt &a = px->layout[k], &b = py->layout[k];
+    if (a.decoded_offset != b.decoded_offset || a.decoded_size != b.decoded_size || px->plain[k] != py->plain[k] ||
+        px->compression[k] != py->compression[k] || px->src[k].data() != py->src[k].data() ||
+        px->src[k].size() != py->src[k].size())
+      return false;
+  }
+  return true;
+}
+
+std::array<absl::StatusOr<Decoded>, 2> decode_together(const StoredSide& a, const StoredSide& b) {
+  auto alone = [](const StoredSide& side) {
+    return decode(side.stored, side.stored_offset, side.checksums, side.runs);
+  };
+  if (!a.stored.compressed || !b.stored.compressed) return {alone(a), alone(b)};
+  auto plan_a = plan_blocks(a.stored, a.stored_offset, a.runs), plan_b = plan_blocks(b.stored, b.stored_offset, b.runs);
+  if (!plan_a.ok() || !plan_b.ok()) return {alone(a), alone(b)};
+  const BlockPlan &pa = *plan_a, &pb = *plan_b;
+  std::array<Decoded, 2> out;
+  for (int side = 0; side < 2; ++side) {
+    const BlockPlan& plan = side == 0 ? pa : pb;
+    out[side].compression = compression_of(side == 0 ? a.stored : b.stored);
+    out[side].owned = allocate_decode_buffer(plan.total);
+    out[side].bytes = {out[side].owned.get(), static_cast<std::size_t>(plan.total)};
+    out[side].checked_blocks = checked_blocks(plan);
+  }
+  // B's block k is A's when it lies at the same place, is stored the same way and holds the same stored bytes:
+  // it decompresses to the same bytes, which are copied (a data file and its edited copy share all but a few).
+  auto shared = [&](std::size_t k) {
+    if (k >= pa.layout.size()) return false;
+    const BlockAt &x = pa.layout[k], &y = pb.layout[k];
+    return x.decoded_offset == y.decoded_offset && x.decoded_size == y.decoded_size && pa.plain[k] == pb.plain[k] &&
+           pa.compression[k] == pb.compression[k] && pa.src[k].size() == pb.src[k].size() &&
+           std::memcmp(pa.src[k].data(), pb.src[k].data(), pa.src[k].size()) == 0;
+  };
+  // Two halves by decompressed offset, one per thread: a shared block and its copy fall in the same half. Each
+  // half keeps the first error of each side in block order, the lower half's first.
+  const u64 split = pa.total / 2;
+  std::array<std::array<absl::Status, 2>, 2> failed;  // [half][side]
+  auto run = [&](int half) {
+    auto mine = [&](const BlockAt& at) { return (at.decoded_offset < split) == (half == 0); };
+    for (std::size_t k = 0; k < pa.layout.size(); ++k)
+      if (mine(pa.layout[k]) && failed[half][0].ok())
+        failed[half][0] = decode_block(pa, k, out[0].owned.get(), a.checksums);
+    for (std::size_t k = 0; k < pb.layout.size(); ++k) {
+      if (!mine(pb.layout[k]) || !failed[half][1].ok()) continue;
+      if (shared(k) && failed[half][0].ok()) {
+        const BlockAt& at = pb.layout[k];
+        std::memcpy(out[1].owned.get() + at.decoded_offset, out[0].owned.get() + at.decoded_offset, at.decoded_size);
+        failed[half][1] = check_block(pb, k, out[1].owned.get(), b.checksums);
+      } else {
+        failed[half][1] = decode_block(pb, k, out[1].owned.get(), b.checksums);
+      }
+    }
+  };
+  std::optional<std::thread> other;
+  try {
+    other.emplace(run, 1);
+  } catch (const std::system_error&) {
+    run(1);
+  }
+  run(0);
+  if (other) other->join();
+  std::array<absl::StatusOr<Decoded>, 2> result = {absl::UnknownError(""), absl::UnknownError("")};
+  for (int side = 0; side < 2; ++side) {
+    const absl::Status& first = !failed[0][side].ok() ? failed[0][side] : failed[1][side];
+    if (first.ok())
+      result[side] = std::move(out[side]);
+    else
+      result[side] = first;
+  }
+  return result;
 }
 
 namespace {
@@ -393,6 +513,48 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
   auto decoded = decode(out.stored, archive.files[index].stored_offset(), checksums, out.runs);
   if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
   out.decoded = std::move(*decoded);
+  return out;
+}
+
+std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataFileIn& a, const DataFileIn& b) {
+  const DataFileIn* sides[] = {&a, &b};
+  std::array<DataFileRead, 2> reads;
+  std::array<absl::Status, 2> failed;
+  for (int s = 0; s < 2; ++s) {
+    const DataFileIn& side = *sides[s];
+    auto stored = read_stored(side.bytes, side.archive, side.index, &reads[s].runs);
+    if (!stored.ok()) {
+      failed[s] = stored.status();
+      continue;
+    }
+    reads[s].stored = std::move(*stored);
+    if (!reads[s].stored.compressed && !reads[s].runs.empty())
+      failed[s] = check_plain(side.bytes, side.archive, side.index, reads[s].runs.back());
+  }
+  auto stored_side = [&](int s) {
+    return StoredSide{reads[s].stored, sides[s]->archive.files[sides[s]->index].stored_offset(), sides[s]->checksums,
+                      reads[s].runs};
+  };
+  std::array<absl::StatusOr<Decoded>, 2> decoded = {absl::UnknownError(""), absl::UnknownError("")};
+  if (failed[0].ok() && failed[1].ok()) {
+    decoded = decode_together(stored_side(0), stored_side(1));
+  } else {
+    for (int s = 0; s < 2; ++s) {
+      const StoredSide side = stored_side(s);
+      if (failed[s].ok()) decoded[s] = decode(side.stored, side.stored_offset, side.checksums, side.runs);
+    }
+  }
+  std::array<absl::StatusOr<DataFileRead>, 2> out = {absl::UnknownError(""), absl::UnknownError("")};
+  for (int s = 0; s < 2; ++s) {
+    if (!failed[s].ok()) {
+      out[s] = failed[s];
+    } else if (!decoded[s].ok()) {
+      out[s] = name_data_file(decoded[s].status(), sides[s]->archive, sides[s]->index);
+    } else {
+      reads[s].decoded = std::move(*decoded[s]);
+      out[s] = std::move(reads[s]);
+    }
+  }
   return out;
 }
 

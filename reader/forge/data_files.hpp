@@ -7,6 +7,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -80,6 +81,22 @@ struct Decoded {
 // outlive the result.
 absl::StatusOr<Decoded> decode(const StoredDataFile& stored, u64 stored_offset, const ChecksumVerdict& checksums,
                                std::span<const std::span<const u8>> runs = {});
+
+// Two stored data files decoded at once, as decode() decodes each (the same bytes, checks and errors), on two
+// threads: a block of B at the same place as A's block of the same index, stored the same way with the same
+// stored bytes, is decompressed once and copied. A data file and its edited copy (diff) share all but a few.
+struct StoredSide {
+  const StoredDataFile& stored;
+  u64 stored_offset = 0;
+  const ChecksumVerdict& checksums;
+  std::span<const std::span<const u8>> runs;
+};
+std::array<absl::StatusOr<Decoded>, 2> decode_together(const StoredSide& a, const StoredSide& b);
+
+// Whether two readings of one data file's stored bytes (read_stored() skimming, in two layouts) decode to the
+// same bytes: the same blocks, at the same places, stored the same way, from the same stored bytes.
+bool decodes_alike(const StoredDataFile& x, std::span<const std::span<const u8>> runs_x, const StoredDataFile& y,
+                   std::span<const std::span<const u8>> runs_y);
 
 // The checksum rules a block's checksum matches (stored: its bytes as stored; decoded: decompressed).
 ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span<const u8> decoded);
@@ -165,6 +182,15 @@ struct DataFileRead {
 };
 absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                                             const ChecksumVerdict& checksums, bool copy_stored = false);
+
+// read_data_file() (skimming) of one data file of each of two archives at once, decoded by decode_together().
+struct DataFileIn {
+  std::span<const u8> bytes;
+  const Archive& archive;
+  std::size_t index = 0;
+  const ChecksumVerdict& checksums;
+};
+std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataFileIn& a, const DataFileIn& b);
 
 // An error of read_stored() or decode() ("offset 0x…: what") with the data file named after the offset
 // ("offset 0x…: data file 3 'x' (0x…): what"), its code kept (DataLoss: a damaged block).
