@@ -357,7 +357,9 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
     const forge::DataFileAt &fa = archive_a.files[i], &fb = archive_b.files[j];
     d.table_difference = table_difference(bytes_a, archive_a, fa, bytes_b, archive_b, fb);
     if (!same[i]) {
-      auto [oa, ob] = open_pair(a, i, b, j);
+      auto opened = open_pair(a, i, b, j);
+      absl::StatusOr<Opened>& oa = opened[0];
+      absl::StatusOr<Opened>& ob = opened[1];
       if (!oa.ok()) return oa.status();
       if (!ob.ok()) return ob.status();
       // `--game auto`: the first changed data file of A that decides (of B when A's does not), as the data
