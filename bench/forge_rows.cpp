@@ -24,12 +24,8 @@
 #include "reader/input_file.hpp"
 
 namespace anvil::bench {
-namespace {
 
-double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-// The fastest of `runs` runs of the command.
-CliRun fastest(const std::vector<std::string>& args, int runs, int expected = 0) {
+CliRun fastest(const std::vector<std::string>& args, int runs, int expected) {
   CliRun best;
   for (int r = 0; r < runs; ++r) {
     CliRun run = run_cli(args, expected);
@@ -43,8 +39,13 @@ CliRun fastest(const std::vector<std::string>& args, int runs, int expected = 0)
   return best;
 }
 
+namespace {
+
+double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// The fastest of `runs` runs of the command.
 // The fastest of `runs` calls of f, in seconds.
-double fastest(const std::function<void()>& f, int runs) {
+double fastest_seconds(const std::function<void()>& f, int runs) {
   double best = 1e300;
   for (int r = 0; r < runs; ++r) {
     double w0 = wall_now();
@@ -101,13 +102,13 @@ void lzo_row(const std::string& archive_path, int runs) {
   Blocks blocks = lzo1x_blocks(in->bytes(), *archive);
   std::vector<u8> out(*std::max_element(blocks.sizes.begin(), blocks.sizes.end()));
   bool ok = true;
-  double ours = fastest(
+  double ours = fastest_seconds(
       [&] {
         for (std::size_t i = 0; i < blocks.stored.size(); ++i)
           ok &= codec::decompress_into(codec::Algorithm::lzo1x, blocks.stored[i], {out.data(), blocks.sizes[i]}).ok();
       },
       runs);
-  double alone = fastest(
+  double alone = fastest_seconds(
       [&] {
         for (std::size_t i = 0; i < blocks.stored.size(); ++i) {
           lzo_uint n = blocks.sizes[i];
@@ -166,7 +167,7 @@ std::string machine_line() {
   auto from = std::make_unique_for_overwrite<u8[]>(size), to = std::make_unique_for_overwrite<u8[]>(size);
   std::memset(from.get(), 0x5a, size);
   std::memset(to.get(), 0, size);  // both faulted in before the copies are timed
-  double best = fastest([&] { std::memcpy(to.get(), from.get(), size); }, 5);
+  double best = fastest_seconds([&] { std::memcpy(to.get(), from.get(), size); }, 5);
   return absl::StrFormat("machine: %s, %d cores; memcpy %.0f MB/s (256 MiB, the fastest of 5)", model,
                          std::thread::hardware_concurrency(), size / 1e6 / best);
 }
@@ -443,14 +444,14 @@ void put_row(const ForgeRowOptions& o, const std::string& archive, const std::st
   CliRun g = fastest({o.anvilrt, "put", archive, grown_file, "--as",
                       "0x" + absl::StrFormat("%08x", tables->files[0].index.file_id.value), "--raw", "-o", out, "-q"},
                      o.runs);
-  double compress = fastest(
+  double compress = fastest_seconds(
       [&] {
         for (std::size_t at = 0; at < edited.size(); at += 0x8000)
           (void)codec::compress(codec::Algorithm::lzo1x, std::span<const u8>(edited).subspan(
                                                              at, std::min<std::size_t>(0x8000, edited.size() - at)));
       },
       1);
-  double durable = fastest(
+  double durable = fastest_seconds(
       [&] {
         fs::remove(copy);
         fs::copy_file(archive, copy);
@@ -566,8 +567,8 @@ void forge_rows(const ForgeRowOptions& o) {
   const std::string out = o.dir + "/big-patched.forge", copy = o.dir + "/big-copy.forge";
   CliRun p = fastest({o.anvilrt, "patch", big, patch, "-o", out, "--game", "ac2", "-q"}, o.runs);
   const forge::ChecksumVerdict checksums = forge::archive_checksums(in->bytes(), *tables).verdict;
-  double decompress = fastest([&] { (void)forge::read_data_file(in->bytes(), *tables, 0, checksums); }, o.runs);
-  double copied = fastest(
+  double decompress = fastest_seconds([&] { (void)forge::read_data_file(in->bytes(), *tables, 0, checksums); }, o.runs);
+  double copied = fastest_seconds(
       [&] {
         fs::remove(copy);
         fs::copy_file(big, copy);
@@ -575,7 +576,7 @@ void forge_rows(const ForgeRowOptions& o) {
       o.runs);
   // patch writes atomically: a temporary file, synced to the disk before it is renamed over the target
   // (so that a crash leaves the old file or the new one). The same copy made durable is the fair measure.
-  double durable = fastest(
+  double durable = fastest_seconds(
       [&] {
         fs::remove(copy);
         fs::copy_file(big, copy);

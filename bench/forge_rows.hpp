@@ -17,6 +17,8 @@ struct CliRun {
 // Runs the binary with `args` (stdout to /dev/null), its wall time and peak RSS; the wall time only when it
 // exits with `expected` (diff exits 1 when its inputs differ).
 CliRun run_cli(const std::vector<std::string>& args, int expected = 0);
+// The run of `runs` with the least wall time (its CPU time with it), and the highest peak RSS of them.
+CliRun fastest(const std::vector<std::string>& args, int runs, int expected = 0);
 
 struct ForgeRowOptions {
   std::string anvilrt;  // the binary
