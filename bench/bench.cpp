@@ -9,7 +9,9 @@
 // runs --runs times (default 3), in rounds over all of them so that a slow spell of a shared machine
 // lands on every row alike; a row shows its fastest run and the highest peak RSS of its runs.
 //
-// With --anvilrt, the `.forge` rows too (bench/forge_rows.hpp): the level as an archive of data files,
+// With --anvilrt, verify --no-json of the file also as the binary runs it with default flags (the user's
+// path: the process, its start and its detection included), and the `.forge` rows too
+// (bench/forge_rows.hpp): the level as an archive of data files,
 // and, in the full bench (the census size) or with --forge-big N, a large archive (about 1 GB in full).
 //
 //   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N] [--only TEXT] [--forge-big VISUALS]
