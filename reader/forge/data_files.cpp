@@ -502,15 +502,33 @@ absl::Status name_data_file(const absl::Status& status, const Archive& archive, 
   return absl::Status(status.code(), message.substr(0, colon + 2) + label + message.substr(colon + 2));
 }
 
-absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                            const ChecksumVerdict& checksums, bool copy_stored) {
-  DataFileRead out;
+namespace {
+
+// read_data_file()'s first step: the stored form into `out` (skimmed into `out.runs` unless `copy_stored`),
+// a skimmed plain one checked as read_stored() checks a copied one.
+absl::Status read_stored_into(std::span<const u8> bytes, const Archive& archive, std::size_t index, bool copy_stored,
+                              DataFileRead& out) {
   auto stored = read_stored(bytes, archive, index, copy_stored ? nullptr : &out.runs);
   if (!stored.ok()) return stored.status();
   out.stored = std::move(*stored);
   if (!copy_stored && !out.stored.compressed && !out.runs.empty())
-    if (auto s = check_plain(bytes, archive, index, out.runs.back()); !s.ok()) return s;
-  auto decoded = decode(out.stored, archive.files[index].stored_offset(), checksums, out.runs);
+    return check_plain(bytes, archive, index, out.runs.back());
+  return absl::OkStatus();
+}
+
+StoredSide stored_side(const DataFileRead& read, const Archive& archive, std::size_t index,
+                       const ChecksumVerdict& checksums) {
+  return {read.stored, archive.files[index].stored_offset(), checksums, read.runs};
+}
+
+}  // namespace
+
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                            const ChecksumVerdict& checksums, bool copy_stored) {
+  DataFileRead out;
+  if (auto s = read_stored_into(bytes, archive, index, copy_stored, out); !s.ok()) return s;
+  const StoredSide side = stored_side(out, archive, index, checksums);
+  auto decoded = decode(side.stored, side.stored_offset, side.checksums, side.runs);
   if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
   out.decoded = std::move(*decoded);
   return out;
@@ -520,29 +538,15 @@ std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataF
   const DataFileIn* sides[] = {&a, &b};
   std::array<DataFileRead, 2> reads;
   std::array<absl::Status, 2> failed;
-  for (int s = 0; s < 2; ++s) {
-    const DataFileIn& side = *sides[s];
-    auto stored = read_stored(side.bytes, side.archive, side.index, &reads[s].runs);
-    if (!stored.ok()) {
-      failed[s] = stored.status();
-      continue;
-    }
-    reads[s].stored = std::move(*stored);
-    if (!reads[s].stored.compressed && !reads[s].runs.empty())
-      failed[s] = check_plain(side.bytes, side.archive, side.index, reads[s].runs.back());
-  }
-  auto stored_side = [&](int s) {
-    return StoredSide{reads[s].stored, sides[s]->archive.files[sides[s]->index].stored_offset(), sides[s]->checksums,
-                      reads[s].runs};
-  };
+  for (int s = 0; s < 2; ++s)
+    failed[s] = read_stored_into(sides[s]->bytes, sides[s]->archive, sides[s]->index, false, reads[s]);
+  auto side = [&](int s) { return stored_side(reads[s], sides[s]->archive, sides[s]->index, sides[s]->checksums); };
   std::array<absl::StatusOr<Decoded>, 2> decoded = {absl::UnknownError(""), absl::UnknownError("")};
   if (failed[0].ok() && failed[1].ok()) {
-    decoded = decode_together(stored_side(0), stored_side(1));
+    decoded = decode_together(side(0), side(1));
   } else {
-    for (int s = 0; s < 2; ++s) {
-      const StoredSide side = stored_side(s);
-      if (failed[s].ok()) decoded[s] = decode(side.stored, side.stored_offset, side.checksums, side.runs);
-    }
+    for (int s = 0; s < 2; ++s)
+      if (failed[s].ok()) decoded[s] = decode(side(s).stored, side(s).stored_offset, side(s).checksums, side(s).runs);
   }
   std::array<absl::StatusOr<DataFileRead>, 2> out = {absl::UnknownError(""), absl::UnknownError("")};
   for (int s = 0; s < 2; ++s) {
