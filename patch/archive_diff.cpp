@@ -113,10 +113,8 @@ void on_two_threads(const std::function<void()>& first, const std::function<void
   if (thread) thread->join();
 }
 
-std::string_view path_of(const ArchiveSide& side) { return side.file.path(); }
-
 absl::Status named(const ArchiveSide& side, const absl::Status& s) {
-  return absl::Status(s.code(), absl::StrFormat("%s: %s", path_of(side), s.message()));
+  return absl::Status(s.code(), absl::StrFormat("%s: %s", side.file.path(), s.message()));
 }
 
 // The checksum rule data file `index`'s own blocks vote (the rest of the archive is not read).
@@ -127,9 +125,10 @@ forge::ChecksumVerdict own_rule(const ArchiveSide& side, std::size_t index) {
   return verdict;
 }
 
-// A read data file, its entries' table viewed and its bodies found.
+// A read data file, its entries' table viewed and its bodies found: its decompressed bytes moved out of
+// `read`, its stored form left there.
 absl::StatusOr<Opened> view_read(const ArchiveSide& side, std::size_t index,
-                                 absl::StatusOr<forge::DataFileRead>&& read) {
+                                 absl::StatusOr<forge::DataFileRead>& read) {
   if (!read.ok()) return named(side, read.status());
   Opened out;
   out.decoded = std::move(read->decoded);
@@ -146,7 +145,8 @@ absl::StatusOr<Opened> view_read(const ArchiveSide& side, std::size_t index,
 // (forge::read_in_found_layout(): the layout is then known for the rest of the archive).
 absl::StatusOr<Opened> open_data_file(ArchiveSide& side, std::size_t index) {
   auto open = [&]() -> absl::StatusOr<Opened> {
-    return view_read(side, index, forge::read_data_file(side.file.bytes(), side.archive, index, own_rule(side, index)));
+    auto read = forge::read_data_file(side.file.bytes(), side.archive, index, own_rule(side, index));
+    return view_read(side, index, read);
   };
   if (side.layout_known) return open();
   auto opened = forge::read_in_found_layout(side.archive, open, [](const Opened& o) { return o.sizes_agree; });
@@ -174,8 +174,8 @@ std::optional<u8> first_stored_layout(ArchiveSide& a, std::size_t i, ArchiveSide
 // read_in_found_layout's rule for a data file read in the side's layout, the first in which its stored form
 // reads: it keeps the first later layout whose read agrees (its sizes), or failing that this one. A later
 // layout in which the stored form reads alike (the same blocks: the same decompressed bytes, `kept` being its
-// reading here) is only viewed. False when a later layout reads it otherwise and may decide: then it needs
-// reads of its own (open_data_file).
+// reading here, its decompressed bytes already in `opened`) is only viewed. False when a later layout reads it
+// otherwise and may decide: then it needs reads of its own (open_data_file).
 bool settle_layout(ArchiveSide& side, std::size_t index, const forge::DataFileRead& kept, Opened& opened) {
   if (opened.sizes_agree) return true;
   const std::vector<u8> layouts = forge::plausible_layouts(side.archive.header.version);
@@ -224,11 +224,8 @@ std::array<absl::StatusOr<Opened>, 2> open_pair(ArchiveSide& a, std::size_t i, A
   ArchiveSide* sides[] = {&a, &b};
   const std::size_t index[] = {i, j};
   for (int s = 0; s < 2; ++s) {
-    std::optional<forge::DataFileRead> kept;  // the stored form, for the rule below
-    if (finding && reads[s].ok()) kept.emplace(forge::DataFileRead{reads[s]->stored, reads[s]->runs, {}});
-    out[s] = view_read(*sides[s], index[s], std::move(reads[s]));
-    if (!finding) continue;
-    if (!out[s].ok() || !settle_layout(*sides[s], index[s], *kept, *out[s])) return each();
+    out[s] = view_read(*sides[s], index[s], reads[s]);
+    if (finding && (!out[s].ok() || !settle_layout(*sides[s], index[s], *reads[s], *out[s]))) return each();
   }
   if (finding) a.layout_known = b.layout_known = true;
   return out;
@@ -394,8 +391,10 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
     out.datafiles.push_back(std::move(d));
   }
   // No data file was carved: the dialect as any command finds it, for the record (--json).
-  if (!game && !a.layout_known) a.archive.data_layout = forge::detect_layout(bytes_a, a.archive);
-  out.game = game ? *game : forge::detect_archive_game(bytes_a, archive_a);
+  if (!game)
+    game = a.layout_known ? forge::detect_archive_game(bytes_a, archive_a)
+                          : forge::detect_layout_and_game(bytes_a, a.archive);
+  out.game = *game;
   return out;
 }
 
