@@ -24,6 +24,8 @@ Level carve_in(std::span<const u8> bytes, Game game, std::span<const Extent> reg
   // of an unknown instance body lies inside the region too.
   level.tails = std::make_shared<FileTails>(bytes);
   absl::flat_hash_set<u64> seen;
+  // Room for more pieces and ids than level data holds (about one object per 700 bytes, two pieces each),
+  // so that carving never re-allocates them; the capacity left untouched never becomes resident.
   level.pieces.reserve(bytes.size() / 256);
   seen.reserve(bytes.size() / 512);
   Object object;
