@@ -42,6 +42,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/forge_rows.hpp"
@@ -366,6 +367,17 @@ int main(int argc, char** argv) {
           "anvilrt verify --no-json FILE (the binary, default flags): %.3f s wall, %.3f s CPU = %.0f MB/s by CPU time, "
           "1/%.1f of memcpy (issue-25 target: 1/8); peak RSS %.0f MiB\n",
           cli.wall, cli.cpu, size / 1e6 / cli.cpu, memcpy_rate / (size / 1e6 / cli.cpu), cli.peak_rss_kib / 1024.0);
+  }
+  // With JSON, one file's objects are round-tripped on all cores while it is carved (pipeline/verify.hpp):
+  // the wall time is what the user waits, the CPU time what it costs.
+  if (!anvilrt_binary.empty() && wanted("verify")) {
+    bench::CliRun cli = bench::fastest({anvilrt_binary, "verify", "-q", census}, runs);
+    if (cli.wall > 0)
+      std::printf(
+          "anvilrt verify FILE (the binary, default flags, %u cores): %.3f s wall = %.0f MB/s (issue-25 target: 250), "
+          "%.3f s CPU = %.0f MB/s by CPU time; peak RSS %.0f MiB\n",
+          std::max(1u, std::thread::hardware_concurrency()), cli.wall, size / 1e6 / cli.wall, cli.cpu,
+          size / 1e6 / cli.cpu, cli.peak_rss_kib / 1024.0);
   }
 
   if (!anvilrt_binary.empty() && only.empty()) {

@@ -3,6 +3,7 @@
 // parallel on all cores (cli/parallel.hpp) and reported in order.
 #include <absl/strings/str_format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -112,6 +113,9 @@ int run_verify(int argc, char** argv) {
       for (std::size_t d = 0; d < o.archive->archive.files.size(); ++d) work.push_back({i, d});
   }
 
+  // Cores left over when there are fewer jobs than cores go to each job's objects (one large file).
+  const unsigned per_job =
+      static_cast<unsigned>(std::clamp<u64>(jobs / std::max<std::size_t>(work.size(), 1), 1, 1024));
   std::size_t identical = 0, different = 0, unreadable = 0;
   std::vector<std::string> skipped;
   std::vector<ArchiveTally> tallies(opened.size());
@@ -146,7 +150,7 @@ int run_verify(int argc, char** argv) {
         const OpenedInput& o = opened[work[j].opened];
         if (!o.ok()) return r;
         auto bytes = o.input->bytes();
-        forge::VerifyOptions v{o.archive ? o.archive->game : Game::ac2, json, recompress};
+        forge::VerifyOptions v{o.archive ? o.archive->game : Game::ac2, json, recompress, per_job};
         if (o.archive && work[j].datafile == VerifyJob::kTables) {
           r.tables = forge::verify_tables(bytes, o.archive->archive);
         } else if (o.archive) {
@@ -169,10 +173,13 @@ int run_verify(int argc, char** argv) {
         } else {
           r.game = choose_game(game_option, bytes, o.path, common);
           std::size_t reported = 0;  // this file's share of the bar
-          r.report = verify_bytes(bytes, r.game.game, json, [&](std::size_t done, std::size_t) {
-            bar.add(done - reported, total);
-            reported = done;
-          });
+          r.report = verify_bytes(
+              bytes, r.game.game, json,
+              [&](std::size_t done, std::size_t) {
+                bar.add(done - reported, total);
+                reported = done;
+              },
+              per_job);
         }
         return r;
       },

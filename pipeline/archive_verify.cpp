@@ -113,7 +113,7 @@ void verify_contents(std::span<const u8> decoded, const VerifyOptions& options, 
   if (!decoded.empty()) out.table_difference = skimmed_difference(file->file, decoded, file->runs, file->variant);
   std::size_t carved = 0;
   for (const BodyAt& body : body_layout(*file)) {
-    VerifyReport r = verify_bytes(decoded.subspan(body.offset, body.size), options.game, options.json);
+    VerifyReport r = verify_bytes(decoded.subspan(body.offset, body.size), options.game, options.json, {}, options.threads);
     out.objects.objects += r.objects;
     out.objects.near_misses += r.near_misses;
     carved += r.size - r.opaque_bytes;

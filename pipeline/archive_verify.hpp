@@ -50,6 +50,7 @@ struct VerifyOptions {
   Game game = Game::ac2;
   bool json = true;         // the objects' JSON round trip too
   bool recompress = false;  // re-compress every compressed block
+  unsigned threads = 1;     // per body, the objects' round trips on this many threads (verify_bytes)
 };
 
 // Data file `index` of the archive, its blocks checked against the archive's rule `checksums`
