@@ -71,7 +71,9 @@ int run_verify(int argc, char** argv) {
   add_game_option(options, game_option);
   options.add_options()("no-json", "only bytes -> model -> bytes (skip bytes -> JSON -> bytes)")(
       "recompress", "archives: also re-compress every compressed block and count those identical to the stored ones")(
-      "jobs,j", po::value(&jobs_text), "files (and data files) verified at once (default: one per core)")(
+      "jobs,j", po::value(&jobs_text),
+      "threads (default: one per core): files and data files are verified at once; cores left over go to\n"
+      "each file's objects, carved in parts that hand over where they meet (the same result)")(
       "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
       "paths", po::value(&paths)->required()->multitoken(),
       "level files, data files, .forge archives or folders (walked recursively)");

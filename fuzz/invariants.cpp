@@ -24,6 +24,7 @@
 #include "reader/json_numbers.hpp"
 #include "reader/level_source.hpp"
 #include "reader/object_json.hpp"
+#include "reader/split_carve.hpp"
 #include "writer/encode.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/object_json.hpp"
@@ -75,6 +76,18 @@ std::string check_carved(std::span<const u8> bytes, Game game, const Carved& c) 
   if (!report.identical()) return where(game) + "verify_bytes: " + report.difference;
   if (report.objects != c.objects.size())
     return where(game) + absl::StrCat("verify_bytes sees ", report.objects, " objects, carve_level ", c.objects.size());
+  // Carved in parts that start anywhere (reader/split_carve.hpp), it is the one carve.
+  const SplitVisit every = [](unsigned, const Extent&, const Object&) { return true; };
+  SplitCarve one = split_carve(bytes, game, {.parts = 1}, every);
+  SplitCarve parts = split_carve(bytes, game, {.parts = 5, .min_part = 1}, every);
+  if (parts.near_misses != one.near_misses)
+    return where(game) + absl::StrCat("split_carve in 5 parts: ", parts.near_misses.size(), " near misses, not ",
+                                      one.near_misses.size());
+  if (parts.objects.size() != one.objects.size() ||
+      !std::equal(parts.objects.begin(), parts.objects.end(), one.objects.begin(),
+                  [](const Extent& a, const Extent& b) { return a.offset == b.offset && a.length == b.length; }))
+    return where(game) + absl::StrCat("split_carve in 5 parts: ", parts.objects.size(),
+                                      " objects, not the one carve's ", one.objects.size());
   return "";
 }
 

@@ -1,6 +1,6 @@
 // `verify`: the proof that a reading of a file is lossless. Every object is re-encoded from its fields
 // (bytes -> model -> bytes) and, unless disabled, also through its JSON (bytes -> JSON -> model ->
-// bytes), batch by batch as the file is carved, so memory stays flat whatever the file size.
+// bytes), object by object as the file is carved, so memory stays flat whatever the file size.
 #pragma once
 
 #include <optional>
@@ -22,9 +22,9 @@ struct VerifyReport {
   bool identical() const { return !first_difference.has_value(); }
 };
 
-// `progress` hears how far the round trips have got. With `threads` > 1 and the JSON round trip, the
-// objects are carved on the calling thread and round-tripped on that many others; the report is the one
-// thread's, to the byte.
+// `progress` hears how far the carve has got. With `threads` > 1 the file is carved in that many parts
+// at once (reader/split_carve.hpp), each round-tripping its objects; the report is the one thread's, to
+// the byte.
 VerifyReport verify_bytes(std::span<const u8> bytes, Game game, bool json_round_trip, const ProgressFn& progress = {},
                           unsigned threads = 1);
 

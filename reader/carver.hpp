@@ -36,6 +36,9 @@ class Carver {
   // or nothing at the end of the file.
   std::optional<Extent> next(Object& object);
 
+  // Starts the carve at `cursor` instead of 0 (reader/split_carve.hpp); before the first next().
+  void start_at(std::size_t cursor) { cursor_ = cursor; }
+
   // Called for every candidate that failed a check.
   void on_near_miss(std::function<void(const NearMiss&)> sink) { near_miss_ = std::move(sink); }
 

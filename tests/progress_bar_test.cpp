@@ -128,7 +128,7 @@ TEST(ProgressBar, TheBinaryDrawsOnATerminalOnly) {
 
   shown = run_on_terminal({"verify", "--jobs", "1", "--game", "ac2", file, file}, code);
   ASSERT_EQ(code, 0) << shown;
-  EXPECT_TRUE(shown.starts_with("\rverify [")) << shown;
+  EXPECT_NE(shown.find("\rverify ["), std::string::npos) << shown;
   EXPECT_NE(shown.find(" MB/s "), std::string::npos) << shown;
   EXPECT_NE(shown.find("\r\033[K" + file + ": ac2,"), std::string::npos) << "erased before the result: " << shown;
 
