@@ -190,13 +190,16 @@ void same_objects_rows(const ForgeRowOptions& o) {
   // Each data file's bodies, end to end, as a level file: the same objects with no entry table.
   u64 decompressed = 0, bodies = 0, largest = 0;
   std::vector<fs::path> datas;
-  for (const auto& e : fs::directory_iterator(plain)) datas.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(plain))
+    if (e.path().extension() == ".data") datas.push_back(e.path());  // not extract's forge.json
   std::sort(datas.begin(), datas.end());
   for (const fs::path& p : datas) {
     auto in = InputFile::open(p.string());
-    if (!in.ok()) return;
-    auto view = forge::view_data_file(in->bytes());
-    if (!view.ok()) return;
+    auto view = in.ok() ? forge::view_data_file(in->bytes()) : in.status();
+    if (!view.ok()) {
+      std::fprintf(stderr, "anvilrt_bench: %s: %s\n", p.c_str(), std::string(view.status().message()).c_str());
+      return;
+    }
     decompressed += in->bytes().size();
     largest = std::max<u64>(largest, in->bytes().size());
     std::FILE* f = std::fopen((bare + "/" + p.stem().string() + ".bin").c_str(), "wb");
