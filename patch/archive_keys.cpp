@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
+#include <thread>
 
 #include "model/json_text.hpp"
 #include "patch/json_util.hpp"
@@ -41,18 +41,13 @@ std::vector<std::size_t> KeyIndex::search(const std::string& key, const std::vec
   const bool plain = id_text.size() == key.size();
   u8 needle[8];
   std::memcpy(needle, &*id, sizeof needle);  // an id is stored as its width's little-endian bytes
-  const std::boyer_moore_horspool_searcher searcher(needle, needle + width);
   std::string spelled;
-  for (std::size_t i = 0; i < set_.size(); ++i) {
-    if (among != nullptr && !(*among)[i]) continue;
-    auto bytes = set_.bytes_of(i);
-    if (!bytes.ok())
-      refuse_unreadable(
-          absl::StrFormat("%s (an object key is looked up in every data file)", bytes.status().message()));
-    if (std::search(bytes->begin(), bytes->end(), searcher) == bytes->end()) {
-      set_.release(i);
-      continue;
-    }
+  // The data files whose bytes hold the id's, searched on all cores; then each of those carved.
+  auto candidates = set_.holding({needle, width}, among, std::max(1u, std::thread::hardware_concurrency()));
+  if (!candidates.ok())
+    refuse_unreadable(
+        absl::StrFormat("%s (an object key is looked up in every data file)", candidates.status().message()));
+  for (std::size_t i : *candidates) {
     auto level = set_.level(i);
     if (!level.ok())
       refuse_unreadable(

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "reader/signature_search.hpp"
+
 namespace anvil {
 
 std::optional<std::size_t> LevelSet::find(std::string_view name) const {
@@ -13,6 +15,21 @@ std::optional<std::size_t> LevelSet::find(std::string_view name) const {
 std::vector<std::size_t> LevelSet::select(std::string_view selector) const {
   if (auto i = find(selector)) return {*i};
   return {};
+}
+
+absl::StatusOr<std::vector<std::size_t>> LevelSet::holding(std::span<const u8> needle, const std::vector<bool>* among,
+                                                           unsigned /*threads*/) {
+  std::vector<std::size_t> found;
+  for (std::size_t i = 0; i < size(); ++i) {
+    if (among != nullptr && !(*among)[i]) continue;
+    auto bytes = bytes_of(i);
+    if (!bytes.ok()) return bytes.status();
+    if (find_bytes(*bytes, needle))
+      found.push_back(i);
+    else
+      release(i);
+  }
+  return found;
 }
 
 void MemoryLevelSet::add(std::string name, std::vector<u8> bytes) {

@@ -34,6 +34,12 @@ class LevelSet {
   // The bytes data file i is carved from (decompressed), without carving it; valid until release(i).
   virtual absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) = 0;
 
+  // The data files (among those flagged in `among`, when given) whose decompressed bytes hold `needle`,
+  // ascending: each read, searched and released, except those that hold it, which stay read. Up to
+  // `threads` at once where the set can (an archive's); the error of the first, in index order, that
+  // does not read.
+  virtual absl::StatusOr<std::vector<std::size_t>> holding(std::span<const u8> needle, const std::vector<bool>* among,
+                                                           unsigned threads);
   // The index of the data file with this name.
   std::optional<std::size_t> find(std::string_view name) const;
   // The data files a user's selector names, ascending: here the one with that name; an archive's set

@@ -3,9 +3,13 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <numeric>
+#include <thread>
 
 #include "reader/forge/data_files.hpp"
+#include "reader/signature_search.hpp"
 
 namespace anvil::forge {
 
@@ -25,23 +29,75 @@ std::vector<std::size_t> ArchiveLevels::select(std::string_view selector) const 
   return members;
 }
 
-absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(std::size_t i) {
-  auto it = held_.find(i);
-  if (it != held_.end()) return &it->second.data;
+absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) const {
   std::size_t index = selected_.at(i);
-  auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
+  auto read = read_data_file(bytes_, archive_, index, checksums_->verdict);
   if (!read.ok()) return read.status();
-  Held held;
-  held.data.bytes = read->decoded.bytes;
-  held.data.owned = std::move(read->decoded.owned);
-  auto file = view_data_file(held.data.bytes, archive_.variant());
+  Decompressed data;
+  data.bytes = read->decoded.bytes;
+  data.owned = std::move(read->decoded.owned);
+  auto file = view_data_file(data.bytes, archive_.variant());
   if (!file.ok())
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: %s", data_file_label(archive_, index), file.status().message()));
-  held.data.entries = file->file.entries.size();
+  data.entries = file->file.entries.size();
   for (const BodyAt& body : body_layout(*file))
-    if (body.size > 0) held.data.regions.push_back({body.offset, body.size});
-  return &held_.emplace(i, std::move(held)).first->second.data;
+    if (body.size > 0) data.regions.push_back({body.offset, body.size});
+  return data;
+}
+
+absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(std::size_t i) {
+  auto it = held_.find(i);
+  if (it != held_.end()) return &it->second.data;
+  checksums();
+  auto data = read(i);
+  if (!data.ok()) return data.status();
+  return &held_.emplace(i, Held{std::move(*data), nullptr}).first->second.data;
+}
+
+absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const u8> needle,
+                                                                const std::vector<bool>* among, unsigned threads) {
+  checksums();  // voted once, before the threads read it
+  std::vector<std::size_t> wanted;
+  for (std::size_t i = 0; i < size(); ++i)
+    if (among == nullptr || (*among)[i]) wanted.push_back(i);
+  std::vector<absl::Status> status(wanted.size());
+  std::vector<char> holds(wanted.size(), 0);
+  std::mutex mutex;  // held_
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < wanted.size();) {
+      const std::size_t i = wanted[k];
+      {
+        std::lock_guard lock(mutex);
+        if (auto it = held_.find(i); it != held_.end()) {  // read already: searched, released if it does not hold it
+          holds[k] = find_bytes(it->second.data.bytes, needle).has_value();
+          if (!holds[k]) held_.erase(it);
+          continue;
+        }
+      }
+      auto data = read(i);
+      if (!data.ok()) {
+        status[k] = data.status();
+        continue;
+      }
+      if (!find_bytes(data->bytes, needle)) continue;  // dropped here
+      holds[k] = 1;
+      std::lock_guard lock(mutex);
+      held_.emplace(i, Held{std::move(*data), nullptr});
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::max(1u, threads) && t < wanted.size(); ++t) pool.emplace_back(work);
+    work();
+  }
+  std::vector<std::size_t> found;
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    if (!status[k].ok()) return status[k];
+    if (holds[k]) found.push_back(wanted[k]);
+  }
+  return found;
 }
 
 const ArchiveChecksums& ArchiveLevels::checksums() {

@@ -52,6 +52,9 @@ class ArchiveLevels final : public LevelSet {
     DecodeBuffer owned;  // what `bytes` views, for a compressed data file
   };
   absl::StatusOr<const Decompressed*> decompressed(std::size_t i);
+  // LevelSet::holding, the data files read on `threads` threads at once (each thread holds one).
+  absl::StatusOr<std::vector<std::size_t>> holding(std::span<const u8> needle, const std::vector<bool>* among,
+                                                   unsigned threads) override;
 
   // The archive's checksum rule and each data file's vote (FORGE.md 2), which decompressed() checks the
   // blocks against: taken over the whole archive when a data file is first decompressed, unless given.
@@ -61,6 +64,8 @@ class ArchiveLevels final : public LevelSet {
   void release_voted_with(ReleaseFn release) { release_voted_ = std::move(release); }
 
  private:
+  // Data file i read on its own (thread-safe once checksums() has been taken).
+  absl::StatusOr<Decompressed> read(std::size_t i) const;
   struct Held {
     Decompressed data;
     std::unique_ptr<Level> level;

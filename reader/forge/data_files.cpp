@@ -16,6 +16,7 @@
 #include "model/counted.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/archive_reader.hpp"
+#include "reader/signature_search.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -73,10 +74,9 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
 absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, std::size_t index,
                          std::span<const u8> plain) {
   const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
-  auto it = std::search(plain.begin(), plain.end(),
-                        std::boyer_moore_horspool_searcher(magic, magic + sizeof BlockSet::kMagic));
-  if (it == plain.end()) return absl::OkStatus();
-  return error_at(static_cast<u64>(plain.data() - bytes.data()) + static_cast<u64>(it - plain.begin()),
+  auto at = find_bytes(plain, {magic, sizeof BlockSet::kMagic});
+  if (!at) return absl::OkStatus();
+  return error_at(static_cast<u64>(plain.data() - bytes.data()) + *at,
                   data_file_label(archive, index) +
                       ": a plain data file must not hold the compression magic (a block set out of place)");
 }
