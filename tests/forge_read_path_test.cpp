@@ -220,3 +220,84 @@ TEST(ForgeReadPath, PatchByKeyFindsTheDataFileByItsBytes) {
 
 }  // namespace
 }  // namespace anvil::forge
+
+namespace anvil::forge {
+namespace {
+
+// What LevelSet::holding gives, read one by one (the base class's loop) and on several threads (the
+// archive's): the same data files, and, when some do not read, the error of the first in index order.
+absl::StatusOr<std::vector<std::size_t>> holding_in(std::span<const u8> bytes, std::span<const u8> needle,
+                                                    const std::vector<bool>* among, unsigned threads) {
+  auto archive = read_archive(bytes);
+  if (!archive.ok()) return archive.status();
+  ArchiveLevels set(bytes, *archive, Game::ac2);
+  if (threads == 0) return set.LevelSet::holding(needle, among, 1);
+  auto found = set.holding(needle, among, threads);
+  // Those found stay read: carving them reads nothing again.
+  if (found.ok()) {
+    for (std::size_t i : *found) EXPECT_TRUE(set.level(i).ok());
+  }
+  return found;
+}
+
+void expect_same_holding(const absl::StatusOr<std::vector<std::size_t>>& want,
+                         const absl::StatusOr<std::vector<std::size_t>>& got, const std::string& what) {
+  ASSERT_EQ(got.ok(), want.ok()) << what << ": " << got.status() << " / " << want.status();
+  if (want.ok())
+    EXPECT_EQ(*got, *want) << what;
+  else
+    EXPECT_EQ(got.status().message(), want.status().message()) << what;
+}
+
+TEST(ForgeReadPath, HoldingOnSeveralThreadsIsHoldingOneByOne) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 6, 6, 3, 512});
+  auto archive = read_archive(bytes);
+  ASSERT_TRUE(archive.ok());
+  ArchiveLevels levels(bytes, *archive, Game::ac2);
+  std::vector<std::vector<u8>> needles{std::vector<u8>(8, 0xEE)};  // in no data file
+  for (std::size_t d = 0; d < levels.size(); ++d) {
+    auto level = levels.level(d);
+    ASSERT_TRUE(level.ok()) << level.status();
+    for (const Piece& p : (*level)->pieces)
+      if (p.is_object()) {
+        std::vector<u8> id(8);
+        std::memcpy(id.data(), &p.id, 8);
+        needles.push_back(id);
+        break;
+      }
+  }
+  std::vector<bool> odd(levels.size());
+  for (std::size_t d = 0; d < odd.size(); ++d) odd[d] = d % 2 == 1;
+  std::size_t found_somewhere = 0;
+  for (const auto& needle : needles)
+    for (const std::vector<bool>* among :
+         {static_cast<const std::vector<bool>*>(nullptr), static_cast<const std::vector<bool>*>(&odd)}) {
+      auto want = holding_in(bytes, needle, among, 0);
+      ASSERT_TRUE(want.ok()) << want.status();
+      found_somewhere += !want->empty();
+      for (unsigned threads : {1u, 2u, 5u})
+        expect_same_holding(want, holding_in(bytes, needle, among, threads), "clean");
+    }
+  EXPECT_GE(found_somewhere, levels.size());
+
+  // Damaged: a byte of a data file's last stored bytes turned over, in one data file and in two.
+  std::size_t errors = 0;
+  for (std::size_t d = 0; d + 1 < archive->files.size(); ++d) {
+    for (std::size_t also : {d, d + 1}) {
+      std::vector<u8> damaged = bytes;
+      for (std::size_t k : {d, also}) {
+        const auto& index = archive->files[k].index;
+        damaged[archive->files[k].stored_offset() + index.size - 5] ^= 0x5A;
+      }
+      auto want = holding_in(damaged, needles[1], nullptr, 0);
+      errors += !want.ok();
+      for (unsigned threads : {2u, 5u})
+        expect_same_holding(want, holding_in(damaged, needles[1], nullptr, threads),
+                            absl::StrFormat("data files %d and %d damaged", d, also));
+    }
+  }
+  EXPECT_GT(errors, 0u);
+}
+
+}  // namespace
+}  // namespace anvil::forge
