@@ -16,37 +16,6 @@
 
 namespace anvil {
 
-// The first offset >= from where the little-endian bytes of `class_id` lie in `file`.
-inline std::optional<std::size_t> find_class_id(std::span<const u8> file, std::size_t from, u32 class_id) {
-  const std::size_t size = file.size();
-  if (size < 4 || from > size - 4) return std::nullopt;
-  const u8* data = file.data();
-  auto matches = [&](std::size_t i) {
-    u32 v;
-    std::memcpy(&v, data + i, 4);
-    return v == class_id;
-  };
-  std::size_t i = from;
-#if defined(__SSE2__)
-  const __m128i first = _mm_set1_epi8(static_cast<char>(class_id & 0xFF));
-  const __m128i last = _mm_set1_epi8(static_cast<char>(class_id >> 24));
-  for (; i + 16 + 3 <= size; i += 16) {
-    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
-    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + 3));
-    unsigned mask =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
-    while (mask != 0) {
-      std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
-      if (matches(at)) return at;
-      mask &= mask - 1;
-    }
-  }
-#endif
-  for (; i + 4 <= size; ++i)
-    if (matches(i)) return i;
-  return std::nullopt;
-}
-
 // The first offset where `needle` lies in `bytes`.
 inline std::optional<std::size_t> find_bytes(std::span<const u8> bytes, std::span<const u8> needle) {
   const std::size_t n = needle.size(), size = bytes.size();
@@ -73,6 +42,16 @@ inline std::optional<std::size_t> find_bytes(std::span<const u8> bytes, std::spa
   for (; i + n <= size; ++i)
     if (matches(i)) return i;
   return std::nullopt;
+}
+
+// The first offset >= from where the little-endian bytes of `class_id` lie in `file`.
+inline std::optional<std::size_t> find_class_id(std::span<const u8> file, std::size_t from, u32 class_id) {
+  if (from > file.size()) return std::nullopt;
+  u8 id[4];
+  std::memcpy(id, &class_id, sizeof id);  // little-endian, as the file stores it
+  auto at = find_bytes(file.subspan(from), id);
+  if (!at) return std::nullopt;
+  return from + *at;
 }
 
 }  // namespace anvil
