@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 
@@ -39,11 +40,28 @@ class SplitCarver {
   }
 
   SplitCarve run() {
+    std::vector<std::exception_ptr> failed(parts_.size());
     {
       std::vector<std::jthread> others;
-      for (unsigned k = 1; k < parts_.size(); ++k) others.emplace_back([this, k] { carve(k); });
-      carve(0);
+      for (unsigned k = 1; k < parts_.size(); ++k)
+        others.emplace_back([this, k, &failed] {
+          // A part that throws (out of memory) ends as stopped, so that the parts before it do not wait
+          // for it; the exception is the caller's once all have ended.
+          try {
+            carve(k);
+          } catch (...) {
+            failed[k] = std::current_exception();
+            {
+              std::lock_guard lock(parts_[k].mutex);
+              parts_[k].end = PartEnd::stopped;
+            }
+            parts_[k].published.notify_all();
+          }
+        });
+      carve(0);  // on the calling thread: what it throws is thrown once the others have ended
     }
+    for (const std::exception_ptr& e : failed)
+      if (e) std::rethrow_exception(e);
     progress_.finish();
     return merged();
   }

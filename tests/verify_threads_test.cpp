@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <thread>
 
 #include "gen/generator.hpp"
@@ -229,6 +230,24 @@ TEST(SplitCarve, StopsAtTheFirstObjectAVisitRefuses) {
           if (m <= from) misses.push_back(m);
         EXPECT_EQ(split.near_misses, misses) << what;
       }
+    }
+  }
+}
+
+// What a visit throws (out of memory) reaches the caller once every part has ended, from whichever
+// part threw: no part waits for a dead one, nothing is terminated.
+TEST(SplitCarve, PassesOnWhatAVisitThrows) {
+  for (const auto& [bytes, game] : split_inputs()) {
+    if (bytes.size() < 100000) continue;
+    for (double from : {0.0, 0.4, 0.9}) {
+      const auto first_thrown = static_cast<std::size_t>(from * static_cast<double>(bytes.size()));
+      SplitVisit visit = [&](unsigned, const Extent& extent, const Object&) -> bool {
+        if (extent.offset >= first_thrown) throw std::runtime_error("thrown");
+        return true;
+      };
+      for (unsigned parts : {1u, 2u, 4u})
+        EXPECT_THROW(split_carve(bytes, game, {.parts = parts, .min_part = 1}, visit), std::runtime_error)
+            << parts << " parts, thrown from " << from;
     }
   }
 }
