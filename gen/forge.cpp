@@ -101,7 +101,9 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
       Record level_record;
       e.body.bytes = generate_bytes(level, &level_record);
       f.visuals += level_record.visuals;
-      e.data_size = static_cast<u32>(e.body.bytes.size() + Entry::min_body_wire_size + e.name.bytes.size());
+      // The resource's size (FORGE.md 5): its header (with flag 1's unknown bytes and counted records) and body.
+      const std::size_t flag_part = e.flag == 1 ? 3 + 4 + 12 * e.flag_records.size() : 0;
+      e.data_size = static_cast<u32>(e.body.bytes.size() + Entry::min_body_wire_size + e.name.bytes.size() + flag_part);
       content.entries.push_back(std::move(e));
     }
     if (!variant.table_tail()) content.unknown.bytes.clear();  // layout 1's m bytes
