@@ -563,11 +563,12 @@ std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataF
 }
 
 bool data_sizes_agree(const DataFileView& view) {
-  u64 resource_at = table_end(view.file, view.variant);  // where each entry's resource header starts
-  for (const BodyAt& body : body_layout(view)) {
-    const u64 end = body.offset + body.size;
-    if (view.file.entries[body.entry].data_size != end - resource_at) return false;
-    resource_at = end;
+  // Each resource from its resource_type, the u32 before its file_size, to its body's end. Not from the
+  // table's end: in a view the tails after the table (layout 1's m bytes, version 26's x bytes) are runs,
+  // which a walk of the declaration does not count.
+  for (const SizeFieldsAt& at : size_fields(view)) {
+    const u64 resource_at = at.file_size_at - sizeof(u32);
+    if (view.file.entries[at.body.entry].data_size != at.body.offset + at.body.size - resource_at) return false;
   }
   return true;
 }
