@@ -42,7 +42,10 @@ std::string describe_offset(std::span<const u8> bytes, const Source& source, u64
     row_at += forge::entry_head_size(view->file.entries[i], view->variant);
     if (offset < row_at) return absl::StrFormat("entry %d's table row (file_id, data_size, ...)", i);
   }
-  if (offset < forge::table_end(view->file, view->variant)) return "the bytes kept after the entry table";
+  // Up to the first resource (not table_end(), which in a view leaves out the kept bytes themselves).
+  const auto sizes = forge::size_fields(*view);
+  if (offset < (sizes.empty() ? bytes.size() : sizes.front().resource_at()))
+    return "the bytes kept after the entry table";
   for (const forge::BodyAt& body : forge::body_layout(*view)) {
     const std::string name = forge::printable_name(
         {reinterpret_cast<const char*>(view->name(body.entry).data()), view->name(body.entry).size()});

@@ -251,6 +251,17 @@ TEST_F(ArchiveDiff, ChangesOutsideObjectsAreNamed) {
   EXPECT_THAT(files.err,
               HasSubstr(absl::StrFormat("changed outside objects at data file offset 0x%x (entry 0 '", name_at)));
 
+  // A byte of layout 1's m bytes kept after the table (in a view of the data file they are a run, which the
+  // walk of the declaration up to the bodies leaves out): named as such, not as entry 0's header.
+  ASSERT_GT(m, 0u) << "the generated data file keeps no bytes after its table: pick another seed";
+  std::vector<u8> data_m = data;
+  data_m[m_at + 4] ^= 0x20;
+  auto kept = test::run_cli({"diff", write("a.data", data), write("m.data", data_m)});
+  EXPECT_EQ(kept.exit_code, 1);
+  EXPECT_THAT(kept.err, HasSubstr(absl::StrFormat("changed outside objects at data file offset 0x%x (the bytes kept "
+                                                  "after the entry table)",
+                                                  m_at + 4)));
+
   // A byte of data file 1's header (past its name): its archive offset, carried by neither.
   std::vector<u8> header = bytes;
   const u64 header_at = record.files[1].header_offset + 200;

@@ -566,10 +566,8 @@ bool data_sizes_agree(const DataFileView& view) {
   // Each resource from its resource_type, the u32 before its file_size, to its body's end. Not from the
   // table's end: in a view the tails after the table (layout 1's m bytes, version 26's x bytes) are runs,
   // which a walk of the declaration does not count.
-  for (const SizeFieldsAt& at : size_fields(view)) {
-    const u64 resource_at = at.file_size_at - sizeof(u32);
-    if (view.file.entries[at.body.entry].data_size != at.body.offset + at.body.size - resource_at) return false;
-  }
+  for (const SizeFieldsAt& at : size_fields(view))
+    if (view.file.entries[at.body.entry].data_size != at.body.offset + at.body.size - at.resource_at()) return false;
   return true;
 }
 

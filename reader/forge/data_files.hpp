@@ -162,6 +162,7 @@ struct SizeFieldsAt {
   BodyAt body;
   u64 data_size_at = 0;
   u64 file_size_at = 0;
+  u64 resource_at() const { return file_size_at - sizeof(u32); }  // its resource_type, the u32 before file_size
 };
 std::vector<SizeFieldsAt> size_fields(const DataFileView& view);
 
