@@ -8,11 +8,10 @@
 #include <lzo/lzoconf.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
+
+#include "model/parallel.hpp"
 
 namespace anvil::codec {
 namespace {
@@ -112,25 +111,9 @@ std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,
                                                     std::span<const std::span<const std::uint8_t>> parts,
                                                     unsigned threads) {
   std::vector<std::vector<std::uint8_t>> out(parts.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex failed_mutex;
-  std::exception_ptr failed;  // compress() throws only when out of memory: rethrown on the calling thread
-  auto work = [&] {
-    try {
-      for (std::size_t i; (i = next++) < parts.size();) out[i] = compress(algorithm, parts[i]);
-    } catch (...) {
-      std::lock_guard lock(failed_mutex);
-      if (!failed) failed = std::current_exception();
-      next = parts.size();
-    }
-  };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  {
-    std::vector<std::jthread> workers;
-    for (std::size_t t = 1; t < std::min<std::size_t>(threads, parts.size()); ++t) workers.emplace_back(work);
-    work();
-  }
-  if (failed) std::rethrow_exception(failed);
+  // compress() throws only when out of memory: rethrown on the calling thread.
+  for_each_index(parts.size(), threads, [&](std::size_t i) { out[i] = compress(algorithm, parts[i]); });
   return out;
 }
 

@@ -8,11 +8,10 @@
 #include <array>
 #include <cstring>
 #include <functional>
-#include <system_error>
-#include <thread>
 #include <unordered_map>
 
 #include "model/object.hpp"
+#include "model/parallel.hpp"
 #include "patch/archive_patch.hpp"
 #include "reader/forge/archive_game.hpp"
 #include "reader/forge/data_files.hpp"
@@ -102,19 +101,6 @@ struct Opened {
   Source source;
   bool sizes_agree = false;  // forge::data_sizes_agree(): what tells the layout when it is found by content
 };
-
-// Runs `first` on a thread of its own while `second` runs on this one (one after the other when no thread
-// is to be had): on two cores the pair costs about the longer one's time.
-void on_two_threads(const std::function<void()>& first, const std::function<void()>& second) {
-  std::optional<std::thread> thread;
-  try {
-    thread.emplace(first);
-  } catch (const std::system_error&) {
-    first();
-  }
-  second();
-  if (thread) thread->join();
-}
 
 absl::Status named(const ArchiveSide& side, const absl::Status& s) {
   return absl::Status(s.code(), absl::StrFormat("%s: %s", side.file.path(), s.message()));

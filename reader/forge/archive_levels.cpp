@@ -3,11 +3,10 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <numeric>
-#include <thread>
 
+#include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/signature_search.hpp"
 
@@ -64,34 +63,26 @@ absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const 
   std::vector<absl::Status> status(wanted.size());
   std::vector<char> holds(wanted.size(), 0);
   std::mutex mutex;  // held_
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t k; (k = next++) < wanted.size();) {
-      const std::size_t i = wanted[k];
-      {
-        std::lock_guard lock(mutex);
-        if (auto it = held_.find(i); it != held_.end()) {  // read already: searched, released if it does not hold it
-          holds[k] = find_bytes(it->second.data.bytes, needle).has_value();
-          if (!holds[k]) held_.erase(it);
-          continue;
-        }
-      }
-      auto data = read(i);
-      if (!data.ok()) {
-        status[k] = data.status();
-        continue;
-      }
-      if (!find_bytes(data->bytes, needle)) continue;  // dropped here
-      holds[k] = 1;
+  for_each_index(wanted.size(), threads, [&](std::size_t k) {
+    const std::size_t i = wanted[k];
+    {
       std::lock_guard lock(mutex);
-      held_.emplace(i, Held{std::move(*data), nullptr});
+      if (auto it = held_.find(i); it != held_.end()) {  // read already: searched, released if it does not hold it
+        holds[k] = find_bytes(it->second.data.bytes, needle).has_value();
+        if (!holds[k]) held_.erase(it);
+        return;
+      }
     }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::max(1u, threads) && t < wanted.size(); ++t) pool.emplace_back(work);
-    work();
-  }
+    auto data = read(i);
+    if (!data.ok()) {
+      status[k] = data.status();
+      return;
+    }
+    if (!find_bytes(data->bytes, needle)) return;  // dropped here
+    holds[k] = 1;
+    std::lock_guard lock(mutex);
+    held_.emplace(i, Held{std::move(*data), nullptr});
+  });
   std::vector<std::size_t> found;
   for (std::size_t k = 0; k < wanted.size(); ++k) {
     if (!status[k].ok()) return status[k];

@@ -4,16 +4,15 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <functional>
 #include <new>
 #include <numeric>
-#include <thread>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
 #include "model/counted.hpp"
+#include "model/parallel.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/signature_search.hpp"
@@ -267,6 +266,14 @@ absl::Status decode_block(const BlockPlan& plan, std::size_t k, u8* out, const C
   return check_block(plan, k, out, checksums);
 }
 
+// Whether block k of `x` and of `y` lie at the same place and are stored the same way, in as many stored
+// bytes (whether those are the same bytes is the caller's question).
+bool same_block_place(const BlockPlan& x, const BlockPlan& y, std::size_t k) {
+  const BlockAt &a = x.layout[k], &b = y.layout[k];
+  return a.decoded_offset == b.decoded_offset && a.decoded_size == b.decoded_size && x.plain[k] == y.plain[k] &&
+         x.compression[k] == y.compression[k] && x.src[k].size() == y.src[k].size();
+}
+
 std::size_t checked_blocks(const BlockPlan& plan) {
   return static_cast<std::size_t>(std::count_if(plan.checksum.begin(), plan.checksum.end(),
                                                 [](const std::optional<u32>& c) { return c.has_value(); }));
@@ -303,23 +310,16 @@ bool decodes_alike(const StoredDataFile& x, std::span<const std::span<const u8>>
   }
   auto px = plan_blocks(x, 0, runs_x), py = plan_blocks(y, 0, runs_y);
   if (!px.ok() || !py.ok() || px->layout.size() != py->layout.size()) return false;
-  for (std::size_t k = 0; k < px->layout.size(); ++k) {
-    const BlockAt &a = px->layout[k], &b = py->layout[k];
-    if (a.decoded_offset != b.decoded_offset || a.decoded_size != b.decoded_size || px->plain[k] != py->plain[k] ||
-        px->compression[k] != py->compression[k] || px->src[k].data() != py->src[k].data() ||
-        px->src[k].size() != py->src[k].size())
-      return false;
-  }
+  for (std::size_t k = 0; k < px->layout.size(); ++k)
+    if (!same_block_place(*px, *py, k) || px->src[k].data() != py->src[k].data())
+      return false;  // the same stored bytes
   return true;
 }
 
 std::array<absl::StatusOr<Decoded>, 2> decode_together(const StoredSide& a, const StoredSide& b) {
-  auto alone = [](const StoredSide& side) {
-    return decode(side.stored, side.stored_offset, side.checksums, side.runs);
-  };
-  if (!a.stored.compressed || !b.stored.compressed) return {alone(a), alone(b)};
+  if (!a.stored.compressed || !b.stored.compressed) return {decode(a), decode(b)};
   auto plan_a = plan_blocks(a.stored, a.stored_offset, a.runs), plan_b = plan_blocks(b.stored, b.stored_offset, b.runs);
-  if (!plan_a.ok() || !plan_b.ok()) return {alone(a), alone(b)};
+  if (!plan_a.ok() || !plan_b.ok()) return {decode(a), decode(b)};
   const BlockPlan &pa = *plan_a, &pb = *plan_b;
   std::array<Decoded, 2> out;
   for (int side = 0; side < 2; ++side) {
@@ -332,10 +332,7 @@ std::array<absl::StatusOr<Decoded>, 2> decode_together(const StoredSide& a, cons
   // B's block k is A's when it lies at the same place, is stored the same way and holds the same stored bytes:
   // it decompresses to the same bytes, which are copied (a data file and its edited copy share all but a few).
   auto shared = [&](std::size_t k) {
-    if (k >= pa.layout.size()) return false;
-    const BlockAt &x = pa.layout[k], &y = pb.layout[k];
-    return x.decoded_offset == y.decoded_offset && x.decoded_size == y.decoded_size && pa.plain[k] == pb.plain[k] &&
-           pa.compression[k] == pb.compression[k] && pa.src[k].size() == pb.src[k].size() &&
+    return k < pa.layout.size() && same_block_place(pa, pb, k) &&
            std::memcmp(pa.src[k].data(), pb.src[k].data(), pa.src[k].size()) == 0;
   };
   // Two halves by decompressed offset, one per thread: a shared block and its copy fall in the same half. Each
@@ -358,14 +355,7 @@ std::array<absl::StatusOr<Decoded>, 2> decode_together(const StoredSide& a, cons
       }
     }
   };
-  std::optional<std::thread> other;
-  try {
-    other.emplace(run, 1);
-  } catch (const std::system_error&) {
-    run(1);
-  }
-  run(0);
-  if (other) other->join();
+  on_two_threads([&] { run(1); }, [&] { run(0); });
   std::array<absl::StatusOr<Decoded>, 2> result = {absl::UnknownError(""), absl::UnknownError("")};
   for (int side = 0; side < 2; ++side) {
     const absl::Status& first = !failed[0][side].ok() ? failed[0][side] : failed[1][side];
@@ -527,8 +517,7 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
                                             const ChecksumVerdict& checksums, bool copy_stored) {
   DataFileRead out;
   if (auto s = read_stored_into(bytes, archive, index, copy_stored, out); !s.ok()) return s;
-  const StoredSide side = stored_side(out, archive, index, checksums);
-  auto decoded = decode(side.stored, side.stored_offset, side.checksums, side.runs);
+  auto decoded = decode(stored_side(out, archive, index, checksums));
   if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
   out.decoded = std::move(*decoded);
   return out;
@@ -546,7 +535,7 @@ std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataF
     decoded = decode_together(side(0), side(1));
   } else {
     for (int s = 0; s < 2; ++s)
-      if (failed[s].ok()) decoded[s] = decode(side(s).stored, side(s).stored_offset, side(s).checksums, side(s).runs);
+      if (failed[s].ok()) decoded[s] = decode(side(s));
   }
   std::array<absl::StatusOr<DataFileRead>, 2> out = {absl::UnknownError(""), absl::UnknownError("")};
   for (int s = 0; s < 2; ++s) {
@@ -716,19 +705,10 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
   auto take = [&](auto vote_of) {
     out.files.assign(archive.files.size(), ChecksumVote{});
     // Each data file votes into its own slot, so the workers share nothing but the next index.
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-      for (std::size_t i; (i = next++) < archive.files.size();) {
-        out.files[i] = vote_of(bytes, archive, i);
-        if (voted) voted(i);
-      }
-    };
-    {
-      std::vector<std::jthread> workers;
-      const std::size_t n = std::min<std::size_t>(std::max(1u, threads), archive.files.size());
-      for (std::size_t t = 1; t < n; ++t) workers.emplace_back(work);
-      work();
-    }
+    for_each_index(archive.files.size(), threads, [&](std::size_t i) {
+      out.files[i] = vote_of(bytes, archive, i);
+      if (voted) voted(i);
+    });
     ChecksumVote total;
     for (const ChecksumVote& vote : out.files) total += vote;
     out.verdict = judge(total);

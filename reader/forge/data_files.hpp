@@ -91,6 +91,10 @@ struct StoredSide {
   const ChecksumVerdict& checksums;
   std::span<const std::span<const u8>> runs;
 };
+// decode() of one side.
+inline absl::StatusOr<Decoded> decode(const StoredSide& side) {
+  return decode(side.stored, side.stored_offset, side.checksums, side.runs);
+}
 std::array<absl::StatusOr<Decoded>, 2> decode_together(const StoredSide& a, const StoredSide& b);
 
 // Whether two readings of one data file's stored bytes (read_stored() skimming, in two layouts) decode to the
