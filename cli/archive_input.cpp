@@ -12,10 +12,10 @@ namespace {
 
 // Reads the archive's tables (in `layout` when the user names it), selects the data files the selectors name
 // ("NAME" or "0xID"), and resolves `--game` (`auto`: from the smallest data file that carves anything, said on
-// stderr unless quiet), the layout and `auto` left unresolved with detect_later. Prints the one-line error,
+// stderr when `noted`), the layout and `auto` left unresolved with detect_later. Prints the one-line error,
 // keeps it in `failure` and returns nothing on failure.
 std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std::string& path,
-                                               const OpenOptions& options, bool quiet, std::optional<u8> layout,
+                                               const OpenOptions& options, bool noted, std::optional<u8> layout,
                                                std::string& failure) {
   if (!check_game_option(options.game)) return std::nullopt;
   const std::span<const u8> bytes = file.bytes();
@@ -50,7 +50,7 @@ std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std:
   }
   input.game = with_game ? forge::detect_layout_and_game(bytes, input.archive)
                          : forge::detect_archive_game(bytes, input.archive);
-  if (!quiet) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
+  if (noted) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
   return input;
 }
 
@@ -73,7 +73,7 @@ OpenedInput open_path(const WalkedFile& file, const OpenOptions& options, const 
     o.source = find_source(o.input->bytes(), o.path, options.announce ? common : silent);
   if (o.source.kind != SourceKind::archive) return o;
   o.archive =
-      read_archive_input(*o.input, o.path, options, !options.announce || common.quiet, common.layout, o.failure);
+      read_archive_input(*o.input, o.path, options, options.announce && common.verbose, common.layout, o.failure);
   if (!o.archive) {
     o.tables_failed = true;
     return o;

@@ -44,7 +44,8 @@ struct OpenedInput {
 struct OpenOptions {
   std::string game = "auto";                    // `--game`, for an archive (open_path)
   std::span<const std::string> selectors = {};  // an archive's data files (open_path)
-  bool announce = false;      // say what the file holds (find_source), and the dialect `auto` picks in an archive
+  // With --verbose: say what the file holds (find_source), and the dialect `auto` picks in an archive.
+  bool announce = false;
   bool archive_only = false;  // read the file as an archive whatever it holds (ls, extract): another kind fails
   // An archive's data-file layout and dialect, unless the user names them, are left to the command to find
   // from the data files it reads (diff, which may read none): finding them here decompresses one.

@@ -12,6 +12,7 @@ namespace anvil::cli {
 int run_compact(int argc, char** argv) {
   std::string path, out, align_text;
   po::options_description options("options");
+  add_jobs_option(options, "block compression");
   options.add_options()("output,o", po::value(&out), "the archive to write (atomically; - for standard output)")(
       "in-place", "replace FORGE itself (atomically)")("force", "with --in-place: replace a read-only FORGE")(
       "align", po::value(&align_text),
@@ -21,7 +22,7 @@ int run_compact(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt compact FORGE (-o OUT | --in-place [--force]) [--align N] [-q] [-v]\n\n"
+             "usage: anvilrt compact FORGE (-o OUT | --in-place [--force]) [--align N] [--jobs N] [-q] [-v]\n\n"
              "Rewrites a .forge archive without unreferenced bytes (what moves and removals leave behind,\n"
              "and padding): the header, the file-data header and the table sections with every field they\n"
              "keep, then each data file in table order, its 440-byte header and stored bytes byte for byte\n"

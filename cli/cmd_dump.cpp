@@ -62,7 +62,7 @@ int run_dump(int argc, char** argv) {
             std::string(source_kind_name(source.kind)));
       return kBadInput;
     }
-    Game game = resolve_game(game_option, input->bytes(), source, file, common, true);
+    Game game = resolve_game(game_option, input->bytes(), source, file, common);
     dump = {game, full, source.regions};
   }
 

@@ -1,5 +1,5 @@
 // anvilrt ls FORGE... [--json] [--objects] [--game ac2|sws|auto] [--jobs N]
-// The data files of each archive are summed up in parallel on all cores (cli/parallel.hpp) and listed in
+// The data files of each archive are summed up in parallel on all cores (model/parallel.hpp) and listed in
 // order.
 #include <absl/strings/str_format.h>
 #include <rapidjson/encodings.h>
@@ -14,9 +14,9 @@
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
-#include "cli/parallel.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 
@@ -63,12 +63,12 @@ void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vec
 
 int run_ls(int argc, char** argv) {
   std::vector<std::string> paths;
-  std::string game_option, jobs_text;
+  std::string game_option;
   po::options_description options("options");
   add_game_option(options, game_option);
+  add_jobs_option(options, "data files read at once");
   options.add_options()("json", "one JSON document instead of lines")(
       "objects", "also carve each data file's entry bodies and count the objects of each class")(
-      "jobs,j", po::value(&jobs_text), "data files read at once (default: one per core)")(
       "archives", po::value(&paths)->required()->multitoken(), "the .forge archives");
   po::variables_map vm;
   Common common;
@@ -100,8 +100,7 @@ int run_ls(int argc, char** argv) {
              options, {{"archives", "FORGE", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
-  u64 jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (vm.count("jobs") && !parse_count("--jobs", jobs_text, 1, jobs)) return kBadInput;
+  const u64 jobs = thread_budget();
   const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0, several = paths.size() > 1;
   rapidjson::OStreamWrapper stream(std::cout);
   LsJson out(stream);
@@ -218,7 +217,7 @@ int run_ls(int argc, char** argv) {
         std::cout << "\n";
       }
     };
-    run_in_order<Summary>(archive.files.size(), threads, summarize, list);
+    for_each_index_in_order<Summary>(archive.files.size(), threads, summarize, list);
     if (json) {
       out.EndArray();
       out.Key("checksum_rule");

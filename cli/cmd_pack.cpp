@@ -11,6 +11,7 @@ namespace anvil::cli {
 int run_pack(int argc, char** argv) {
   std::string dir, out;
   po::options_description options("options");
+  add_jobs_option(options, "block compression");
   options.add_options()("output,o", po::value(&out)->required(),
                         "the archive to write (atomically; - for standard output)")(
       "folder", po::value(&dir)->required(), "the folder extract wrote");
@@ -18,7 +19,7 @@ int run_pack(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt pack DIR -o OUT.forge [-q] [-v]\n\n"
+             "usage: anvilrt pack DIR -o OUT.forge [--jobs N] [-q] [-v]\n\n"
              "Builds a new .forge archive from a folder that `anvilrt extract` wrote: DIR/forge.json (the list\n"
              "extract writes beside the data files, docs/forge-json.md) and each data file it lists, in its\n"
              "order, with its id, names, type and kept table bytes. Each data file (DIR/FILE.data, edited or\n"

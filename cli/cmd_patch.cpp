@@ -81,6 +81,7 @@ int run_patch(int argc, char** argv) {
   std::string file, patch_path, out, game_option;
   po::options_description options("options");
   add_game_option(options, game_option);
+  add_jobs_option(options, "the search of an archive's data files for a key, and block compression");
   options.add_options()("output,o", po::value(&out),
                         "write the patched file to OUT (atomically; - for standard output)")(
       "in-place", "replace FILE itself (atomically, keeping its mode)")(
@@ -93,7 +94,8 @@ int run_patch(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [-q] [-v]\n\n"
+             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [--jobs N]\n"
+             "       [-q] [-v]\n\n"
              "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
              "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
              "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"

@@ -93,6 +93,7 @@ int run_put(int argc, char** argv) {
   std::vector<std::string> files, removed;
   po::options_description options("options");
   std::string ignored;
+  add_jobs_option(options, "block compression");
   options.add_options()("output,o", po::value(&out),
                         "write the new archive to OUT (atomically; - for standard output)")(
       "in-place", "replace FORGE itself (atomically, keeping its mode)")(
@@ -112,7 +113,8 @@ int run_put(int argc, char** argv) {
   int code = kOk;
   if (!parse(static_cast<int>(rest.size()), rest.data(),
              "usage: anvilrt put FORGE FILE... (-o OUT | --in-place [--force] | --dry-run) [--as NAME|0xID] [--raw]\n"
-             "         [--add FILE [--name NAME] [--id 0xID] [--type N]]... [--remove NAME|0xID]... [-q] [-v]\n\n"
+             "         [--add FILE [--name NAME] [--id 0xID] [--type N]]... [--remove NAME|0xID]... [--jobs N]\n"
+             "         [-q] [-v]\n\n"
              "Puts data files back into a .forge archive: the way back from `anvilrt extract`. Each FILE,\n"
              "named NAME.data as extract names it (or any name with --as NAME|0xID, for one FILE), replaces\n"
              "the data file NAME. It may have another size and any content that reads as a data file (its\n"

@@ -1,6 +1,6 @@
 // anvilrt stats PATH... [--game ac2|sws|auto] [--json] [--jobs N] [--all] [-q] [-v]
 // Level files, decompressed data files and the data files of .forge archives are carved in parallel on
-// all cores (cli/parallel.hpp) and their censuses merged in order; each archive is summed up too.
+// all cores (model/parallel.hpp) and their censuses merged in order; each archive is summed up too.
 #include <absl/strings/str_format.h>
 
 #include <iostream>
@@ -10,8 +10,8 @@
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
-#include "cli/parallel.hpp"
 #include "cli/progress_bar.hpp"
+#include "model/parallel.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
 #include "stats/census.hpp"
@@ -42,22 +42,19 @@ struct JobResult {
 GameChoice choose_source_game(const std::string& option, const OpenedInput& o, const Common& common) {
   if (option != "auto" || o.source.kind != SourceKind::data_file)
     return choose_game(option, o.input->bytes(), o.path, common);
-  GameChoice choice{detect_game(o.input->bytes(), o.source), ""};
-  if (common.verbose)
-    choice.note = absl::StrFormat("anvilrt: %s: game auto: picked %s (carved in the data file's bodies)\n", o.path,
-                                  game_name(choice.game));
-  return choice;
+  const Game game = detect_game(o.input->bytes(), o.source);
+  return {game, data_file_game_note(o.path, game, common)};
 }
 
 }  // namespace
 
 int run_stats(int argc, char** argv) {
   std::vector<std::string> paths;
-  std::string game_option, jobs_text;
+  std::string game_option;
   po::options_description options("options");
   add_game_option(options, game_option);
+  add_jobs_option(options, "files (and data files) carved at once");
   options.add_options()("json", "print the same numbers as JSON")(
-      "jobs,j", po::value(&jobs_text), "files (and data files) carved at once (default: one per core)")(
       "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
       "paths", po::value(&paths)->required()->multitoken(),
       "level files, data files, .forge archives or folders (walked recursively)");
@@ -76,8 +73,7 @@ int run_stats(int argc, char** argv) {
              options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
-  u64 jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (vm.count("jobs") && !parse_count("--jobs", jobs_text, 1, jobs)) return kBadInput;
+  const u64 jobs = thread_budget();
 
   PathErrors path_errors;
   std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
@@ -102,7 +98,7 @@ int run_stats(int argc, char** argv) {
   bool damaged = false;
   std::vector<std::string> labels, skipped;
   ProgressBar bar("stats", common.quiet);
-  run_in_order<JobResult>(
+  for_each_index_in_order<JobResult>(
       work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
         JobResult r;

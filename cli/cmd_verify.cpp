@@ -1,6 +1,6 @@
 // anvilrt verify PATH... [--game ac2|sws|auto] [--no-json] [--recompress] [--jobs N] [--all] [-q] [-v]
 // Level files, decompressed data files, and each .forge archive's tables and data files are verified in
-// parallel on all cores (cli/parallel.hpp) and reported in order.
+// parallel on all cores (model/parallel.hpp) and reported in order.
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
@@ -11,9 +11,9 @@
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
-#include "cli/parallel.hpp"
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
+#include "model/parallel.hpp"
 #include "pipeline/archive_verify.hpp"
 #include "pipeline/verify.hpp"
 #include "reader/forge/archive_levels.hpp"
@@ -66,14 +66,14 @@ std::string data_file_line(const forge::DataFileVerify& d) {
 
 int run_verify(int argc, char** argv) {
   std::vector<std::string> paths;
-  std::string game_option, jobs_text;
+  std::string game_option;
   po::options_description options("options");
   add_game_option(options, game_option);
+  add_jobs_option(options,
+                  "files and data files are verified at once; cores left over go to each file's objects, carved\n"
+                  "in parts that hand over where they meet (the same result)");
   options.add_options()("no-json", "only bytes -> model -> bytes (skip bytes -> JSON -> bytes)")(
       "recompress", "archives: also re-compress every compressed block and count those identical to the stored ones")(
-      "jobs,j", po::value(&jobs_text),
-      "threads (default: one per core): files and data files are verified at once; cores left over go to\n"
-      "each file's objects, carved in parts that hand over where they meet (the same result)")(
       "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
       "paths", po::value(&paths)->required()->multitoken(),
       "level files, data files, .forge archives or folders (walked recursively)");
@@ -99,8 +99,7 @@ int run_verify(int argc, char** argv) {
     return code;
   if (!check_game_option(game_option)) return kBadInput;
   const bool json = vm.count("no-json") == 0, recompress = vm.count("recompress") > 0;
-  u64 jobs = std::max(1u, std::thread::hardware_concurrency());
-  if (vm.count("jobs") && !parse_count("--jobs", jobs_text, 1, jobs)) return kBadInput;
+  const u64 jobs = thread_budget();
 
   PathErrors path_errors;
   std::vector<WalkedFile> files = collect_files(paths, vm.count("all") > 0, path_errors);
@@ -145,7 +144,7 @@ int run_verify(int argc, char** argv) {
     else
       ok ? ++identical : ++different;
   };
-  run_in_order<VerifyResult>(
+  for_each_index_in_order<VerifyResult>(
       work.size(), static_cast<unsigned>(std::min<u64>(jobs, 1024)),
       [&](std::size_t j) {
         VerifyResult r;
@@ -166,9 +165,7 @@ int run_verify(int argc, char** argv) {
           bar.add(o.archive->archive.files[work[j].datafile].index.size, total);
         } else if (o.source.kind == SourceKind::data_file) {
           r.game = {game_option == "auto" ? detect_game(bytes, o.source) : *parse_game(game_option), ""};
-          if (common.verbose)
-            r.game.note = absl::StrFormat("anvilrt: %s: game auto: picked %s (carved in the data file's bodies)\n",
-                                          o.path, game_name(r.game.game));
+          if (game_option == "auto") r.game.note = data_file_game_note(o.path, r.game.game, common);
           v.game = r.game.game;
           r.datafile = forge::verify_decompressed(bytes, v);
           bar.add(bytes.size(), total);

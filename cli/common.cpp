@@ -16,6 +16,7 @@
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
 
@@ -148,6 +149,15 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
       return fail("the argument ('" + v + "') for option '--layout' is invalid (0, 1, 2 or 3)");
     common.layout = static_cast<u8>(v[0] - '0');
   }
+  // --jobs, as add_jobs_option() declares it.
+  if (const auto* given = vm.count("jobs") ? boost::any_cast<std::string>(&vm["jobs"].value()) : nullptr) {
+    u64 jobs = 0;
+    if (!parse_count("--jobs", *given, 1, jobs)) {
+      exit_code = kBadInput;
+      return false;
+    }
+    set_thread_budget(static_cast<unsigned>(std::min<u64>(jobs, 1024)));
+  }
   return true;
 }
 
@@ -168,6 +178,11 @@ bool parse_count(const std::string& option, const std::string& text, u64 min, u6
   }
   out = value;
   return true;
+}
+
+void add_jobs_option(po::options_description& options, const char* what) {
+  const std::string help = std::string("threads (default: one per core): ") + what;  // copied by add_options
+  options.add_options()("jobs,j", po::value<std::string>(), help.c_str());
 }
 
 void add_layout_option(po::options_description& options) {
@@ -193,7 +208,7 @@ bool check_game_option(const std::string& option) {
 }
 
 GameChoice choose_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
-                       const Common& common, bool announce) {
+                       const Common& common) {
   if (option != "auto") return {*parse_game(option), ""};
   Detection d = detect(bytes);
   GameChoice choice{d.game, ""};
@@ -202,14 +217,11 @@ GameChoice choose_game(const std::string& option, std::span<const u8> bytes, con
         "anvilrt: %s: game auto: picked %s (%s: ac2 carves %s, sws %d)\n", path, game_name(d.game),
         d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d KiB", kDetectWindows, kDetectWindow >> 10),
         counted(d.ac2_bytes, "byte"), d.sws_bytes);
-  else if (announce && !common.quiet)
-    choice.note = "anvilrt: " + path + ": game auto: picked " + std::string(game_name(d.game)) + "\n";
   return choice;
 }
 
-Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common,
-                  bool announce) {
-  GameChoice choice = choose_game(option, bytes, path, common, announce);
+Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common) {
+  GameChoice choice = choose_game(option, bytes, path, common);
   std::cerr << choice.note;
   return choice.game;
 }
@@ -256,9 +268,9 @@ std::optional<InputFile> open_input(const std::string& path, PathErrors& errors)
 
 Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common) {
   Source source = detect_source(bytes, common.layout);
-  if (!common.quiet && source.kind == SourceKind::data_file)
+  if (common.verbose && source.kind == SourceKind::data_file)
     std::cerr << "anvilrt: " << path << ": a decompressed data file (" << counted(source.entries, "entry") << ")\n";
-  else if (!common.quiet && source.kind == SourceKind::archive)
+  else if (common.verbose && source.kind == SourceKind::archive)
     std::cerr << "anvilrt: " << path << ": a forge archive\n";
   else if (source.kind == SourceKind::level_file)
     warn_damaged_magic(path, bytes);
@@ -266,14 +278,17 @@ Source find_source(std::span<const u8> bytes, const std::string& path, const Com
 }
 
 Game resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source, const std::string& path,
-                  const Common& common, bool announce) {
-  if (option != "auto" || source.kind != SourceKind::data_file)
-    return resolve_game(option, bytes, path, common, announce);
+                  const Common& common) {
+  if (option != "auto" || source.kind != SourceKind::data_file) return resolve_game(option, bytes, path, common);
   Game game = detect_game(bytes, source);
-  if (common.verbose || (announce && !common.quiet))
-    std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(game)
-              << " (carved in the data file's bodies)\n";
+  std::cerr << data_file_game_note(path, game, common);
   return game;
+}
+
+std::string data_file_game_note(const std::string& path, Game game, const Common& common) {
+  if (!common.verbose) return "";
+  return absl::StrFormat("anvilrt: %s: game auto: picked %s (carved in the data file's bodies)\n", path,
+                         game_name(game));
 }
 
 std::span<const char* const> level_extensions() {

@@ -37,6 +37,11 @@ struct Common {
   std::optional<u8> layout;  // --layout: the data-file layout the user names (FORGE.md 7), when given
 };
 
+// `-j/--jobs N`: the threads every parallel step of the command may use (files at once, a file's parts,
+// block compression, the search of an archive's data files for a key); parse() checks it and hands it to
+// set_thread_budget() (model/parallel.hpp), which every such step asks. Default: one per core.
+void add_jobs_option(po::options_description& options, const char* what);
+
 // An argument as the usage names it: a positional (`positions` 1, or -1 for all the rest) or a
 // required option (`positions` 0), e.g. {"patch", "PATCH", 1}, {"output", "-o OUT", 0}.
 struct Arg {
@@ -58,7 +63,7 @@ bool parse(int argc, char** argv, const char* usage, po::options_description& op
 bool parse_count(const std::string& option, const std::string& text, u64 min, u64& out);
 
 // The `--game` option, and its meaning for one file: `auto` picks the dialect (reader/level.hpp
-// detect()), and says which on stderr when `announce` (and not --quiet) or with --verbose.
+// detect()), and says which on stderr with --verbose only: quiet when all is well.
 void add_game_option(po::options_description& options, std::string& game);
 // `--layout 0|1|2|3`: the data-file layout of an archive's data files (FORGE.md 7), when the one found by
 // content is not what the user wants: parse() checks it and sets Common::layout, which the commands pass to
@@ -66,15 +71,16 @@ void add_game_option(po::options_description& options, std::string& game);
 void add_layout_option(po::options_description& options);
 // Whether `--game` names ac2, sws or auto; prints the one-line error when not.
 bool check_game_option(const std::string& option);
-Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common,
-                  bool announce = false);
+Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common);
 // The same, with the note (a line for stderr, or empty) returned for a caller that prints in order.
 struct GameChoice {
   Game game = Game::ac2;
   std::string note;
 };
 GameChoice choose_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
-                       const Common& common, bool announce = false);
+                       const Common& common);
+// The --verbose note of the dialect `auto` picked inside a data file's bodies: a line for stderr, or empty.
+std::string data_file_game_note(const std::string& path, Game game, const Common& common);
 
 // Warns that a file read as level data looks like a damaged .forge archive (its first 8 bytes differ from
 // the magic in one or two bits, named), when it does.
@@ -103,12 +109,12 @@ class PathErrors {
 std::optional<InputFile> open_input(const std::string& path, PathErrors& errors);
 
 // What `path` holds (a level file, a decompressed data file or a `.forge` archive, by content), said on
-// stderr unless --quiet or a level file, which reads as it always has; a level file whose first bytes are
+// stderr with --verbose unless a level file, which reads as it always has; a level file whose first bytes are
 // the archive magic but for a bit or two is warned about (warn_damaged_magic).
 Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common);
 // `--game` for a level file or a data file (`auto` carves inside a data file's bodies).
 Game resolve_game(const std::string& option, std::span<const u8> bytes, const Source& source, const std::string& path,
-                  const Common& common, bool announce = false);
+                  const Common& common);
 
 // The extensions of level files that a folder walk takes without looking inside (README).
 std::span<const char* const> level_extensions();

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <thread>
 
 #include "model/parallel.hpp"
 
@@ -111,7 +110,7 @@ std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,
                                                     std::span<const std::span<const std::uint8_t>> parts,
                                                     unsigned threads) {
   std::vector<std::vector<std::uint8_t>> out(parts.size());
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = thread_budget();
   // compress() throws only when out of memory: rethrown on the calling thread.
   for_each_index(parts.size(), threads, [&](std::size_t i) { out[i] = compress(algorithm, parts[i]); });
   return out;

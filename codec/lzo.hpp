@@ -33,7 +33,7 @@ absl::Status decompress_into(Algorithm algorithm, std::span<const std::uint8_t> 
 // Encodes `in` with the algorithm's -999 compressor (deterministic).
 std::vector<std::uint8_t> compress(Algorithm algorithm, std::span<const std::uint8_t> in);
 
-// compress() of each of `parts`, on up to `threads` workers (0: every core). The blocks of a data file
+// compress() of each of `parts`, on up to `threads` workers (0: thread_budget(), model/parallel.hpp). The blocks of a data file
 // are compressed independently, and -999 is slow (a few MB/s), so a put or a resize that re-compresses
 // many blocks takes all cores.
 std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,

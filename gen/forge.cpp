@@ -1,5 +1,6 @@
 #include "gen/forge.hpp"
 
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
 #include <cstring>
@@ -42,7 +43,8 @@ absl::Status validate(const ForgeOptions& options) {
     return absl::InvalidArgumentError("--datafiles must be 1..10000");
   if (options.block_size < 16 || options.block_size > 0xFFFF)
     return absl::InvalidArgumentError("--block-size must be 16..65535 (a u16)");
-  if (!ForgeVariant::known(options.version)) return absl::InvalidArgumentError("--forge-version must be 25, 26 or 27");
+  if (!ForgeVariant::known(options.version))
+    return absl::InvalidArgumentError(absl::StrCat("--forge-version must be ", known_versions()));
   if (!ForgeVariant::known_layout(options.layout)) return absl::InvalidArgumentError("--layout must be 0, 1, 2 or 3");
   Options level;
   level.game = options.game;

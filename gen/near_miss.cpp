@@ -13,39 +13,27 @@ namespace anvil::gen {
 
 namespace {
 
-// Each kind: its dialect, its name, and the check it plants on, in the order of Planted (facts() indexes
+// Each kind: its dialect and the check it plants on, in the order of Planted (facts() indexes
 // by it); planted_kinds cycles through a dialect's kinds in this order.
 struct PlantedFacts {
   Planted kind;
   Game game;
-  std::string_view name;
   PlantedCheck check;
 };
 
 constexpr PlantedFacts kPlanted[] = {
-    {Planted::instance_tag, Game::ac2, "instance_tag", {CheckedField::kPointerTag, "instance", 0x05}},
-    {Planted::streams_count, Game::ac2, "streams_count", {CheckedField::kConstant, "streams count", 3}},
-    {Planted::material_info_class,
-     Game::ac2,
-     "material_info_class",
-     {CheckedField::kConstant, "material info class", 0xDEADBEEF}},
+    {Planted::instance_tag, Game::ac2, {CheckedField::kPointerTag, "instance", 0x05}},
+    {Planted::streams_count, Game::ac2, {CheckedField::kConstant, "streams count", 3}},
+    {Planted::material_info_class, Game::ac2, {CheckedField::kConstant, "material info class", 0xDEADBEEF}},
     {Planted::tail_class,
      Game::ac2,
-     "tail_class",
      {CheckedField::kConstant, "VisualShaderConstants class", class_id::kVisualShaderConstants - 1}},
-    {Planted::slot_class, Game::ac2, "slot_class", {CheckedField::kClass, "slot class", 0x12345678}},
-    {Planted::light_instance,
-     Game::sws,
-     "light_instance",
-     {CheckedField::kClass, "instance class", class_id::kLightInstance}},
+    {Planted::slot_class, Game::ac2, {CheckedField::kClass, "slot class", 0x12345678}},
+    {Planted::light_instance, Game::sws, {CheckedField::kClass, "instance class", class_id::kLightInstance}},
     {Planted::submesh_class,
      Game::sws,
-     "submesh_class",
      {CheckedField::kConstant, "SubMeshInstanceData class", class_id::kSubMeshInstanceData + 1}},
-    {Planted::compiled_constant,
-     Game::sws,
-     "compiled_constant",
-     {CheckedField::kConstant, "CompiledMeshInstance constant 21", 22}},
+    {Planted::compiled_constant, Game::sws, {CheckedField::kConstant, "CompiledMeshInstance constant 21", 22}},
 };
 
 constexpr bool in_enum_order() {
@@ -67,8 +55,6 @@ std::span<const Planted> planted_kinds(Game game) {
   }();
   return by_game[static_cast<std::size_t>(game)];
 }
-
-std::string_view planted_name(Planted kind) { return facts(kind).name; }
 
 const PlantedCheck& planted_check(Planted kind) { return facts(kind).check; }
 

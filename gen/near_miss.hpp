@@ -30,7 +30,6 @@ enum class Planted {
 
 // The kinds a dialect plants, in the order they are cycled through.
 std::span<const Planted> planted_kinds(Game game);
-std::string_view planted_name(Planted kind);
 // The check a kind plants on: its kind and name in the declaration (CheckedField::what), and the value
 // written there instead of a valid one (its low bytes when the check is shorter than 4 bytes).
 struct PlantedCheck {

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include "model/json_text.hpp"
+#include "model/parallel.hpp"
 #include "patch/json_util.hpp"
 
 namespace anvil::patch::archive {
@@ -42,8 +42,8 @@ std::vector<std::size_t> KeyIndex::search(const std::string& key, const std::vec
   u8 needle[8];
   std::memcpy(needle, &*id, sizeof needle);  // an id is stored as its width's little-endian bytes
   std::string spelled;
-  // The data files whose bytes hold the id's, searched on all cores; then each of those carved.
-  auto candidates = set_.holding({needle, width}, among, std::max(1u, std::thread::hardware_concurrency()));
+  // The data files whose bytes hold the id's, searched on the command's threads; then each of those carved.
+  auto candidates = set_.holding({needle, width}, among, thread_budget());
   if (!candidates.ok())
     refuse_unreadable(
         absl::StrFormat("%s (an object key is looked up in every data file)", candidates.status().message()));

@@ -129,16 +129,19 @@ void Engine::build_document(Document& out, bool objects, bool spans) {
 // `test` and the `from` of `copy` may read the whole document; only an object's JSON is kept, the rest
 // (spans, all objects) is built when read.
 const Value& Engine::read(const Location& loc) {
-  const Value* v = nullptr;
+  const Value* root = nullptr;
+  std::size_t begin = 0;
   if (loc.area == Location::kObject) {
-    v = find(dom(loc.piece), loc.segments, 2);
+    root = &dom(loc.piece);
+    begin = 2;
   } else {
     bool objects = loc.area == Location::kRoot || loc.area == Location::kAllObjects;
     bool spans = loc.area == Location::kRoot || loc.area == Location::kSpans;
     build_document(scratch_, objects, spans);
-    v = find(scratch_, loc.segments, 0);
+    root = &scratch_;
   }
-  if (v == nullptr) fail("points to nothing in the document");
+  const Value* v = find(*root, loc.segments, begin);
+  if (v == nullptr) fail("points to nothing in the document" + did_you_mean(*root, loc.segments, begin));
   return *v;
 }
 

@@ -3,10 +3,13 @@
 #include <absl/strings/str_cat.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include "model/json_text.hpp"
 #include "writer/json_text_handler.hpp"
@@ -200,6 +203,58 @@ const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std
     }
   }
   return v;
+}
+
+namespace {
+
+// Levenshtein distance, stopping at `limit` + 1 (member names are short; a pointer may not be).
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return limit + 1;
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string did_you_mean(const rapidjson::Value& root, const std::vector<std::string>& segments, std::size_t begin) {
+  const rapidjson::Value* v = &root;
+  for (std::size_t i = begin; i < segments.size(); ++i) {
+    const std::string& name = segments[i];
+    if (v->IsArray()) {
+      auto index = parse_index(name);
+      if (!index || *index >= v->Size()) return "";
+      v = &(*v)[static_cast<rapidjson::SizeType>(*index)];
+      continue;
+    }
+    if (!v->IsObject()) return "";
+    auto it = v->FindMember(rapidjson::StringRef(name.data(), name.size()));
+    if (it != v->MemberEnd()) {
+      v = &it->value;
+      continue;
+    }
+    // A short name is nearly any other short name: allow one edit below 5 letters, two from there.
+    const std::size_t limit = name.size() < 5 ? 1 : 2;
+    std::string_view best;
+    std::size_t best_distance = limit + 1;
+    for (const auto& m : v->GetObject()) {
+      std::string_view member(m.name.GetString(), m.name.GetStringLength());
+      const std::size_t d = edit_distance(name, member, limit);
+      if (d < best_distance) best_distance = d, best = member;
+    }
+    if (best_distance > limit) return "";
+    return " (did you mean \"" + std::string(best) + "\"?)";
+  }
+  return "";
 }
 
 std::string f32_text(f32 value) {

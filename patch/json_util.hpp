@@ -41,6 +41,11 @@ bool json_equal(const rapidjson::Value& a, const rapidjson::Value& b);
 // The value at `segments[begin..]` below `root`, or null.
 const rapidjson::Value* find(const rapidjson::Value& root, const std::vector<std::string>& segments, std::size_t begin);
 
+// When `segments[begin..]` misses below `root` at a member of an object that a member nearly names
+// (one or two letters added, dropped or changed): ` (did you mean "active"?)`, naming that member;
+// otherwise empty. For the one-line reason of a pointer that points to nothing.
+std::string did_you_mean(const rapidjson::Value& root, const std::vector<std::string>& segments, std::size_t begin);
+
 // JSON text of an f32 (number, or "f32:0x…" string when not finite) and of an id.
 std::string f32_text(f32 value);
 std::string id_text(u64 value, std::size_t width);

@@ -25,6 +25,13 @@ std::string PatchError::message() const {
 
 namespace {
 
+// build names the field it refuses; when that is the operation's own path, which the error names already
+// ("op 3 (PATH): reason"), the reason leaves it out so that the path is said once.
+std::string said_once(const std::string& pointer, const std::string& reason) {
+  const std::string own = pointer + ": ";
+  return !pointer.empty() && reason.compare(0, own.size(), own) == 0 ? reason.substr(own.size()) : reason;
+}
+
 // The nesting depth of a JSON value, without recursion (patch files may be hostile).
 std::size_t depth_of(const Value& root) {
   std::vector<std::pair<const Value*, std::size_t>> stack{{&root, 1}};
@@ -166,8 +173,8 @@ PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, cons
     index = PatchError::kWholePatch;
     outcome.result = engine.finish();
   } catch (const OpFailure& f) {
-    outcome.error = f.op_index ? PatchError{*f.op_index, f.pointer, f.reason, f.exit_code}
-                               : PatchError{index, pointer, f.reason, f.exit_code};
+    outcome.error = f.op_index ? PatchError{*f.op_index, f.pointer, said_once(f.pointer, f.reason), f.exit_code}
+                               : PatchError{index, pointer, said_once(pointer, f.reason), f.exit_code};
   } catch (const std::exception& e) {
     outcome.error = PatchError{index, pointer, std::string("internal error: ") + e.what(), kBadPatch};
   }

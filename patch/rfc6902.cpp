@@ -19,7 +19,8 @@ void dom_add(Document& doc, const std::vector<std::string>& seg, Value& value) {
   }
   std::vector<std::string> parent_seg(seg.begin(), seg.end() - 1);
   Value* parent = const_cast<Value*>(find(doc, parent_seg, 2));
-  if (parent == nullptr) fail("points to nothing in the document (its parent does not exist)");
+  if (parent == nullptr)
+    fail("points to nothing in the document (its parent does not exist)" + did_you_mean(doc, parent_seg, 2));
   const std::string& last = seg.back();
   auto& alloc = doc.GetAllocator();
   if (parent->IsObject()) {
@@ -52,7 +53,7 @@ Value dom_remove(Document& doc, const std::vector<std::string>& seg) {
   Value removed;
   if (parent != nullptr && parent->IsObject()) {
     auto it = parent->FindMember(rapidjson::StringRef(last.data(), last.size()));
-    if (it == parent->MemberEnd()) fail("points to nothing in the document");
+    if (it == parent->MemberEnd()) fail("points to nothing in the document" + did_you_mean(doc, seg, 2));
     removed = it->value;  // moves it out
     parent->EraseMember(it);
   } else if (parent != nullptr && parent->IsArray()) {
@@ -61,7 +62,7 @@ Value dom_remove(Document& doc, const std::vector<std::string>& seg) {
     removed = (*parent)[static_cast<rapidjson::SizeType>(*i)];
     parent->Erase(parent->Begin() + *i);
   } else {
-    fail("points to nothing in the document");
+    fail("points to nothing in the document" + did_you_mean(doc, seg, 2));
   }
   return removed;
 }
@@ -130,7 +131,8 @@ void Engine::modify(const std::string& op, const Location& loc, const Location* 
     if (loc.segments.size() == 2) fail("an object cannot be removed: the bytes around it would have to shrink");
     dom_remove(target, loc.segments);
   } else {
-    if (op == "replace" && before == nullptr) fail("points to nothing in the document (replace needs a value there)");
+    if (op == "replace" && before == nullptr)
+      fail("points to nothing in the document (replace needs a value there)" + did_you_mean(target, loc.segments, 2));
     Value incoming;
     if (op == "move") {
       if (is_proper_prefix(*from, loc)) fail("\"from\" is a parent of \"path\": a value cannot move into itself");

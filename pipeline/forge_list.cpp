@@ -446,7 +446,8 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   if (!archive.present() || !archive.value().IsObject()) return archive.error("must be an object");
   ANVIL_ASSIGN(v, archive.member("version").number(std::numeric_limits<u32>::max()));
   if (!ForgeVariant::known(static_cast<u32>(v)))
-    return archive.member("version").error(absl::StrFormat("%d: only versions 25, 26 and 27 are written", v));
+    return archive.member("version").error(
+        absl::StrFormat("%d: only versions %s are written", v, all_known_versions()));
   list.head.header.version = static_cast<u32>(v);
   if (archive.member("layout").present()) {  // absent in the lists of anvilrt before the layouts: AC2's
     ANVIL_ASSIGN(v, archive.member("layout").number(ForgeVariant::kLayouts - 1));

@@ -56,7 +56,8 @@ TEST(CliConventions, ArgumentErrorsNameTheUsersWords) {
   test::TempDir dir;
   const std::string f = test::corpus("ac2/direct_mesh.bin");
   const std::string patch_usage =
-      " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [-q] [-v])\n";
+      " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game ac2|sws|auto] [--jobs N] [-q] "
+      "[-v])\n";
   const std::string dump_usage =
       " (usage: anvilrt dump FILE [NAME|0xID...] [--game ac2|sws|auto] [--full] [-o OUT] [-q] [-v])\n";
   const std::string verify_usage =

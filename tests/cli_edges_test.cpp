@@ -153,7 +153,8 @@ TEST_F(CliEdges, LsObjectsOfAnSwsArchive) {
     for (std::size_t i = 0; i < record.files.size(); ++i)
       EXPECT_THAT(lines[i], HasSubstr(absl::StrFormat("Visual=%d", record.files[i].visuals))) << lines[i];
   }
-  auto noted = test::run_cli({"ls", path, "--objects"});
+  EXPECT_EQ(test::run_cli({"ls", path, "--objects"}).err, "") << "notes with -v only";
+  auto noted = test::run_cli({"ls", path, "--objects", "-v"});
   EXPECT_EQ(noted.err, "anvilrt: " + path + ": game auto: picked sws\n");
   auto bad = test::run_cli({"ls", path, "--game", "ac3"});
   EXPECT_EQ(bad.exit_code, 2);

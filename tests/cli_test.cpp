@@ -60,7 +60,7 @@ TEST(Cli, DumpFullThenBuildReproducesTheFile) {
   test::TempDir dir;
   for (const auto& file :
        {test::corpus("ac2/lod_selector_slots.bin"), test::corpus("sws/visual_lod_selector_instance.bin")}) {
-    auto dumped = run_cli({"dump", file, "--full", "-o", dir.path("d.json")});
+    auto dumped = run_cli({"dump", file, "--full", "-v", "-o", dir.path("d.json")});
     ASSERT_EQ(dumped.exit_code, 0) << dumped.err;
     EXPECT_NE(dumped.err.find("game auto: picked"), std::string::npos);
     auto built = run_cli({"build", dir.path("d.json"), "-o", dir.path("out.bin")});

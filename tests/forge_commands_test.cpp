@@ -99,7 +99,9 @@ class ForgeCommands : public ::testing::Test {
 };
 
 TEST_F(ForgeCommands, DumpOfTheArchiveIsTheDumpsOfItsDataFiles) {
-  auto r = test::run_cli({"dump", archive_});
+  // What was read is said with -v only (quiet when all is well).
+  EXPECT_EQ(test::run_cli({"dump", archive_}).err, "");
+  auto r = test::run_cli({"dump", "-v", archive_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "anvilrt: " + archive_ + ": a forge archive\nanvilrt: " + archive_ + ": game auto: picked ac2\n");
   rapidjson::Document doc = parse_json(r.out);
@@ -112,7 +114,7 @@ TEST_F(ForgeCommands, DumpOfTheArchiveIsTheDumpsOfItsDataFiles) {
     const auto& f = record_.files[i++];
     EXPECT_EQ(m.name.GetString(), f.name);
     // The member is the document of the data file alone, without "format" and "game".
-    auto alone = test::run_cli({"dump", write("alone.data", f.decoded), "--game", "ac2"});
+    auto alone = test::run_cli({"dump", "-v", write("alone.data", f.decoded), "--game", "ac2"});
     ASSERT_EQ(alone.exit_code, 0) << alone.err;
     EXPECT_EQ(alone.err, absl::StrFormat("anvilrt: %s: a decompressed data file (%s)\n", dir_.path("alone.data"),
                                          counted(f.entries, "entry")));

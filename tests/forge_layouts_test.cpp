@@ -244,10 +244,10 @@ TEST(ForgeLayouts, ALooseDataFileIsReadInTheLayoutNamed) {
   EXPECT_EQ(found.out, named.out);
   EXPECT_THAT(found.out, HasSubstr("\"objects\":{\"0x"));
   // A layout it does not read in, named: then it is no data file (carved whole, as a level file).
-  auto wrong = test::run_cli({"dump", "--layout", "0", dir.path("x/DataFile_000.data")});
+  auto wrong = test::run_cli({"dump", "-v", "--layout", "0", dir.path("x/DataFile_000.data")});
   ASSERT_EQ(wrong.exit_code, 0) << wrong.err;
   EXPECT_THAT(wrong.err, testing::Not(HasSubstr("a decompressed data file")));
-  auto right = test::run_cli({"dump", "--layout", "3", dir.path("x/DataFile_000.data")});
+  auto right = test::run_cli({"dump", "-v", "--layout", "3", dir.path("x/DataFile_000.data")});
   ASSERT_EQ(right.exit_code, 0) << right.err;
   EXPECT_THAT(right.err, HasSubstr("a decompressed data file ("));
 }

@@ -33,6 +33,12 @@ class PatchCli : public ::testing::Test {
 
   // Applies a patch that must fail: the exit code, the whole stderr line, and no output file (nor any
   // temporary beside it).
+  // A reason about the operation's own path, as an error says it: without that path, which the error
+  // names already ("op 0 (PATH): reason").
+  static std::string about(const std::string& path, const std::string& reason) {
+    return reason.rfind(path + ": ", 0) == 0 ? reason.substr(path.size() + 2) : reason;
+  }
+
   void expect_error(const std::string& file, const std::string& game, const std::string& text, int exit_code,
                     const std::string& message_after_path) {
     std::string patch = patch_file(text);
@@ -101,15 +107,44 @@ TEST_F(PatchCli, BadPointers) {
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
                "op 0 (" + kObj + "/nonsense): points to nothing in the document (replace needs a value there)");
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"add\",\"path\":\"" + kObj + "/nonsense\",\"value\":1}]", 2,
-               "op 0 (" + kObj + "/nonsense): " + kObj + "/nonsense: unknown field");
+               "op 0 (" + kObj + "/nonsense): unknown field");
   expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"path\":\"/elsewhere\",\"value\":1}]", 2,
                "op 0 (/elsewhere): the document has no member \"elsewhere\" (format, game, size, objects, spans)");
+}
+
+// A pointer that misses a member by a letter or two names the member it nearly names; one that misses by
+// more, or misses an array element, gets no guess.
+TEST_F(PatchCli, APointerThatNearlyNamesAMemberSuggestsIt) {
+  expect_error(
+      kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/activ\",\"value\":1}]", 2,
+      "op 0 (" + kObj +
+          "/activ): points to nothing in the document (replace needs a value there) (did you mean \"active\"?)");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"path\":\"" + kObj + "/instance/slotz/1\",\"value\":1}]", 2,
+               "op 0 (" + kObj + "/instance/slotz/1): points to nothing in the document (did you mean \"slots\"?)");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"remove\",\"path\":\"" + kObj + "/instance/slots/1/materialz/0\"}]", 2,
+               "op 0 (" + kObj +
+                   "/instance/slots/1/materialz/0): points to nothing in the document (did you mean "
+                   "\"materials\"?)");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"path\":\"" + kObj + "/instance/slots/9\",\"value\":1}]", 2,
+               "op 0 (" + kObj + "/instance/slots/9): points to nothing in the document");
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"test\",\"path\":\"" + kObj + "/xyzzy\",\"value\":1}]", 2,
+               "op 0 (" + kObj + "/xyzzy): points to nothing in the document");
+}
+
+// The operation's path is named once: build's reason for the field the operation wrote does not repeat it,
+// while a reason about another field still names that field.
+TEST_F(PatchCli, AnErrorNamesTheOperationsPathOnce) {
+  expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + kObj + "/managed\",\"value\":256}]", 2,
+               "op 0 (" + kObj + "/managed): must be an integer 0..255 (found 256)");
+  expect_error(kSlotsLevel, "ac2",
+               "[{\"op\":\"replace\",\"path\":\"" + kObj + "/instance/class\",\"value\":\"MeshInstanceData\"}]", 2,
+               "op 0 (" + kObj + "/instance/class): " + kObj + "/instance/is_fake: missing field");
 }
 
 TEST_F(PatchCli, RefusedFields) {
   auto refused = [&](const std::string& path, const std::string& value, const std::string& reason) {
     expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
-                 "op 0 (" + path + "): " + reason);
+                 "op 0 (" + path + "): " + about(path, reason));
   };
   // offset, length and class are members like the fields: the edited object is refused for build's reason.
   refused(kObj + "/offset", "15", kObj + "/offset: must be 14, where its span starts (found 15)");
@@ -143,7 +178,7 @@ TEST_F(PatchCli, RefusedFields) {
 TEST_F(PatchCli, BadValues) {
   auto bad = [&](const std::string& path, const std::string& value, const std::string& reason) {
     expect_error(kSlotsLevel, "ac2", "[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":" + value + "}]", 2,
-                 "op 0 (" + path + "): " + reason);
+                 "op 0 (" + path + "): " + about(path, reason));
   };
   bad(kObj + "/managed", "256", kObj + "/managed: must be an integer 0..255 (found 256)");
   bad(kObj + "/managed", "-1", kObj + "/managed: must be an integer 0..255 (found -1)");
@@ -186,7 +221,7 @@ TEST_F(PatchCli, AnyFailingOpAbortsTheWholePatch) {
                "[{\"op\":\"replace\",\"path\":\"" + kRepl + "\",\"value\":\"0x0000000000000001\"}," +
                    "{\"op\":\"swap_material\",\"from\":\"0x3333333333333333\",\"to\":\"0x0000000000000002\"}," +
                    "{\"op\":\"replace\",\"path\":\"" + kObj + "/active\",\"value\":300}]",
-               2, "op 2 (" + kObj + "/active): " + kObj + "/active: must be an integer 0..255 (found 300)");
+               2, "op 2 (" + kObj + "/active): must be an integer 0..255 (found 300)");
 }
 
 TEST_F(PatchCli, InPlaceReplacesTheFileOrLeavesItAlone) {

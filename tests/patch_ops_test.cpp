@@ -224,7 +224,8 @@ TEST_F(PatchOps, RemoveIsRefusedWhereBuildRefusesTheResult) {
     EXPECT_EQ(out.error->exit_code, patch::kBadPatch) << path;
   }
   auto member = apply("[{\"op\":\"remove\",\"path\":\"/objects/0x00000000000004d2/managed\"}]");
-  EXPECT_EQ(member.error->reason, "/objects/0x00000000000004d2/managed: missing field");
+  // The operation's own path is named by the error once (PatchError::message), not again in the reason.
+  EXPECT_EQ(member.error->reason, "missing field");
   auto element = apply("[{\"op\":\"remove\",\"path\":\"/objects/0x00000000000004d2/instance/materials/0\"}]");
   EXPECT_EQ(element.error->reason,
             "/objects/0x00000000000004d2/length: the fields encode to 543 bytes: an object inside a level file "
@@ -326,7 +327,7 @@ TEST_F(PatchOps, ABrokenObjectFailsTheOperationThatBrokeIt) {
   auto out = apply("[{\"op\":\"replace\",\"path\":\"" + o + "/active\",\"value\":300}," +
                    "{\"op\":\"replace\",\"path\":\"" + o + "/managed\",\"value\":1}]");
   ASSERT_TRUE(out.error);
-  EXPECT_EQ(out.error->message(), "op 0 (" + o + "/active): " + o + "/active: must be an integer 0..255 (found 300)");
+  EXPECT_EQ(out.error->message(), "op 0 (" + o + "/active): must be an integer 0..255 (found 300)");
   std::vector<Object> objects = parse_objects(level_);
   std::get<ac2::Visual>(objects[0]).active = 5;
   EXPECT_EQ(applied("[{\"op\":\"remove\",\"path\":\"" + o + "/active\"},{\"op\":\"test\",\"path\":\"" + o +
@@ -336,7 +337,7 @@ TEST_F(PatchOps, ABrokenObjectFailsTheOperationThatBrokeIt) {
   auto bulk = apply("[{\"op\":\"remove\",\"path\":\"" + o + "/active\"},{\"op\":\"transform\",\"objects\":\"*\"," +
                     "\"translate\":[1,2,3]}]");
   ASSERT_TRUE(bulk.error);
-  EXPECT_EQ(bulk.error->message(), "op 0 (" + o + "/active): " + o + "/active: missing field");
+  EXPECT_EQ(bulk.error->message(), "op 0 (" + o + "/active): missing field");
 }
 
 // After an operation sets an object's id, its key is the new id (as `dump` would key the patched file),

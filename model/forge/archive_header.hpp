@@ -23,7 +23,7 @@ struct ArchiveHeader {
     ar& expect<u64>(kMagic, "magic \"scimitar\"");
     ar& make_nvp("unknown", unknown);
     ar& make_nvp("version", version);
-    ar& require(ForgeVariant::known(version), sizeof version, "version must be 25, 26 or 27", version);
+    ar& require(ForgeVariant::known(version), sizeof version, variant_text::kVersionMustBe.data(), version);
     ar& make_nvp("first_header", first_header);
     ar& require(first_header >= min_wire_size, sizeof first_header,
                 "the first file-data header H must lie after the archive header", first_header);

@@ -6,6 +6,7 @@
 // never typed again.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -53,11 +54,37 @@ struct ForgeVariant {
   constexpr bool table_tail() const { return layout == 1; }
   // Version 26, layouts 1-3: [u32 x][x bytes] right after the entries' table.
   constexpr bool version_26_tail() const { return archive == 26 && layout >= 1; }
-  // The hex digits of an entry's id in the decompressed data file: 16 in layouts 2-3.
-  constexpr int entry_id_digits() const { return wide_entries() ? 16 : 8; }
 
   friend constexpr bool operator==(ForgeVariant, ForgeVariant) = default;
 };
+
+namespace variant_text {
+// `prefix` followed by the versions kFirst..kLast as a sentence names them ("25, 26 or 27", with `last`
+// " or "), NUL-ended: built from the range, so that a new version changes every message that lists them.
+template <std::size_t N>
+constexpr std::array<char, N + 64> versions_after(const char (&prefix)[N], const char* last = " or ") {
+  std::array<char, N + 64> text{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 1 < N; ++i) text[n++] = prefix[i];
+  for (u32 v = ForgeVariant::kFirst; v <= ForgeVariant::kLast; ++v) {
+    const char* joint = v == ForgeVariant::kFirst ? "" : v == ForgeVariant::kLast ? last : ", ";
+    while (*joint) text[n++] = *joint++;
+    char digits[10];
+    int k = 0;
+    for (u32 rest = v; k == 0 || rest != 0; rest /= 10) digits[k++] = static_cast<char>('0' + rest % 10);
+    while (k) text[n++] = digits[--k];
+  }
+  return text;
+}
+inline constexpr auto kVersions = versions_after("");
+inline constexpr auto kVersionsAll = versions_after("", " and ");
+inline constexpr auto kVersionMustBe = versions_after("version must be ");
+}  // namespace variant_text
+
+// "25, 26 or 27": the archive versions read, for every message that lists them.
+constexpr const char* known_versions() { return variant_text::kVersions.data(); }
+// "25, 26 and 27".
+constexpr const char* all_known_versions() { return variant_text::kVersionsAll.data(); }
 
 // A data file's id as every command prints it and every document spells it: the JSON spelling of an id
 // (model/json_text.hpp) at the version's width, 8 hex digits or 16 in version 27.

@@ -469,20 +469,6 @@ std::vector<SizeFieldsAt> size_fields(const DataFileView& view) {
   return out;
 }
 
-std::vector<Level> carve_bodies(const DataFileView& view, Game game) {
-  std::vector<Level> levels;
-  levels.reserve(view.file.entries.size());
-  for (std::size_t i = 0; i < view.file.entries.size(); ++i) levels.push_back(carve_level(view.body(i), game));
-  return levels;
-}
-
-std::vector<Level> carve_bodies(const DataFile& file, Game game) {
-  std::vector<Level> levels;
-  levels.reserve(file.entries.size());
-  for (const Entry& e : file.entries) levels.push_back(carve_level(e.body.bytes, game));
-  return levels;
-}
-
 absl::Status name_data_file(const absl::Status& status, const Archive& archive, std::size_t index) {
   // error_at's "offset 0x…: what" with the data file named after the offset
   std::string message(status.message());
@@ -584,16 +570,6 @@ std::vector<u8> plausible_layouts(u32 archive_version) {
   if (archive_version == 27) return {3, 2, 1, 0};
   if (archive_version == 26) return {1, 2, 3, 0};
   return {1, 0, 2, 3};
-}
-
-absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
-  auto read = read_data_file(bytes, archive, index, ChecksumVerdict{});
-  if (!read.ok()) return read.status();
-  auto view = view_data_file(read->decoded.bytes, archive.variant());
-  if (!view.ok())
-    return name_data_file(error_at(archive.files[index].stored_offset(), std::string(view.status().message())), archive,
-                          index);
-  return absl::OkStatus();
 }
 
 std::vector<std::size_t> smallest_first(const Archive& archive) {

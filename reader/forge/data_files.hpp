@@ -170,11 +170,6 @@ struct SizeFieldsAt {
 };
 std::vector<SizeFieldsAt> size_fields(const DataFileView& view);
 
-// The objects of FORMAT.md carved from each body of `file` (never across two bodies): one Level per
-// entry, over that entry's body bytes (which must outlive it).
-std::vector<Level> carve_bodies(const DataFile& file, Game game);
-std::vector<Level> carve_bodies(const DataFileView& view, Game game);
-
 // Everything about one data file, read from the archive: what `ls`, `extract` and the pipelines use.
 // `checksums` is the archive's verdict (archive_checksums()), which decode() checks the blocks against. The
 // stored form is skimmed (its blocks' bytes viewed in `runs`, decode()'s input) unless `copy_stored` (what
@@ -281,7 +276,5 @@ auto read_in_found_layout(Archive& archive, const Read& read, const Agrees& agre
   archive.data_layout = parsed ? parsed_layout : layouts.front();
   return parsed ? std::move(*parsed) : std::move(*first);
 }
-// Whether data file `index` reads in the archive's layout, stored form and entries' table: the error when not.
-absl::Status reads_in_layout(std::span<const u8> bytes, const Archive& archive, std::size_t index);
 
 }  // namespace anvil::forge

@@ -27,7 +27,7 @@ NewArchiveWriter::NewArchiveWriter(NewArchiveHead head, std::size_t files, ByteS
 absl::StatusOr<NewArchiveWriter> NewArchiveWriter::open(NewArchiveHead head, std::size_t files, ByteSink& out) {
   if (!ForgeVariant::known(head.header.version))
     return absl::InvalidArgumentError(
-        absl::StrFormat("archive version %d: only 25, 26 and 27 are written", head.header.version));
+        absl::StrFormat("archive version %d: only %s are written", head.header.version, all_known_versions()));
   if (head.alignment == 0 || (head.alignment & (head.alignment - 1)) != 0 || head.alignment > (u64{1} << 30))
     return absl::InvalidArgumentError(
         absl::StrFormat("the alignment %d is not a power of two up to 2^30", head.alignment));
