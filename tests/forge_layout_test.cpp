@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include "model/forge/archive.hpp"
 #include "model/forge/archive_header.hpp"
 #include "model/forge/block_set.hpp"
 #include "model/forge/data_file.hpp"
