@@ -285,7 +285,7 @@ TEST_F(CliEdges, OutputErrorsNameTheOutputWithTheReason) {
   const std::string err = dir_.path("err.txt");
   for (std::string args : {"ls " + archive, "ls --json " + archive, "verify -q " + archive, "dump -q " + archive}) {
     std::vector<std::string> argv = {ANVILRT_BINARY};
-    for (std::string_view word : absl::StrSplit(args, ' ')) argv.emplace_back(word);
+    for (absl::string_view word : absl::StrSplit(args, ' ')) argv.emplace_back(word);
     EXPECT_EQ(platform::run_program(argv, "/dev/full", err), 2) << args;
     EXPECT_EQ(test::read_text(err),
               "anvilrt: standard output: cannot write: " + std::string(std::strerror(ENOSPC)) + "\n")
