@@ -97,17 +97,27 @@ build_boost() {  # SRC INSTALL
   cmake --install "$src/build-windows" >/dev/null
 }
 
-mkdir -p "$deps/install"
+# The libraries' source versions: the prefix is up to date when it was assembled from these.
 key=""
-staging=$deps/prefix.new
-rm -rf "$staging" && mkdir -p "$staging"
 for line in "${libraries[@]}"; do
   read -r package method args <<<"$line"
-  spec=$(dpkg-query -W -f '${source:Package} ${source:Version}' "$package" 2>/dev/null) ||
+  spec=$(dpkg-query -W -f '${source:Package}=${source:Version}' "$package" 2>/dev/null) ||
     { echo "deps: $package is not installed (its version is the one built for Windows)" >&2; exit 1; }
-  read -r source version <<<"$spec"
+  key+="$spec $method $args"$'\n'
+done
+if [ -f "$prefix/.versions" ] && [ "$(cat "$prefix/.versions")" = "${key%$'\n'}" ]; then
+  echo "deps: $prefix (up to date)"
+  exit 0
+fi
+
+# Each library built once per version into deps/install/, then the prefix assembled from them in order (a
+# library's build sees those before it in the list).
+mkdir -p "$deps/install"
+staging=$deps/prefix.new
+rm -rf "$staging" && mkdir -p "$staging"
+while read -r spec method args; do
+  source=${spec%%=*} version=${spec#*=}
   install=$deps/install/${source}_$version
-  key+="$source=$version $method $args"$'\n'
   if [ ! -f "$install/.built" ]; then
     private_apt
     echo "deps: building $source $version for Windows ($method)"
@@ -122,18 +132,15 @@ for line in "${libraries[@]}"; do
     echo "deps: $source $version built in $((SECONDS - started)) s"
     touch "$install/.built"
   fi
-  cp -a "$install/." "$staging/"
+  cp -al "$install/." "$staging/"  # hard links: the prefix costs no copy
   rm -f "$staging/.built"
-done
+done <<<"${key%$'\n'}"
 
 # The .pc files name the folder their library was installed to: the prefix, where the build looks.
-[ -d "$staging/lib/pkgconfig" ] &&
+if [ -d "$staging/lib/pkgconfig" ]; then
   sed -i -E "s|^prefix=.*|prefix=$prefix|; s|^libdir=/.*|libdir=$prefix/lib|; s|^includedir=/.*|includedir=$prefix/include|" \
     "$staging"/lib/pkgconfig/*.pc
-printf '%s' "$key" >"$staging/.versions"
-if [ -f "$prefix/.versions" ] && cmp -s "$prefix/.versions" "$staging/.versions"; then
-  rm -rf "$staging"
-else
-  rm -rf "$prefix" && mv "$staging" "$prefix"
 fi
+printf '%s' "${key%$'\n'}" >"$staging/.versions"
+rm -rf "$prefix" && mv "$staging" "$prefix"
 echo "deps: $prefix"
