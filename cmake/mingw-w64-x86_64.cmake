@@ -37,6 +37,11 @@ set(ENV{PKG_CONFIG_PATH} "")
 set(Boost_USE_STATIC_LIBS ON)
 set(Boost_NO_BOOST_CMAKE ON)
 
+# The libraries' headers are system headers, as Debian's are in /usr/include on Linux: their own warnings
+# (RapidJSON's std::iterator) are not the project's.
+set(CMAKE_C_FLAGS_INIT "-isystem ${ANVILRT_WINDOWS_DEPS}/include")
+set(CMAKE_CXX_FLAGS_INIT "-isystem ${ANVILRT_WINDOWS_DEPS}/include")
+
 # Everything linked statically, the C and C++ runtimes and winpthread included: anvilrt.exe needs no DLL
 # beyond Windows' own.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")

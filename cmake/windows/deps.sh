@@ -136,11 +136,15 @@ while read -r spec method args; do
   rm -f "$staging/.built"
 done <<<"${key%$'\n'}"
 
-# The .pc files name the folder their library was installed to: the prefix, where the build looks.
+# The .pc and CMake files that name the folder their library was installed to name the prefix instead, where
+# the build looks (sed -i writes a new file: the hard-linked original keeps its text).
 if [ -d "$staging/lib/pkgconfig" ]; then
   sed -i -E "s|^prefix=.*|prefix=$prefix|; s|^libdir=/.*|libdir=$prefix/lib|; s|^includedir=/.*|includedir=$prefix/include|" \
     "$staging"/lib/pkgconfig/*.pc
 fi
+grep -rlF --include='*.cmake' "$deps/install/" "$staging" | while read -r file; do
+  sed -i -E "s|$deps/install/[^/\"]*|$prefix|g" "$file"
+done
 printf '%s' "${key%$'\n'}" >"$staging/.versions"
 rm -rf "$prefix" && mv "$staging" "$prefix"
 echo "deps: $prefix"
