@@ -46,9 +46,9 @@ set(CMAKE_CXX_FLAGS_INIT "-isystem ${ANVILRT_WINDOWS_DEPS}/include")
 # beyond Windows' own.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 
-# CTest runs the Windows executables (the tests, and the man page's rendering) under Wine, in a Wine prefix
-# of the build folder's own so that nothing is shared with the user's ~/.wine.
-find_program(ANVILRT_WINE64 NAMES wine64 PATHS /usr/lib/wine NO_CMAKE_FIND_ROOT_PATH)
-if(ANVILRT_WINE64)
-  set(CMAKE_CROSSCOMPILING_EMULATOR env WINEDEBUG=-all WINEPREFIX=${CMAKE_BINARY_DIR}/wineprefix ${ANVILRT_WINE64})
+# CTest runs the Windows executables (the tests, and the man page's rendering) under Debian's wine64, through
+# cmake/windows/wine.sh, in a Wine prefix of the build folder's own so that nothing is shared with ~/.wine.
+if(EXISTS /usr/lib/wine/wine64)
+  set(ANVILRT_WINE64 /usr/lib/wine/wine64)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/windows/wine.sh ${CMAKE_BINARY_DIR}/wineprefix)
 endif()

@@ -3,15 +3,15 @@
 #  1. `verify` of every corpus file prints the same standard output and exits with the same status;
 #  2. the modder's round trip on corpus/forge/ac2_five_forms.forge (extract, a patch of one data file, one byte
 #     of another edited with dd, put, verify) gives the same extraction and the same archive, byte for byte.
-# usage: linux_parity.sh WINE64 WINEPREFIX ANVILRT_EXE LINUX_ANVILRT SOURCE_DIR WORK_DIR
+# usage: linux_parity.sh EMULATOR WINEPREFIX ANVILRT_EXE LINUX_ANVILRT SOURCE_DIR WORK_DIR
+# (EMULATOR WINEPREFIX: cmake/windows/wine.sh and its prefix, the build's cross-compiling emulator)
 set -euo pipefail
-wine64=$1 exe=$3 linux=$4 source=$5 work=$6
-export WINEPREFIX=$2 WINEDEBUG=-all
+emulator=$1 prefix=$2 exe=$3 linux=$4 source=$5 work=$6
 if [ ! -x "$linux" ]; then
   echo "the Linux build's anvilrt is missing: $linux (./dev windows-test builds it)" >&2
   exit 1
 fi
-windows() { "$wine64" "$exe" "$@"; }
+windows() { "$emulator" "$prefix" "$exe" "$@"; }
 failures=0
 
 # 1. verify, with the same relative paths from the source folder.

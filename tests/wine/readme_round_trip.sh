@@ -3,17 +3,19 @@
 # `anvilrt` the Windows executable run by Wine, from a folder on Wine's C: drive with a non-ASCII name
 # (C:\anvilrt-tests\Моды café), then the checks of tests/readme_round_trip_test.cpp and one command given
 # that folder's absolute Windows path.
-# usage: readme_round_trip.sh WINE64 WINEPREFIX ANVILRT_EXE SOURCE_DIR
+# usage: readme_round_trip.sh EMULATOR WINEPREFIX ANVILRT_EXE SOURCE_DIR
+# (EMULATOR WINEPREFIX: cmake/windows/wine.sh and its prefix, the build's cross-compiling emulator)
 set -euo pipefail
-export WINEPREFIX=$2 WINEDEBUG=-all LC_ALL=C.UTF-8
-wine64=$1 exe=$3 source=$4
+# Wine converts the arguments from the locale's encoding: UTF-8.
+export LC_ALL=C.UTF-8
+emulator=$1 prefix=$2 exe=$3 source=$4
 folder_name='Моды café'
 windows_folder="C:\\anvilrt-tests\\$folder_name"
-tests=$WINEPREFIX/drive_c/anvilrt-tests
+tests=$prefix/drive_c/anvilrt-tests
 work=$tests/$folder_name
 rm -rf "$tests" && mkdir -p "$work/bin"
 ln -s "$source/corpus" "$work/corpus"
-printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wine64" "$exe" >"$work/bin/anvilrt"
+printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "$emulator" "$prefix" "$exe" >"$work/bin/anvilrt"
 chmod +x "$work/bin/anvilrt"
 
 # The block between <!-- round-trip --> and <!-- /round-trip -->, without its fences.
@@ -28,7 +30,7 @@ fi
 
 failures=0
 fail() { echo "$*" >&2; failures=$((failures + 1)); }
-anvilrt() { "$wine64" "$exe" "$@"; }
+anvilrt() { "$emulator" "$prefix" "$exe" "$@"; }
 # The current folder is the Windows path (Wine maps the Unix one to C:\...).
 anvilrt verify --no-json -q "$windows_folder\\edited.forge" || fail "verify of $windows_folder\\edited.forge failed"
 # What was put back is what extract gives again, byte for byte, every data file.
