@@ -40,3 +40,10 @@ set(CPACK_SYSTEM_NAME win64)
 set(CPACK_GENERATOR ZIP)
 set(CPACK_STRIP_FILES ON)
 include(CPack)
+
+if(ANVILRT_TESTS)
+  find_program(ANVILRT_OBJDUMP ${ANVILRT_MINGW_TRIPLE}-objdump REQUIRED)
+  add_test(NAME Windows.PackageHoldsEveryFile
+    COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DVERSION=${PROJECT_VERSION} -DOBJDUMP=${ANVILRT_OBJDUMP}
+            -P ${CMAKE_SOURCE_DIR}/cmake/windows/package_check.cmake)
+endif()
