@@ -1,6 +1,6 @@
 // SHA-256 of bytes, for the tests that pin a generated file's digest. The digest has one implementation per
-// system, chosen by tests/CMakeLists.txt: OpenSSL's libcrypto on Linux (tests/sha256_openssl.cpp, Debian's
-// libssl-dev), Windows' own CNG in the Windows build (tests/sha256_bcrypt.cpp, bcrypt.dll), which then
+// system, chosen by tests/CMakeLists.txt: OpenSSL's libcrypto on Linux (tests/posix/sha256_openssl.cpp, Debian's
+// libssl-dev), Windows' own CNG in the Windows build (tests/windows/sha256_bcrypt.cpp, bcrypt.dll), which then
 // needs no OpenSSL built for Windows.
 #pragma once
 
