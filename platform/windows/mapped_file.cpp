@@ -9,11 +9,10 @@
 
 namespace anvil::platform {
 
+using windows::as_handle;
 using windows::last_error_status;
 
 namespace {
-
-HANDLE as_handle(NativeHandle h) { return reinterpret_cast<HANDLE>(h); }
 
 // What the open `h` is: a folder, a regular file (with its size), or a stream (console, pipe, device).
 absl::Status describe(HANDLE h, ReadableFile::Kind& kind, std::uint64_t& size) {

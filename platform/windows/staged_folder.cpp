@@ -10,12 +10,11 @@
 
 namespace anvil::platform {
 
+using windows::as_handle;
 using windows::child;
 using windows::wide;
 
 namespace {
-
-HANDLE as_handle(NativeHandle h) { return reinterpret_cast<HANDLE>(h); }
 
 absl::Status file_error(const std::string& path, const char* what, const absl::Status& why) {
   return absl::InternalError(absl::StrCat(path, ": ", what, ": ", why.message()));

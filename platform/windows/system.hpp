@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "platform/native_handle.hpp"
+
 namespace anvil::platform::windows {
 
 // UTF-16 of `utf8` (invalid bytes become U+FFFD, as MultiByteToWideChar does).
@@ -20,6 +22,8 @@ absl::Status error_status(DWORD error);
 inline absl::Status last_error_status() { return error_status(::GetLastError()); }
 // The path the open `handle` names now, in the wide APIs' form ("\\?\C:\...", long paths allowed).
 std::wstring final_path(HANDLE handle);
+// The HANDLE a NativeHandle holds.
+inline HANDLE as_handle(NativeHandle h) { return reinterpret_cast<HANDLE>(h); }
 // `folder`\`name`.
 std::wstring child(const std::wstring& folder, const std::wstring& name);
 
