@@ -83,7 +83,7 @@ build_autotools() {  # SRC INSTALL
 
 build_libdeflate() {  # SRC INSTALL: its Makefile names the static archive libdeflatestatic.lib on Windows
   (cd "$1" && make -s -j "$jobs" CC=$triple-gcc-posix AR=$triple-ar DISABLE_SHARED=1 PREFIX="$2" install >/dev/null &&
-    mv "$2/lib/libdeflatestatic.lib" "$2/lib/libdeflate.a" && rm -rf "$2/bin")
+    mv "$2/lib/libdeflatestatic.lib" "$2/lib/libdeflate.a" && rm -rf "${2:?}/bin")
 }
 
 # Boost: the headers, and Program_options' sources compiled into a static archive (the only compiled Boost

@@ -33,6 +33,8 @@ foreach(package mingw-w64-x86-64-dev gcc-mingw-w64-base)
   endif()
 endforeach()
 
+# cpack installs what the build made (./dev windows builds everything first), without building the tests.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(CPACK_PACKAGE_NAME anvilrt)
 set(CPACK_PACKAGE_VENDOR "the anvilrt authors")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
