@@ -40,8 +40,8 @@ std::string temp_path(const std::string& dir, const std::string& relative) {
 }
 
 std::string parent_of(const std::string& dir, const std::string& relative) {
-  fs::path parent = fs::path(dir) / fs::path(relative).parent_path();
-  return parent.string();
+  const fs::path up = fs::path(relative).parent_path();
+  return up.empty() ? dir : (fs::path(dir) / up).string();
 }
 
 std::string format(const Journal& j) {

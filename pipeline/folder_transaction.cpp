@@ -174,7 +174,12 @@ absl::Status FolderTransaction::write_journal() {
   std::set<std::string> folders;
   for (const Staged& s : staged_) {
     j.entries.push_back({s.relative, s.removal});
-    if (!s.removal) folders.insert(journal::parent_of(dir_, s.relative));
+    if (s.removal) continue;
+    // The temporary's folder, and each folder above it up to DIR (stage_with may have made them).
+    for (fs::path folder = journal::parent_of(dir_, s.relative);; folder = folder.parent_path()) {
+      folders.insert(folder.string());
+      if (folder == fs::path(dir_) || !folder.has_parent_path() || folder.parent_path() == folder) break;
+    }
   }
   // The temporaries' names reach the disk before the journal that names them.
   for (const std::string& folder : folders) {

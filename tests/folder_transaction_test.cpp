@@ -47,8 +47,12 @@ class FolderTransactionCli : public ::testing::TestWithParam<const char*> {
 };
 
 TEST_P(FolderTransactionCli, KilledAtEveryStepRecoversToBeforeOrAfter) {
-  CrashSweepResult r = run_crash_sweep(
-      {.dir = dir_, .command = {"patch", dir_, patch_, "--in-place"}, .before = before_, .after = after_});
+  CrashSweepResult r = run_crash_sweep({.dir = dir_,
+                                        .command = {"patch", dir_, patch_, "--in-place"},
+                                        .before = before_,
+                                        .after = after_,
+                                        .recover = {},
+                                        .prepare = {}});
   // Three archives written and synced, the journal, three renames, "done": both outcomes are reached.
   EXPECT_GE(r.killed, 12);
   EXPECT_GT(r.ended_before, 0);
