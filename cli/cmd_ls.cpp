@@ -76,7 +76,7 @@ int run_ls(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE|DIR... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
+             "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
              "One line per data file of a .forge archive (version 25, 26 or 27): index, file_id, name, file_type,\n"
              "stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"

@@ -139,7 +139,7 @@ int run_patch(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt patch FILE|DIR PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [-q] [-v]\n\n"
+             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [-q] [-v]\n\n"
              "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
              "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
              "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"
