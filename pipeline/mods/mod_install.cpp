@@ -1,0 +1,158 @@
+// `anvilrt mod install` and `anvilrt mod forget` (pipeline/mods/mod_commands.hpp).
+#include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "pipeline/folder_transaction.hpp"
+#include "pipeline/mods/archive_stage.hpp"
+#include "pipeline/mods/mod_commands.hpp"
+
+namespace anvil::mods {
+namespace {
+
+std::string in_dir(const std::string& dir, const std::string& relative) {
+  return (std::filesystem::path(dir) / relative).string();
+}
+
+absl::Status check_names(const ModState& state, const std::vector<LoadedMod>& mods) {
+  std::set<std::string> names;
+  for (const InstalledMod& m : state.mods) names.insert(m.name);
+  for (const LoadedMod& m : mods)
+    if (!names.insert(m.doc.name).second)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: the mod '%s' is installed already or given twice (uninstall it first, or rename it)", m.path,
+          m.doc.name));
+  return absl::OkStatus();
+}
+
+std::string intent(const char* command, const std::vector<std::string>& words) {
+  return absl::StrFormat("mod %s %s", command, absl::StrJoin(words, " "));
+}
+
+}  // namespace
+
+// Stages `archive` written with `outcome`'s edits, its undo data and its record (the stamp of what was
+// staged). Shared by install and uninstall.
+absl::Status stage_archive(folder::FolderTransaction& txn, FolderArchive& archive,
+                           const patch::ArchivePatchOutcome& outcome, ArchiveUndo& undo, ArchiveRecord& record) {
+  std::string temp;
+  if (auto s = txn.stage_with(archive.name,
+                              [&](std::FILE* file, const std::string& temp_path) {
+                                temp = temp_path;
+                                return write_edited(archive, outcome, file, temp_path, undo);
+                              });
+      !s.ok())
+    return s;
+  auto stamp = stamp_of(temp);
+  if (!stamp.ok()) return stamp.status();
+  record.stamp = *stamp;
+  const std::vector<u8> undo_bytes = encode_undo(undo);
+  return txn.stage(undo_relative(archive.name), undo_bytes);
+}
+
+absl::Status prepare_state_folders(const std::string& dir) {
+  std::error_code ec;
+  for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo"}) {
+    std::filesystem::create_directories(in_dir(dir, sub), ec);
+    if (ec) return absl::InternalError(absl::StrFormat("%s: %s", in_dir(dir, sub), ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
+                                         bool allow_overrides) {
+  std::vector<LoadedMod> mods;
+  for (const std::string& path : mod_paths) {
+    auto mod = load_mod(path);
+    if (!mod.ok()) return mod.status();
+    mods.push_back(std::move(*mod));
+  }
+  WriteReport report;
+  auto txn = folder::FolderTransaction::begin(dir, intent("install", mod_paths), &report.recovered);
+  if (!txn.ok()) return txn.status();
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
+  if (auto s = check_names(*state, mods); !s.ok()) return s;
+  auto archives = open_archives(dir);
+  if (!archives.ok()) return archives.status();
+  auto analysis = analyse(dir, *state, *archives, mods);
+  if (!analysis.ok()) return analysis.status();
+  report.check = std::move(analysis->report);
+  for (const ModReport& m : report.check.mods)
+    for (const std::string& w : m.warnings) report.notes.push_back(absl::StrFormat("warning: mod %s: %s", m.name, w));
+  if (!analysis->outcome) {
+    report.refused = true;
+    report.refusal = "not installed: an operation of a mod fails (see above)";
+    return report;
+  }
+  if (!report.check.conflicts.empty() && !allow_overrides) {
+    report.refused = true;
+    report.refusal = "not installed: mods conflict (see above); --allow-overrides lets the later mod win";
+    return report;
+  }
+  for (const Conflict& c : report.check.conflicts)
+    report.notes.push_back(absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier,
+                                           c.pointer, value_or_removed(c.later_value),
+                                           value_or_removed(c.earlier_value)));
+  if (auto s = prepare_state_folders(dir); !s.ok()) return s;
+  const std::vector<std::string>& stale = report.check.changed_archives;
+  for (auto& [index, outcome] : analysis->outcome->archives) {
+    if (outcome.edited_objects() == 0) continue;
+    FolderArchive& archive = (*archives)[index];
+    if (std::find(stale.begin(), stale.end(), archive.name) != stale.end())
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "%s: changed since anvilrt last wrote it; nothing installed (`anvilrt mod forget %s %s` takes it as it "
+          "is now)",
+          in_dir(dir, archive.name), dir, archive.name));
+    auto known = state->archives.find(archive.name);
+    ArchiveUndo undo{archive.input->bytes().size(), {}};
+    ArchiveRecord record{archive.input->bytes().size(), {}, {}};
+    if (known != state->archives.end()) {
+      auto read = read_undo_file(in_dir(dir, undo_relative(archive.name)));
+      if (!read.ok()) return read.status();
+      undo = std::move(*read);
+      record = known->second;
+    }
+    if (auto s = stage_archive(*txn, archive, outcome, undo, record); !s.ok()) return s;
+    state->archives[archive.name] = record;
+    report.notes.push_back(absl::StrFormat("%s: %d data files changed, %d bytes of undo data", archive.name,
+                                           outcome.edited_datafiles(), undo.stored_bytes()));
+  }
+  const std::size_t installed = state->mods.size();
+  for (std::size_t m = 0; m < mods.size(); ++m) {
+    if (auto s = txn->stage(document_relative(mods[m].doc.name),
+                            {reinterpret_cast<const u8*>(mods[m].text.data()), mods[m].text.size()});
+        !s.ok())
+      return s;
+    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect});
+  }
+  const std::string text = state_text(*state);
+  if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
+  if (auto s = txn->commit(); !s.ok()) return s;
+  for (const LoadedMod& m : mods) report.notes.push_back(absl::StrFormat("installed %s", m.doc.name));
+  return report;
+}
+
+absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::string& archive) {
+  WriteReport report;
+  auto txn = folder::FolderTransaction::begin(dir, intent("forget", {archive}), &report.recovered);
+  if (!txn.ok()) return txn.status();
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
+  if (!state->archives.count(archive))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: no installed mod changed the archive %s (see anvilrt mod list)", dir, archive));
+  state->archives.erase(archive);
+  if (auto s = txn->stage_removal(undo_relative(archive)); !s.ok()) return s;
+  const std::string text = state_text(*state);
+  if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
+  if (auto s = txn->commit(); !s.ok()) return s;
+  report.notes.push_back(absl::StrFormat(
+      "%s: taken as it is now; the mods' changes to it are no longer undone or re-applied by anvilrt", archive));
+  return report;
+}
+
+}  // namespace anvil::mods
