@@ -23,7 +23,7 @@ absl::Status write_edited(FolderArchive& archive, const patch::ArchivePatchOutco
   for (const forge::DataFileChange& c : edit.changes) changed.insert(c.index);
   const std::span<const u8> bytes = archive.input->bytes();
   const forge::ChecksumVerdict& verdict = archive.levels->checksums().verdict;
-  const u8 layout = archive.archive.data_layout;
+  const u8 layout = archive.archive->data_layout;
   forge::FileSink sink(file, archive.input->fd());
   auto report = forge::rewrite(bytes, edit, sink, archive.input.get(), &verdict, layout);
   if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(temp_path, ": ", sink.failure().message()));
@@ -35,7 +35,7 @@ absl::Status write_edited(FolderArchive& archive, const patch::ArchivePatchOutco
                                     &*written, verdict, layout);
       !s.ok())
     return absl::Status(s.code(), absl::StrCat(temp_path, ": ", s.message()));
-  const auto ranges = changed_ranges(bytes, archive.archive, changed, written->bytes());
+  const auto ranges = changed_ranges(bytes, *archive.archive, changed, written->bytes());
   add_ranges(undo, bytes, ranges);
   return absl::OkStatus();
 }

@@ -140,9 +140,9 @@ absl::StatusOr<std::vector<FolderArchive>> open_archives(const std::string& dir,
     auto archive = forge::read_archive(a.input->bytes(), a.input.get());
     if (!archive.ok())
       return absl::Status(archive.status().code(), absl::StrCat(a.path, ": ", archive.status().message()));
-    a.archive = std::move(*archive);
-    const Game game = forge::detect_archive_game(a.input->bytes(), a.archive);
-    a.levels = std::make_unique<forge::ArchiveLevels>(a.input->bytes(), a.archive, game);
+    a.archive = std::make_unique<forge::Archive>(std::move(*archive));
+    const Game game = forge::detect_archive_game(a.input->bytes(), *a.archive);
+    a.levels = std::make_unique<forge::ArchiveLevels>(a.input->bytes(), *a.archive, game);
     out.push_back(std::move(a));
   }
   return out;

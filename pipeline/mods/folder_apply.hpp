@@ -27,7 +27,7 @@ struct FolderArchive {
   std::string name;  // its file name in the folder ("levels.forge")
   std::string path;  // the file read (the folder's, or a copy standing for it)
   std::unique_ptr<InputFile> input;
-  forge::Archive archive;
+  std::unique_ptr<forge::Archive> archive;  // held by pointer: `levels` refers to it
   std::unique_ptr<forge::ArchiveLevels> levels;
 };
 
