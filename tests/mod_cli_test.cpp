@@ -275,3 +275,33 @@ TEST(ModDocument, ErrorsNameTheFileAndTheMember) {
 
 }  // namespace
 }  // namespace anvil
+
+namespace anvil {
+namespace {
+
+// docs/mods.md's worked example (between "<!-- mods-example -->" and "<!-- /mods-example -->"), run by
+// bash -euo pipefail as written.
+TEST(ModsDoc, RunsAsWritten) {
+  const std::string doc = test::read_text(test::corpus("../docs/mods.md"));
+  const std::string open = "<!-- mods-example -->\n```sh\n", close = "```\n<!-- /mods-example -->";
+  const std::size_t begin = doc.find(open), end = doc.find(close);
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  test::TempDir dir;
+  { std::ofstream(dir.path("example.sh")) << doc.substr(begin + open.size(), end - begin - open.size()); }
+  const std::string bin = std::filesystem::path(ANVILRT_BINARY).parent_path().string();
+  const std::string command =
+      "cd '" + dir.path("") + "' && PATH='" + bin + "':\"$PATH\" bash -euo pipefail example.sh >log 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << test::read_text(dir.path("log"));
+  const std::string log = test::read_text(dir.path("log"));
+  EXPECT_THAT(log, HasSubstr("conflict: brighter and quiet write "
+                             "/archives/levels.forge/datafiles/DataFile_000/objects/0xa7f13e8d804b9c06/managed: "
+                             "brighter leaves 3, quiet leaves 5"));
+  EXPECT_THAT(log, HasSubstr("check: exit 1"));
+  EXPECT_THAT(log, HasSubstr("install: exit 1"));
+  EXPECT_THAT(log, HasSubstr("override: quiet wins over brighter"));
+  EXPECT_EQ(test::read_file(dir.path("game/levels.forge")), test::read_file(dir.path("levels.original")));
+}
+
+}  // namespace
+}  // namespace anvil

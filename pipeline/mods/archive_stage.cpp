@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <set>
 
 #include "pipeline/archive_patch_output.hpp"
@@ -12,47 +11,48 @@
 
 namespace anvil::mods {
 
-absl::Status write_edited(FolderArchive& archive, const patch::ArchivePatchOutcome& outcome, std::FILE* file,
-                          const std::string& temp_path, ArchiveUndo& undo) {
-  auto changes = forge::patched_data_files(*archive.levels, outcome);
+absl::Status stage_archive(folder::FolderTransaction& txn, folder::FolderLevels& folder,
+                           const folder::ArchivePatch& patched, ArchiveUndo& undo, ArchiveRecord& record) {
+  auto levels = folder.levels(patched.archive);
+  if (!levels.ok()) return levels.status();
+  forge::ArchiveLevels& set = **levels;
+  const InputFile& input = folder.input(patched.archive);
+  auto changes = forge::patched_data_files(set, patched.outcome);
   if (!changes.ok())
-    return absl::Status(changes.status().code(), absl::StrCat(archive.path, ": ", changes.status().message()));
+    return absl::Status(changes.status().code(), absl::StrCat(input.path(), ": ", changes.status().message()));
   forge::ArchiveEdit edit;
   edit.changes = std::move(*changes);
   std::set<std::size_t> changed;
   for (const forge::DataFileChange& c : edit.changes) changed.insert(c.index);
-  const std::span<const u8> bytes = archive.input->bytes();
-  const forge::ChecksumVerdict& verdict = archive.levels->checksums().verdict;
-  const u8 layout = archive.archive->data_layout;
-  forge::FileSink sink(file, archive.input->fd());
-  auto report = forge::rewrite(bytes, edit, sink, archive.input.get(), &verdict, layout);
-  if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(temp_path, ": ", sink.failure().message()));
-  if (!report.ok()) return absl::Status(report.status().code(), absl::StrCat(archive.path, ": ", report.status().message()));
-  if (std::fflush(file) != 0) return absl::InternalError(absl::StrCat(temp_path, ": cannot write: ", std::strerror(errno)));
-  auto written = InputFile::open(temp_path);
-  if (!written.ok()) return written.status();
-  if (auto s = forge::check_rewrite(bytes, written->bytes(), edit, sink.copied_by_kernel(), archive.input.get(),
-                                    &*written, verdict, layout);
-      !s.ok())
-    return absl::Status(s.code(), absl::StrCat(temp_path, ": ", s.message()));
-  const auto ranges = changed_ranges(bytes, *archive.archive, changed, written->bytes());
-  add_ranges(undo, bytes, ranges);
-  return absl::OkStatus();
+  const std::string& name = folder.name(patched.archive);
+  std::string temp;
+  auto s = txn.stage_with(name, [&](std::FILE* file, const std::string& temp_path) -> absl::Status {
+    temp = temp_path;
+    auto report = forge::rewrite_into(input.bytes(), edit, file, temp_path, txn.path(name), &input,
+                                      set.checksums().verdict, set.archive().data_layout);
+    if (!report.ok()) return report.status();
+    auto written = InputFile::open(temp_path);
+    if (!written.ok()) return written.status();
+    add_ranges(undo, input.bytes(), changed_ranges(input.bytes(), set.archive(), changed, written->bytes()));
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  auto stamp = stamp_of(temp);
+  if (!stamp.ok()) return stamp.status();
+  record.stamp = *stamp;
+  const std::vector<u8> undo_bytes = encode_undo(undo);
+  return txn.stage(undo_relative(name), undo_bytes);
 }
 
-absl::Status copy_into(const std::string& from, std::FILE* file, const std::string& temp_path) {
-  std::ifstream in(from, std::ios::binary);
-  if (!in) return absl::InternalError(absl::StrCat(from, ": cannot read"));
-  std::vector<char> buffer(1 << 20);
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (got != 0 && std::fwrite(buffer.data(), 1, got, file) != got)
-      return absl::InternalError(absl::StrCat(temp_path, ": cannot write: ", std::strerror(errno)));
-  }
-  if (!in.eof()) return absl::InternalError(absl::StrCat(from, ": cannot read"));
-  if (std::fflush(file) != 0) return absl::InternalError(absl::StrCat(temp_path, ": cannot write: ", std::strerror(errno)));
-  return absl::OkStatus();
+absl::Status stage_copy(folder::FolderTransaction& txn, const std::string& name, const std::string& from) {
+  auto input = InputFile::open(from);
+  if (!input.ok()) return input.status();
+  const std::span<const u8> bytes = input->bytes();
+  return txn.stage_with(name, [&](std::FILE* file, const std::string&) -> absl::Status {
+    if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
+      return absl::InternalError(absl::StrCat(txn.path(name), ": cannot write: ", std::strerror(errno)));
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace anvil::mods

@@ -21,27 +21,42 @@ std::string op_path(const rapidjson::Value& op) {
 
 // Made-for hashes that differ from the folder's original archives.
 std::vector<std::string> made_for_warnings(const std::string& dir, const patch::ModDocument& mod,
-                                           std::vector<FolderArchive>& archives) {
+                                           folder::FolderLevels& folder) {
   std::vector<std::string> out;
   for (const auto& [name, hash] : mod.made_for) {
-    const FolderArchive* a = nullptr;
-    for (const FolderArchive& x : archives)
-      if (x.name == name) a = &x;
+    const std::optional<std::size_t> a = folder.folder().find(name);
     if (!a) {
       out.push_back(absl::StrFormat("made for %s, which the game folder has not", name));
+      continue;
+    }
+    if (auto levels = folder.levels(*a); !levels.ok()) {
+      out.push_back(std::string(levels.status().message()));
       continue;
     }
     // The folder's own file may hold mods' changes; a stand-in restored to its original bytes does not.
     std::optional<ArchiveUndo> undo;
     const std::string undo_path = (std::filesystem::path(dir) / undo_relative(name)).string();
-    if (a->path == (std::filesystem::path(dir) / name).string() && std::filesystem::exists(undo_path))
+    if (folder.folder().dir == dir && std::filesystem::exists(undo_path))
       if (auto u = read_undo_file(undo_path); u.ok()) undo = std::move(*u);
-    const std::string original = original_sha256(*a, undo ? &*undo : nullptr);
+    const std::string original = original_sha256(folder.input(*a).bytes(), undo ? &*undo : nullptr);
     if (original != hash)
       out.push_back(absl::StrFormat("made for %s with sha256 %s; the folder's (before any mod) is %s", name, hash,
                                     original));
   }
   return out;
+}
+
+// Every change the folder patch recorded, in the order of the operations.
+std::vector<patch::Change> folder_changes(const folder::FolderPatchOutcome& outcome) {
+  std::vector<patch::Change> all;
+  for (const folder::ArchivePatch& a : outcome.archives) {
+    all.insert(all.end(), a.outcome.document_changes.begin(), a.outcome.document_changes.end());
+    for (const patch::DataFilePatch& d : a.outcome.datafiles)
+      all.insert(all.end(), d.result.changes.begin(), d.result.changes.end());
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const patch::Change& x, const patch::Change& y) { return x.op_index < y.op_index; });
+  return all;
 }
 
 }  // namespace
@@ -73,8 +88,7 @@ rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& m
   return out;
 }
 
-std::string original_sha256(const FolderArchive& archive, const ArchiveUndo* undo) {
-  const std::span<const u8> bytes = archive.input->bytes();
+std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo) {
   if (!undo) return sha256_hex(std::vector<std::span<const u8>>{bytes});
   std::vector<std::span<const u8>> pieces;
   u64 at = 0;
@@ -87,7 +101,7 @@ std::string original_sha256(const FolderArchive& archive, const ArchiveUndo* und
   return sha256_hex(pieces);
 }
 
-absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, std::vector<FolderArchive>& archives,
+absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, folder::FolderLevels& folder,
                                  const std::vector<LoadedMod>& mods) {
   Analysis a;
   a.report.changed_archives = changed_behind_our_back(dir, state);
@@ -102,7 +116,7 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
   std::vector<ModReport> given(mods.size());
   for (std::size_t m = 0; m < mods.size(); ++m) {
     given[m].name = mods[m].doc.name;
-    given[m].warnings = made_for_warnings(dir, mods[m].doc, archives);
+    given[m].warnings = made_for_warnings(dir, mods[m].doc, folder);
   }
   // Each failing operation is reported, then left out, and the rest applied again.
   std::vector<bool> active(all.Size(), true);
@@ -117,12 +131,12 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
       patch.PushBack(op, patch.GetAllocator());
       global.push_back(g);
     }
-    FolderOutcome outcome = apply_to_folder(archives, patch, options);
+    folder::FolderPatchOutcome outcome = folder::apply_folder_patch(folder, patch, options);
     if (!outcome.error) {
       std::vector<std::vector<patch::Change>> per_mod(mods.size());
-      for (patch::Change& c : outcome.changes) {
-        c.op_index = global.at(c.op_index);
-        per_mod[owner[c.op_index]].push_back(c);
+      for (const patch::Change& c : folder_changes(outcome)) {
+        const std::size_t g = global.at(c.op_index);
+        per_mod[owner[g]].push_back(c);
       }
       for (std::size_t m = 0; m < mods.size(); ++m) given[m].effect = effect_of(per_mod[m]);
       if (std::all_of(given.begin(), given.end(), [](const ModReport& r) { return r.failures.empty(); }))
@@ -136,8 +150,7 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
     const std::size_t local = g - first_op[owner[g]];
     const std::string path = op_path(all[static_cast<rapidjson::SizeType>(g)]);
     if (e.input_fault)
-      return absl::InvalidArgumentError(absl::StrFormat("%s: %s (needed by op %d (%s) of %s)", outcome.error_archive,
-                                                        e.reason, local, path, mod.path));
+      return absl::InvalidArgumentError(absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, local, path, mod.path));
     given[owner[g]].failures.push_back(absl::StrFormat("op %d (%s): %s", local, path, e.reason));
     active[g] = false;
   }
@@ -158,9 +171,10 @@ absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector
   }
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
-  auto archives = open_archives(dir);
-  if (!archives.ok()) return archives.status();
-  auto analysis = analyse(dir, *state, *archives, mods);
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  folder::FolderLevels levels(std::move(*game));
+  auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
   return std::move(analysis->report);
 }

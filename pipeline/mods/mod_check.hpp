@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "patch/mod_document.hpp"
-#include "pipeline/mods/folder_apply.hpp"
+#include "pipeline/folder_patch.hpp"
 #include "pipeline/mods/mod_effects.hpp"
 #include "pipeline/mods/mod_state.hpp"
 #include "pipeline/mods/undo_data.hpp"
@@ -44,20 +44,21 @@ struct CheckReport {
   std::string json() const;
 };
 
-// The analysis of `mods` (in order) over the folder's `archives` as they are, after `state`'s installed
-// mods. `outcome`, when there is no failing operation: the folder patch of the given mods, ready to write.
+// The analysis of `mods` (in order) over the archives of `folder` as they are, after `state`'s installed
+// mods (`dir`: the game folder, whose undo data tells the original bytes of an archive read from there).
+// `outcome`, when no operation fails: the folder patch of the given mods, ready to write.
 struct Analysis {
   CheckReport report;
-  std::optional<FolderOutcome> outcome;
+  std::optional<folder::FolderPatchOutcome> outcome;
 };
-absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, std::vector<FolderArchive>& archives,
+absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, folder::FolderLevels& folder,
                                  const std::vector<LoadedMod>& mods);
 
 // The concatenation of the mods' patches, in order; `first_op` gets each mod's first operation's index.
 rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& mods, std::vector<std::size_t>* first_op);
 
-// The original sha256 of an archive (its bytes now, with `undo`'s original bytes when it has some).
-std::string original_sha256(const FolderArchive& archive, const ArchiveUndo* undo);
+// The original sha256 of an archive whose bytes are `bytes` (with `undo`'s original bytes when it has some).
+std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo);
 
 // `anvilrt mod check`: load the mods, open the folder, analyse.
 absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths);

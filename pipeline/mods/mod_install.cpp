@@ -34,25 +34,6 @@ std::string intent(const char* command, const std::vector<std::string>& words) {
 
 }  // namespace
 
-// Stages `archive` written with `outcome`'s edits, its undo data and its record (the stamp of what was
-// staged). Shared by install and uninstall.
-absl::Status stage_archive(folder::FolderTransaction& txn, FolderArchive& archive,
-                           const patch::ArchivePatchOutcome& outcome, ArchiveUndo& undo, ArchiveRecord& record) {
-  std::string temp;
-  if (auto s = txn.stage_with(archive.name,
-                              [&](std::FILE* file, const std::string& temp_path) {
-                                temp = temp_path;
-                                return write_edited(archive, outcome, file, temp_path, undo);
-                              });
-      !s.ok())
-    return s;
-  auto stamp = stamp_of(temp);
-  if (!stamp.ok()) return stamp.status();
-  record.stamp = *stamp;
-  const std::vector<u8> undo_bytes = encode_undo(undo);
-  return txn.stage(undo_relative(archive.name), undo_bytes);
-}
-
 absl::Status prepare_state_folders(const std::string& dir) {
   std::error_code ec;
   for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo"}) {
@@ -76,9 +57,10 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
   if (auto s = check_names(*state, mods); !s.ok()) return s;
-  auto archives = open_archives(dir);
-  if (!archives.ok()) return archives.status();
-  auto analysis = analyse(dir, *state, *archives, mods);
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  folder::FolderLevels levels(std::move(*game));
+  auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
   report.check = std::move(analysis->report);
   for (const ModReport& m : report.check.mods)
@@ -99,27 +81,28 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                                            value_or_removed(c.earlier_value)));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
   const std::vector<std::string>& stale = report.check.changed_archives;
-  for (auto& [index, outcome] : analysis->outcome->archives) {
-    if (outcome.edited_objects() == 0) continue;
-    FolderArchive& archive = (*archives)[index];
-    if (std::find(stale.begin(), stale.end(), archive.name) != stale.end())
+  for (const folder::ArchivePatch& patched : analysis->outcome->archives) {
+    if (patched.outcome.edited_objects() == 0) continue;
+    const std::string& name = levels.name(patched.archive);
+    if (std::find(stale.begin(), stale.end(), name) != stale.end())
       return absl::FailedPreconditionError(absl::StrFormat(
           "%s: changed since anvilrt last wrote it; nothing installed (`anvilrt mod forget %s %s` takes it as it "
           "is now)",
-          in_dir(dir, archive.name), dir, archive.name));
-    auto known = state->archives.find(archive.name);
-    ArchiveUndo undo{archive.input->bytes().size(), {}};
-    ArchiveRecord record{archive.input->bytes().size(), {}, {}};
+          in_dir(dir, name), dir, name));
+    const u64 size = levels.input(patched.archive).bytes().size();
+    auto known = state->archives.find(name);
+    ArchiveUndo undo{size, {}};
+    ArchiveRecord record{size, {}, {}};
     if (known != state->archives.end()) {
-      auto read = read_undo_file(in_dir(dir, undo_relative(archive.name)));
+      auto read = read_undo_file(in_dir(dir, undo_relative(name)));
       if (!read.ok()) return read.status();
       undo = std::move(*read);
       record = known->second;
     }
-    if (auto s = stage_archive(*txn, archive, outcome, undo, record); !s.ok()) return s;
-    state->archives[archive.name] = record;
-    report.notes.push_back(absl::StrFormat("%s: %d data files changed, %d bytes of undo data", archive.name,
-                                           outcome.edited_datafiles(), undo.stored_bytes()));
+    if (auto s = stage_archive(*txn, levels, patched, undo, record); !s.ok()) return s;
+    state->archives[name] = record;
+    report.notes.push_back(absl::StrFormat("%s: %d data file(s) changed, %d bytes of undo data", name,
+                                           patched.outcome.edited_datafiles(), undo.stored_bytes()));
   }
   const std::size_t installed = state->mods.size();
   for (std::size_t m = 0; m < mods.size(); ++m) {

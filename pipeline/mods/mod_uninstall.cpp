@@ -13,8 +13,6 @@
 
 namespace anvil::mods {
 
-absl::Status stage_archive(folder::FolderTransaction& txn, FolderArchive& archive,
-                           const patch::ArchivePatchOutcome& outcome, ArchiveUndo& undo, ArchiveRecord& record);
 absl::Status prepare_state_folders(const std::string& dir);
 
 namespace {
@@ -81,10 +79,18 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   }
   auto mods = staying_mods(dir, *state, removed);
   if (!mods.ok()) return mods.status();
-  auto archives = open_archives(dir, restored);
-  if (!archives.ok()) return archives.status();
+  // The folder as the mods that stay see it: the restored archives, and the others as they are.
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  for (const std::string& name : game->archives)
+    if (!restored.count(name)) {
+      std::filesystem::create_symlink(std::filesystem::absolute(in_dir(dir, name)),
+                                      std::filesystem::path(work.path) / name, ec);
+      if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
+    }
+  folder::FolderLevels levels(folder::GameFolder{work.path, game->archives, {}});
   ModState after;
-  auto analysis = analyse(dir, after, *archives, *mods);
+  auto analysis = analyse(dir, after, levels, *mods);
   if (!analysis.ok()) return analysis.status();
   if (!analysis->outcome) {
     report.check = std::move(analysis->report);
@@ -94,27 +100,26 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   }
   for (std::size_t m = 0; m < mods->size(); ++m)
     after.mods.push_back({(*mods)[m].doc.name, analysis->report.mods[m].effect});
-  for (std::size_t a = 0; a < archives->size(); ++a) {
-    FolderArchive& archive = (*archives)[a];
-    auto known = state->archives.find(archive.name);
+  for (std::size_t a = 0; a < levels.size(); ++a) {
+    const std::string& name = levels.name(a);
+    auto known = state->archives.find(name);
     if (known == state->archives.end()) continue;  // no mod's change is left to undo there (or it was forgotten)
-    auto outcome = analysis->outcome->archives.find(a);
-    if (outcome != analysis->outcome->archives.end() && outcome->second.edited_objects() > 0) {
-      ArchiveUndo undo{archive.input->bytes().size(), {}};
+    const folder::ArchivePatch* patched = nullptr;
+    for (const folder::ArchivePatch& p : analysis->outcome->archives)
+      if (p.archive == a && p.outcome.edited_objects() > 0) patched = &p;
+    if (patched) {
+      auto opened = levels.levels(a);
+      if (!opened.ok()) return opened.status();
+      ArchiveUndo undo{levels.input(a).bytes().size(), {}};
       ArchiveRecord record = known->second;
-      if (auto s = stage_archive(*txn, archive, outcome->second, undo, record); !s.ok()) return s;
-      after.archives[archive.name] = record;
+      if (auto s = stage_archive(*txn, levels, *patched, undo, record); !s.ok()) return s;
+      after.archives[name] = record;
       continue;
     }
     // No mod changes it any more: its original bytes, and no undo data.
-    if (auto s = txn->stage_with(archive.name,
-                                 [&](std::FILE* file, const std::string& temp) {
-                                   return copy_into(archive.path, file, temp);
-                                 });
-        !s.ok())
-      return s;
-    if (auto s = txn->stage_removal(undo_relative(archive.name)); !s.ok()) return s;
-    report.notes.push_back(absl::StrFormat("%s: back to its original bytes", archive.name));
+    if (auto s = stage_copy(*txn, name, restored.at(name)); !s.ok()) return s;
+    if (auto s = txn->stage_removal(undo_relative(name)); !s.ok()) return s;
+    report.notes.push_back(absl::StrFormat("%s: back to its original bytes", name));
   }
   for (const std::string& name : names)
     if (auto s = txn->stage_removal(document_relative(name)); !s.ok()) return s;
