@@ -16,6 +16,7 @@
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "pipeline/folder_transaction.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
 
@@ -287,9 +288,21 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
   for (const std::string& path : paths) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
+      // A game folder's interrupted transaction is finished or rolled back before its archives are read
+      // (pipeline/folder_transaction.hpp); anvilrt's own files in it are not level data.
+      auto recovered = folder::recover_if_interrupted(path);
+      if (!recovered.ok()) {
+        errors.failed(path, recovered.status());
+        continue;
+      }
+      for (const std::string& line : *recovered) std::cerr << "anvilrt: " << line << "\n";
       std::vector<WalkedFile> found;
       for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec)) {
+        if (it->path().filename() == folder::kStateFolder) {
+          it.disable_recursion_pending();
+          continue;
+        }
         if (!it->is_regular_file(ec)) continue;
         std::string ext = it->path().extension().string();
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
