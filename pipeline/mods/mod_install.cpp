@@ -13,10 +13,6 @@
 namespace anvil::mods {
 namespace {
 
-std::string in_dir(const std::string& dir, const std::string& relative) {
-  return (std::filesystem::path(dir) / relative).string();
-}
-
 absl::Status check_names(const ModState& state, const std::vector<LoadedMod>& mods) {
   std::set<std::string> names;
   for (const InstalledMod& m : state.mods) names.insert(m.name);
@@ -37,8 +33,8 @@ std::string intent(const char* command, const std::vector<std::string>& words) {
 absl::Status prepare_state_folders(const std::string& dir) {
   std::error_code ec;
   for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo"}) {
-    std::filesystem::create_directories(in_dir(dir, sub), ec);
-    if (ec) return absl::InternalError(absl::StrFormat("%s: %s", in_dir(dir, sub), ec.message()));
+    std::filesystem::create_directories(in_folder(dir, sub), ec);
+    if (ec) return absl::InternalError(absl::StrFormat("%s: %s", in_folder(dir, sub), ec.message()));
   }
   return absl::OkStatus();
 }
@@ -88,13 +84,13 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
       return absl::FailedPreconditionError(absl::StrFormat(
           "%s: changed since anvilrt last wrote it; nothing installed (`anvilrt mod forget %s %s` takes it as it "
           "is now)",
-          in_dir(dir, name), dir, name));
+          in_folder(dir, name), dir, name));
     const u64 size = levels.input(patched.archive).bytes().size();
     auto known = state->archives.find(name);
     ArchiveUndo undo{size, {}};
     ArchiveRecord record{size, {}, {}};
     if (known != state->archives.end()) {
-      auto read = read_undo_file(in_dir(dir, undo_relative(name)));
+      auto read = read_undo_file(in_folder(dir, undo_relative(name)));
       if (!read.ok()) return read.status();
       undo = std::move(*read);
       record = known->second;

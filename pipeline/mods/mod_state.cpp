@@ -17,10 +17,6 @@ namespace {
 using rapidjson::Value;
 constexpr int kStateVersion = 1;
 
-std::string join(const std::string& dir, const std::string& relative) {
-  return (std::filesystem::path(dir) / relative).string();
-}
-
 void write_strings(rapidjson::PrettyWriter<rapidjson::StringBuffer>& w, const char* key,
                    const std::vector<std::string>& list) {
   w.Key(key);
@@ -89,12 +85,16 @@ struct Reader {
 
 }  // namespace
 
+std::string in_folder(const std::string& dir, const std::string& relative) {
+  return (std::filesystem::path(dir) / relative).string();
+}
+
 std::string state_relative() { return std::string(".anvilrt/mods/state.json"); }
 std::string document_relative(const std::string& mod) { return ".anvilrt/mods/docs/" + mod + ".json"; }
 std::string undo_relative(const std::string& archive) { return ".anvilrt/mods/undo/" + archive + ".undo"; }
 
 absl::StatusOr<ModState> load_state(const std::string& dir) {
-  const std::string path = join(dir, state_relative());
+  const std::string path = in_folder(dir, state_relative());
   ModState state;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return state;
@@ -190,7 +190,7 @@ absl::StatusOr<Stamp> stamp_of(const std::string& path) {
 std::vector<std::string> changed_behind_our_back(const std::string& dir, const ModState& state) {
   std::vector<std::string> changed;
   for (const auto& [name, record] : state.archives) {
-    auto now = stamp_of(join(dir, name));
+    auto now = stamp_of(in_folder(dir, name));
     if (!now.ok() || !(*now == record.stamp)) changed.push_back(name);
   }
   return changed;

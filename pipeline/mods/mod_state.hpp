@@ -59,6 +59,8 @@ struct ModState {
 std::string state_relative();
 std::string document_relative(const std::string& mod);
 std::string undo_relative(const std::string& archive);
+// DIR/relative.
+std::string in_folder(const std::string& dir, const std::string& relative);
 
 // The state of DIR (empty when no mod was ever installed); a damaged state.json is an error naming it.
 absl::StatusOr<ModState> load_state(const std::string& dir);

@@ -17,10 +17,6 @@ absl::Status prepare_state_folders(const std::string& dir);
 
 namespace {
 
-std::string in_dir(const std::string& dir, const std::string& relative) {
-  return (std::filesystem::path(dir) / relative).string();
-}
-
 // The folder the restored archives are made in, removed whatever happens.
 struct WorkFolder {
   std::string path;
@@ -36,7 +32,7 @@ absl::StatusOr<std::vector<LoadedMod>> staying_mods(const std::string& dir, cons
   std::vector<LoadedMod> out;
   for (const InstalledMod& m : state.mods) {
     if (removed.count(m.name)) continue;
-    auto mod = load_mod(in_dir(dir, document_relative(m.name)));
+    auto mod = load_mod(in_folder(dir, document_relative(m.name)));
     if (!mod.ok()) return mod.status();
     mod->doc.name = m.name;
     out.push_back(std::move(*mod));
@@ -66,16 +62,16 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
         dir, absl::StrJoin(stale, ", "), dir));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
   // Each changed archive restored to its original bytes, in a work folder.
-  WorkFolder work{in_dir(dir, ".anvilrt/mods/work")};
+  WorkFolder work{in_folder(dir, ".anvilrt/mods/work")};
   std::error_code ec;
   std::filesystem::create_directories(work.path, ec);
   if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
   std::map<std::string, std::string> restored;
   for (const auto& [name, record] : state->archives) {
-    auto undo = read_undo_file(in_dir(dir, undo_relative(name)));
+    auto undo = read_undo_file(in_folder(dir, undo_relative(name)));
     if (!undo.ok()) return undo.status();
     restored[name] = (std::filesystem::path(work.path) / name).string();
-    if (auto s = restore_original(in_dir(dir, name), *undo, restored[name]); !s.ok()) return s;
+    if (auto s = restore_original(in_folder(dir, name), *undo, restored[name]); !s.ok()) return s;
   }
   auto mods = staying_mods(dir, *state, removed);
   if (!mods.ok()) return mods.status();
@@ -84,7 +80,7 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   if (!game.ok()) return game.status();
   for (const std::string& name : game->archives)
     if (!restored.count(name)) {
-      std::filesystem::create_symlink(std::filesystem::absolute(in_dir(dir, name)),
+      std::filesystem::create_symlink(std::filesystem::absolute(in_folder(dir, name)),
                                       std::filesystem::path(work.path) / name, ec);
       if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
     }
