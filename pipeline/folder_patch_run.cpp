@@ -42,6 +42,13 @@ FolderPatchRun patch_folder(const FolderPatchRequest& request, std::string_view 
   // In place, the lock is taken before anything is read: a second process waits, then reads what the
   // first wrote.
   if (!request.dry_run) {
+    // A folder that is not a game folder is refused before anything (the lock's folder) is made in it.
+    if (auto listed = open_game_folder(request.dir); !listed.ok()) {
+      run.status = listed.status();
+      return run;
+    } else {
+      run.recovered = std::move(listed->recovered);
+    }
     if (!in_place)
       if (run.status = prepare_out_dir(request.dir, request.out_dir); !run.status.ok()) return run;
     auto begun = FolderTransaction::begin(in_place ? request.dir : request.out_dir, request.intent, &run.recovered);

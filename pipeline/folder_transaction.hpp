@@ -1,5 +1,5 @@
 // Every change to a game folder (docs/game-folders.md) is one transaction: all the files it changes are
-// changed, or none, even when the process is killed or the power goes at any instant (STYLE.md habit 17).
+// changed, or none, even when the process is killed or the power goes at any instant.
 //
 // The idea is SQLite's rollback journal turned around for whole files: each new file is written beside
 // its target as a temporary (".NAME.anvilrt-txn", in the target's folder) and synced; nothing is visible
