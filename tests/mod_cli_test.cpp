@@ -9,6 +9,7 @@
 #include <map>
 
 #include "patch/rapidjson_document.hpp"
+#include "tests/game_folder_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -158,21 +159,14 @@ TEST_P(ModFolder, InstallEqualsPatchOfTheModsInOrder) {
   test::CliResult r = test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("override: gamma wins over beta at " + conflict_ + " (6, was 5)"));
-  // The same operations through `anvilrt patch`, archive by archive, in the mods' order.
+  // The same operations through `anvilrt patch DIR`, one mod after the other.
   const std::string ref = game("ref");
-  std::map<std::string, std::vector<std::string>> per_archive;
-  for (const auto* ops : {&alpha_ops_, &beta_ops_, &gamma_ops_})
-    for (std::string op : *ops) {
-      std::string archive = "a3.forge";  // the one holding the key gamma addresses alone
-      if (auto at = op.find("/archives/"); at != std::string::npos) {
-        archive = op.substr(at + 10, 8);
-        op.erase(at, 10 + 8);
-      }
-      per_archive[archive].push_back(op);
-    }
-  for (const auto& [archive, ops] : per_archive) {
-    write(dir_.path("p-" + archive + ".json"), array(ops));
-    ASSERT_EQ(test::run_cli({"patch", ref + "/" + archive, dir_.path("p-" + archive + ".json"), "--in-place", "-q"}).exit_code, 0);
+  int n = 0;
+  for (const auto* ops : {&alpha_ops_, &beta_ops_, &gamma_ops_}) {
+    const std::string file = dir_.path("p" + std::to_string(n++) + ".json");
+    write(file, array(*ops));
+    test::CliResult p = test::run_cli({"patch", ref, file, "--in-place", "-q"});
+    ASSERT_EQ(p.exit_code, 0) << p.err;
   }
   auto installed = data_files(g, "installed");
   EXPECT_EQ(installed, data_files(ref, "patched"));
@@ -254,6 +248,41 @@ TEST_P(ModFolder, MadeForAnotherArchiveIsWarnedAbout) {
   test::CliResult r = test::run_cli({"mod", "install", g, dir_.path("old.json")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("warning: mod old: made for a1.forge with sha256 000"));
+}
+
+// Killed at every step of an install of three mods, and of their uninstall, then recovered: every archive
+// is entirely as before or entirely as after, and the folder verifies.
+TEST_P(ModFolder, InstallAndUninstallSurviveACrashAtEveryStep) {
+  const std::string g = game("g");
+  const std::vector<std::string> install = {"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"),
+                                            "--allow-overrides", "-q"};
+  test::CrashSweep sweep;
+  sweep.dir = g;
+  sweep.command = install;
+  sweep.recover = {"mod", "recover", g};
+  sweep.before = test::snapshot_folder(g);
+  ASSERT_EQ(test::run_cli(install).exit_code, 0);
+  sweep.after = test::snapshot_folder(g);
+  test::CrashSweepResult installed = test::run_crash_sweep(sweep);
+  EXPECT_GT(installed.ended_before, 0);
+  EXPECT_GT(installed.ended_after, 0);
+  // The uninstall of the three, from the installed folder (made again before each run).
+  const test::FolderSnapshot original = sweep.before;
+  test::CrashSweep undo;
+  undo.dir = g;
+  undo.command = {"mod", "uninstall", g, "alpha", "beta", "gamma", "-q"};
+  undo.recover = {"mod", "recover", g};
+  undo.before = sweep.after;
+  undo.after = original;
+  undo.prepare = [&] {
+    test::restore_folder(g, original);
+    ASSERT_EQ(test::run_cli(install).exit_code, 0);
+  };
+  test::CrashSweepResult uninstalled = test::run_crash_sweep(undo);
+  EXPECT_GT(uninstalled.ended_before, 0);
+  EXPECT_GT(uninstalled.ended_after, 0);
+  // Whatever the last run left, list and the archives agree: no mod is left.
+  EXPECT_EQ(test::run_cli({"mod", "list", "--json", g}).out.find("\"name\""), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothGames, ModFolder, ::testing::Values("ac2", "sws"));
