@@ -208,9 +208,15 @@ TEST_P(ModFolder, UninstallingEveryModGivesTheOriginalBytes) {
   for (const auto& e : fs::directory_iterator(g + "/.anvilrt/mods/undo")) undo += fs::file_size(e.path());
   EXPECT_GT(undo, 0u);
   EXPECT_LT(undo, fs::file_size(g + "/a1.forge") + fs::file_size(g + "/a2.forge"));
-  test::CliResult r = test::run_cli({"mod", "uninstall", g, "alpha"});
+  // beta tests the value alpha writes: alpha cannot go while beta stays, and nothing changes.
+  const test::FolderSnapshot installed = test::snapshot_folder(g);
+  test::CliResult refused = test::run_cli({"mod", "uninstall", g, "alpha"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.out, HasSubstr("fails: op 0 (" + agreed_ + ")"));
+  EXPECT_EQ(test::snapshot_folder(g), installed);
+  test::CliResult r = test::run_cli({"mod", "uninstall", g, "beta"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_EQ(test::run_cli({"mod", "uninstall", g, "gamma", "beta"}).exit_code, 0);
+  ASSERT_EQ(test::run_cli({"mod", "uninstall", g, "gamma", "alpha"}).exit_code, 0);
   expect_same_archives(g, dir_.path("orig"));
   EXPECT_FALSE(fs::exists(g + "/.anvilrt/mods/undo/a1.forge.undo"));
   EXPECT_EQ(test::run_cli({"mod", "list", "--json", g}).out.find("\"name\""), std::string::npos);
