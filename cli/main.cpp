@@ -36,6 +36,8 @@ commands:
   pack DIR -o OUT      build a new .forge archive from a folder extract wrote (reads back to the
                        same data files; not byte-identical to the original)
   compact FORGE -o OUT rewrite a .forge archive without unreferenced bytes, stored bytes kept
+  mod SUBCOMMAND DIR   mods in a game folder: check, install, list, uninstall, merge, forget, recover
+                       (docs/mods.md)
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
   version              the version, the git commit it was built from, the formats it reads
   help COMMAND         the help of a command
