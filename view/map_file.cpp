@@ -4,6 +4,10 @@
 #include <absl/strings/str_cat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
 
 #include "view/map_png.hpp"
 #include "view/map_svg.hpp"
@@ -61,11 +65,13 @@ absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input,
   return after;
 }
 
-absl::Status write_output(const std::string& output, std::span<const u8> bytes) {
+absl::Status write_output(const std::string& output, const std::vector<std::string_view>& parts) {
   AtomicFile file;
   if (auto s = file.open(output); !s.ok()) return s;
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file.stream()) != bytes.size())
-    return absl::DataLossError(absl::StrCat(output == "-" ? std::string("standard output") : output, ": cannot write"));
+  for (std::string_view part : parts)
+    if (std::fwrite(part.data(), 1, part.size(), file.stream()) != part.size())
+      return absl::DataLossError(absl::StrCat(output == "-" ? std::string("standard output") : output,
+                                              ": cannot write: ", std::strerror(errno)));
   return file.commit();
 }
 
@@ -91,11 +97,12 @@ absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch>
   if (request.png) {
     auto png = render_map_png(scene);
     if (!png.ok()) return png.status();
-    if (auto s = write_output(request.output, *png); !s.ok()) return s;
+    if (auto s = write_output(request.output, {{reinterpret_cast<const char*>(png->data()), png->size()}}); !s.ok())
+      return s;
     return summary;
   }
-  const std::string svg = render_map_svg(scene);
-  if (auto s = write_output(request.output, {reinterpret_cast<const u8*>(svg.data()), svg.size()}); !s.ok()) return s;
+  const std::vector<std::string> svg = render_map_svg_parts(scene, request.threads);
+  if (auto s = write_output(request.output, {svg.begin(), svg.end()}); !s.ok()) return s;
   return summary;
 }
 

@@ -3,10 +3,12 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include "model/counted.hpp"
+#include "model/parallel.hpp"
 
 namespace anvil::view {
 namespace {
@@ -38,7 +40,16 @@ void append_coordinate(std::string& out, double v) {
 }
 
 // A level value as a person reads it: up to 6 significant digits.
-std::string level_number(double v) { return absl::StrFormat("%.6g", v); }
+void append_level_number(std::string& out, double v) {
+  char buffer[32];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 6);
+  out.append(buffer, ec == std::errc() ? end : buffer);
+}
+std::string level_number(double v) {
+  std::string out;
+  append_level_number(out, v);
+  return out;
+}
 
 void append_attribute(std::string& out, const char* name, double v) {
   absl::StrAppend(&out, " ", name, "=\"");
@@ -186,7 +197,12 @@ void append_mark(std::string& out, const Mark& m) {
     out += ", shows ";
     append_xml_escaped(out, p.shows);
   }
-  absl::StrAppend(&out, ": x ", level_number(p.x), ", y ", level_number(p.y), ", z ", level_number(p.z));
+  out += ": x ";
+  append_level_number(out, p.x);
+  out += ", y ";
+  append_level_number(out, p.y);
+  out += ", z ";
+  append_level_number(out, p.z);
   if (m.kind != MarkKind::plain && m.kind != MarkKind::unplaced) absl::StrAppend(&out, " (", mark_class(m.kind), ")");
   absl::StrAppend(&out, arrow ? "</title></line>\n" : "</title></circle>\n");
 }
@@ -194,6 +210,13 @@ void append_mark(std::string& out, const Mark& m) {
 }  // namespace
 
 void append_xml_escaped(std::string& out, std::string_view text) {
+  // Most text (keys, names) holds nothing to escape: it is appended whole.
+  if (std::all_of(text.begin(), text.end(), [](char c) {
+        return c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+      })) {
+    out.append(text);
+    return;
+  }
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     switch (c) {
@@ -232,9 +255,11 @@ void append_xml_escaped(std::string& out, std::string_view text) {
   }
 }
 
-std::string render_map_svg(const MapScene& scene) {
-  std::string out;
-  out.reserve(4096 + scene.marks.size() * 170);
+std::vector<std::string> render_map_svg_parts(const MapScene& scene, unsigned threads) {
+  constexpr std::size_t kChunk = 16384;
+  const std::size_t chunks = (scene.marks.size() + kChunk - 1) / kChunk;
+  std::vector<std::string> parts(chunks + 2);
+  std::string& out = parts.front();
   const MapOptions& o = scene.options;
   absl::StrAppend(
       &out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", o.width,
@@ -248,8 +273,19 @@ std::string render_map_svg(const MapScene& scene) {
   absl::StrAppend(&out, "<g id=\"marks\" data-origin-x=\"", absl::StrFormat("%.17g", scene.origin_x),
                   "\" data-origin-y=\"", absl::StrFormat("%.17g", scene.origin_y), "\" data-scale=\"",
                   absl::StrFormat("%.17g", scene.scale), "\">\n");
-  for (const Mark& m : scene.marks) append_mark(out, m);
-  out += "</g>\n</svg>\n";
+  for_each_index(chunks, threads, [&](std::size_t c) {
+    std::string& chunk = parts[c + 1];
+    const std::size_t end = std::min(scene.marks.size(), (c + 1) * kChunk);
+    chunk.reserve((end - c * kChunk) * 200);
+    for (std::size_t i = c * kChunk; i < end; ++i) append_mark(chunk, scene.marks[i]);
+  });
+  parts.back() = "</g>\n</svg>\n";
+  return parts;
+}
+
+std::string render_map_svg(const MapScene& scene) {
+  std::string out;
+  for (const std::string& part : render_map_svg_parts(scene, 1)) out += part;
   return out;
 }
 

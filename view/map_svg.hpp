@@ -17,6 +17,9 @@
 namespace anvil::view {
 
 std::string render_map_svg(const MapScene& scene);
+// The same text in parts to be written one after the other (the marks in chunks, rendered on up to
+// `threads` threads), never held whole.
+std::vector<std::string> render_map_svg_parts(const MapScene& scene, unsigned threads);
 std::string render_map_svg(const std::vector<PlacedInstance>& before, const std::vector<PlacedInstance>* after,
                            const MapOptions& options);
 
