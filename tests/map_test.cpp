@@ -17,6 +17,7 @@
 #include "reader/level.hpp"
 #include "reader/level_source.hpp"
 #include "tests/test_support.hpp"
+#include "view/map_scene.hpp"
 #include "view/map_svg.hpp"
 #include "view/one_level_set.hpp"
 #include "view/placed_instances.hpp"
@@ -309,6 +310,44 @@ TEST(Map, ObjectsNarrowTheMarks) {
   EXPECT_EQ(static_cast<std::ptrdiff_t>(got.marks.size()), of_key);
   EXPECT_LT(got.marks.size(), all.size());
   for (const MapMark& m : got.marks) EXPECT_EQ(m.key, key);
+}
+
+// An object whose count of instances changed pairs equal positions: removing the middle one of three is
+// one removal, not two moves and a removal; with the same count, a changed position is a move.
+TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
+  auto at = [](std::size_t n, double x) { return view::PlacedInstance{"", "0x01", n, x, 2 * x, 0, "0x09"}; };
+  std::vector<view::PlacedInstance> before = {at(0, 1), at(1, 5), at(2, 9)};
+  std::vector<view::PlacedInstance> after = {at(0, 1), at(1, 9)};
+  view::MapScene scene = view::build_map_scene(before, &after, {});
+  ASSERT_EQ(scene.marks.size(), 3u);
+  EXPECT_EQ(scene.removed, 1u);
+  EXPECT_EQ(scene.moved, 0u);
+  for (const view::Mark& m : scene.marks)
+    if (m.kind == view::MarkKind::removed) EXPECT_EQ(m.instance->x, 5);
+
+  after = {at(0, 1), at(1, 6), at(2, 9)};
+  scene = view::build_map_scene(before, &after, {});
+  EXPECT_EQ(scene.moved, 1u);
+  EXPECT_EQ(scene.removed + scene.added, 0u);
+}
+
+// An instance whose x or y is not finite still has its one mark, in the row under the plot.
+TEST(Map, InstancesThatCannotBePlacedKeepTheirMark) {
+  std::vector<view::PlacedInstance> placed = {
+      {"", "0x01", 0, 1, 2, 3, ""}, {"", "0x01", 1, std::nan(""), 2, 3, ""}, {"", "0x02", 0, 4, INFINITY, 3, ""}};
+  view::MapScene scene = view::build_map_scene(placed, nullptr, {});
+  EXPECT_EQ(scene.unplaced, 2u);
+  for (const view::Mark& m : scene.marks) {
+    EXPECT_TRUE(std::isfinite(m.px) && std::isfinite(m.py));
+    if (m.kind == view::MarkKind::unplaced)
+      EXPECT_GT(m.py, scene.plot_bottom);
+    else
+      EXPECT_LT(m.py, scene.plot_bottom);
+  }
+  ParsedMap map = parse_map(view::render_map_svg(scene));
+  ASSERT_EQ(map.marks.size(), 3u);
+  EXPECT_EQ(
+      std::count_if(map.marks.begin(), map.marks.end(), [](const MapMark& m) { return has_class(m, "unplaced"); }), 2);
 }
 
 TEST(Map, XmlEscapesWhatComesFromTheData) {

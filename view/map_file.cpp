@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string_view>
 
 #include "view/map_png.hpp"
@@ -65,13 +66,13 @@ absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input,
   return after;
 }
 
-absl::Status write_output(const std::string& output, const std::vector<std::string_view>& parts) {
+// `write(stream)` into the output, atomically; false from it is a write error.
+absl::Status write_output(const std::string& output, const std::function<bool(std::FILE*)>& write) {
   AtomicFile file;
   if (auto s = file.open(output); !s.ok()) return s;
-  for (std::string_view part : parts)
-    if (std::fwrite(part.data(), 1, part.size(), file.stream()) != part.size())
-      return absl::DataLossError(absl::StrCat(output == "-" ? std::string("standard output") : output,
-                                              ": cannot write: ", std::strerror(errno)));
+  if (!write(file.stream()))
+    return absl::DataLossError(absl::StrCat(output == "-" ? std::string("standard output") : output,
+                                            ": cannot write: ", std::strerror(errno)));
   return file.commit();
 }
 
@@ -97,12 +98,16 @@ absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch>
   if (request.png) {
     auto png = render_map_png(scene);
     if (!png.ok()) return png.status();
-    if (auto s = write_output(request.output, {{reinterpret_cast<const char*>(png->data()), png->size()}}); !s.ok())
+    if (auto s =
+            write_output(request.output,
+                         [&](std::FILE* out) { return std::fwrite(png->data(), 1, png->size(), out) == png->size(); });
+        !s.ok())
       return s;
     return summary;
   }
-  const std::vector<std::string> svg = render_map_svg_parts(scene, request.threads);
-  if (auto s = write_output(request.output, {svg.begin(), svg.end()}); !s.ok()) return s;
+  if (auto s = write_output(request.output, [&](std::FILE* out) { return write_map_svg(scene, out, request.threads); });
+      !s.ok())
+    return s;
   return summary;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "model/counted.hpp"
 #include "model/parallel.hpp"
@@ -255,11 +256,11 @@ void append_xml_escaped(std::string& out, std::string_view text) {
   }
 }
 
-std::vector<std::string> render_map_svg_parts(const MapScene& scene, unsigned threads) {
-  constexpr std::size_t kChunk = 16384;
-  const std::size_t chunks = (scene.marks.size() + kChunk - 1) / kChunk;
-  std::vector<std::string> parts(chunks + 2);
-  std::string& out = parts.front();
+namespace {
+
+// Everything before the marks.
+std::string svg_head(const MapScene& scene) {
+  std::string out;
   const MapOptions& o = scene.options;
   absl::StrAppend(
       &out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", o.width,
@@ -273,19 +274,40 @@ std::vector<std::string> render_map_svg_parts(const MapScene& scene, unsigned th
   absl::StrAppend(&out, "<g id=\"marks\" data-origin-x=\"", absl::StrFormat("%.17g", scene.origin_x),
                   "\" data-origin-y=\"", absl::StrFormat("%.17g", scene.origin_y), "\" data-scale=\"",
                   absl::StrFormat("%.17g", scene.scale), "\">\n");
-  for_each_index(chunks, threads, [&](std::size_t c) {
-    std::string& chunk = parts[c + 1];
-    const std::size_t end = std::min(scene.marks.size(), (c + 1) * kChunk);
-    chunk.reserve((end - c * kChunk) * 200);
-    for (std::size_t i = c * kChunk; i < end; ++i) append_mark(chunk, scene.marks[i]);
-  });
-  parts.back() = "</g>\n</svg>\n";
-  return parts;
+  return out;
+}
+
+constexpr const char* kSvgTail = "</g>\n</svg>\n";
+constexpr std::size_t kChunk = 16384;  // marks rendered at a time by one thread
+
+}  // namespace
+
+bool write_map_svg(const MapScene& scene, std::FILE* out, unsigned threads) {
+  auto put = [&](std::string_view text) { return std::fwrite(text.data(), 1, text.size(), out) == text.size(); };
+  if (!put(svg_head(scene))) return false;
+  threads = std::max(1u, threads);
+  const std::size_t chunks = (scene.marks.size() + kChunk - 1) / kChunk;
+  std::vector<std::string> rendered(threads);
+  // `threads` chunks at a time, rendered at once and written in order: the text is never held whole.
+  for (std::size_t first = 0; first < chunks; first += threads) {
+    const std::size_t count = std::min<std::size_t>(threads, chunks - first);
+    for_each_index(count, threads, [&](std::size_t k) {
+      std::string& chunk = rendered[k];
+      chunk.clear();
+      chunk.reserve(kChunk * 224);
+      const std::size_t begin = (first + k) * kChunk, end = std::min(scene.marks.size(), begin + kChunk);
+      for (std::size_t i = begin; i < end; ++i) append_mark(chunk, scene.marks[i]);
+    });
+    for (std::size_t k = 0; k < count; ++k)
+      if (!put(rendered[k])) return false;
+  }
+  return put(kSvgTail);
 }
 
 std::string render_map_svg(const MapScene& scene) {
-  std::string out;
-  for (const std::string& part : render_map_svg_parts(scene, 1)) out += part;
+  std::string out = svg_head(scene);
+  for (const Mark& m : scene.marks) append_mark(out, m);
+  out += kSvgTail;
   return out;
 }
 

@@ -9,6 +9,7 @@
 // (data-origin-x + data-scale * x, data-origin-y - data-scale * y); coordinates are rounded to 0.1 pixel.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,9 @@
 namespace anvil::view {
 
 std::string render_map_svg(const MapScene& scene);
-// The same text in parts to be written one after the other (the marks in chunks, rendered on up to
-// `threads` threads), never held whole.
-std::vector<std::string> render_map_svg_parts(const MapScene& scene, unsigned threads);
+// The same text written to `out`, the marks rendered in chunks on up to `threads` threads and written in
+// order, so that the text is never held whole; false when a write fails (errno says why).
+bool write_map_svg(const MapScene& scene, std::FILE* out, unsigned threads);
 std::string render_map_svg(const std::vector<PlacedInstance>& before, const std::vector<PlacedInstance>* after,
                            const MapOptions& options);
 

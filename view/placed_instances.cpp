@@ -152,6 +152,11 @@ std::vector<PlacedInstance> placed_instances_in_level_file(std::span<const u8> b
   };
   threads = std::max(1u, threads);
   std::vector<Part> parts(threads);
+  // Room for an object every 512 bytes (the census file has one every 700): the lists seldom move.
+  for (Part& part : parts) {
+    part.visited.reserve(bytes.size() / threads / 512 + 16);
+    part.spots.reserve(bytes.size() / threads / 512 + 16);
+  }
   SplitVisit visit = [&](unsigned p, const Extent& extent, const Object& object) {
     Part& part = parts[p];
     part.visited.push_back({extent.offset, object_id(object), placing(object, part.spots)});
