@@ -346,11 +346,11 @@ TEST(Map, InstancesThatCannotBePlacedKeepTheirMark) {
   view::MapScene scene = view::build_map_scene(placed, nullptr, {});
   EXPECT_EQ(scene.unplaced, 2u);
   for (const view::Mark& m : scene.marks) {
-    EXPECT_TRUE(std::isfinite(m.px) && std::isfinite(m.py));
+    EXPECT_TRUE(std::isfinite(m.at_x) && std::isfinite(m.at_y));
     if (m.kind == view::MarkKind::unplaced)
-      EXPECT_GT(m.py, scene.plot_bottom);
+      EXPECT_GT(m.at_y, scene.plot_bottom);
     else
-      EXPECT_LT(m.py, scene.plot_bottom);
+      EXPECT_LT(m.at_y, scene.plot_bottom);
   }
   ParsedMap map = parse_map(view::render_map_svg(scene));
   ASSERT_EQ(map.marks.size(), 3u);

@@ -153,14 +153,14 @@ void draw_legend(Canvas& c, const MapScene& s) {
 }
 
 void draw_arrow(Canvas& c, const Mark& m, agg::rgba8 ink) {
-  c.line(m.from_px, m.from_py, m.px, m.py, 1.6, ink);
-  const double dx = m.px - m.from_px, dy = m.py - m.from_py, length = std::hypot(dx, dy);
+  c.line(m.from_x, m.from_y, m.at_x, m.at_y, 1.6, ink);
+  const double dx = m.at_x - m.from_x, dy = m.at_y - m.from_y, length = std::hypot(dx, dy);
   if (length < 1e-9) return;
   const double ux = dx / length, uy = dy / length, head = 6;
   agg::path_storage p;
-  p.move_to(m.px, m.py);
-  p.line_to(m.px - head * ux - head / 2 * uy, m.py - head * uy + head / 2 * ux);
-  p.line_to(m.px - head * ux + head / 2 * uy, m.py - head * uy - head / 2 * ux);
+  p.move_to(m.at_x, m.at_y);
+  p.line_to(m.at_x - head * ux - head / 2 * uy, m.at_y - head * uy + head / 2 * ux);
+  p.line_to(m.at_x - head * ux + head / 2 * uy, m.at_y - head * uy - head / 2 * ux);
   p.close_polygon();
   c.fill(p, kInk);
 }
@@ -169,19 +169,19 @@ void draw_mark(Canvas& c, const MapScene& s, const Mark& m) {
   const char* hex = s.legend[m.colour].colour;
   switch (m.kind) {
     case MarkKind::plain:
-      return c.disc(m.px, m.py, 2.5, colour(hex));
+      return c.disc(m.at_x, m.at_y, 2.5, colour(hex));
     case MarkKind::kept:
-      return c.disc(m.px, m.py, 2.5, colour(hex, 0.3));
+      return c.disc(m.at_x, m.at_y, 2.5, colour(hex, 0.3));
     case MarkKind::moved:
       return draw_arrow(c, m, colour(hex));
     case MarkKind::added:
-      c.disc(m.px, m.py, 4, colour(hex));
-      return c.ring(m.px, m.py, 4, 1.5, kDark, false);
+      c.disc(m.at_x, m.at_y, 4, colour(hex));
+      return c.ring(m.at_x, m.at_y, 4, 1.5, kDark, false);
     case MarkKind::removed:
-      return c.ring(m.px, m.py, 4, 1.5, colour(hex), true);
+      return c.ring(m.at_x, m.at_y, 4, 1.5, colour(hex), true);
     case MarkKind::unplaced:
-      c.disc(m.px, m.py, 4, colour(hex));
-      return c.ring(m.px, m.py, 4, 1, kDark, false);
+      c.disc(m.at_x, m.at_y, 4, colour(hex));
+      return c.ring(m.at_x, m.at_y, 4, 1, kDark, false);
   }
 }
 

@@ -55,8 +55,8 @@ void pair_group(const Group& group, std::vector<Mark>& marks, std::vector<Mark>&
   if (before.size() == after.size()) {
     for (std::size_t i = 0; i < after.size(); ++i) {
       Mark m{after[i], at(before[i]) == at(after[i]) ? MarkKind::kept : MarkKind::moved};
-      m.from_px = before[i]->x;
-      m.from_py = before[i]->y;
+      m.from_x = before[i]->x;
+      m.from_y = before[i]->y;
       marks.push_back(m);
     }
     return;
@@ -144,7 +144,7 @@ void frame(MapScene& scene) {
   };
   for (const Mark& m : scene.marks) {
     take(m.instance->x, m.instance->y);
-    if (m.kind == MarkKind::moved) take(m.from_px, m.from_py);
+    if (m.kind == MarkKind::moved) take(m.from_x, m.from_y);
   }
   if (lo_x > hi_x) lo_x = lo_y = 0, hi_x = hi_y = 1;
   scene.plot_left = kLeft;
@@ -203,8 +203,8 @@ MapScene build_map_scene(const std::vector<PlacedInstance>& before, const std::v
     scene.moved += m.kind == MarkKind::moved;
     scene.added += m.kind == MarkKind::added;
     scene.removed += m.kind == MarkKind::removed;
-    // A moved mark keeps where it was in from_px/from_py (level units until framed).
-    const bool from_ok = m.kind != MarkKind::moved || placeable(m.from_px, m.from_py);
+    // A moved mark keeps where it was in from_x/from_y (level units until framed).
+    const bool from_ok = m.kind != MarkKind::moved || placeable(m.from_x, m.from_y);
     if (!placeable(m.instance->x, m.instance->y) || !from_ok) {
       m.kind = MarkKind::unplaced;
       ++scene.unplaced;
@@ -215,16 +215,16 @@ MapScene build_map_scene(const std::vector<PlacedInstance>& before, const std::v
   std::size_t row = 0;
   for (Mark& m : scene.marks) {
     if (m.kind == MarkKind::unplaced) {
-      m.px = std::min(scene.plot_left + 6 + 8 * static_cast<double>(row++), scene.plot_right - 6);
-      m.py = scene.plot_bottom + kBottom + kUnplacedRow / 2;
+      m.at_x = std::min(scene.plot_left + 6 + 8 * static_cast<double>(row++), scene.plot_right - 6);
+      m.at_y = scene.plot_bottom + kBottom + kUnplacedRow / 2;
       continue;
     }
     if (m.kind == MarkKind::moved) {
-      m.from_px = scene.to_px(m.from_px);
-      m.from_py = scene.to_py(m.from_py);
+      m.from_x = scene.to_px(m.from_x);
+      m.from_y = scene.to_py(m.from_y);
     }
-    m.px = scene.to_px(m.instance->x);
-    m.py = scene.to_py(m.instance->y);
+    m.at_x = scene.to_px(m.instance->x);
+    m.at_y = scene.to_py(m.instance->y);
   }
   return scene;
 }

@@ -30,9 +30,9 @@ enum class MarkKind { plain, kept, moved, added, removed, unplaced };
 struct Mark {
   const PlacedInstance* instance = nullptr;  // the instance's record (after a patch: as it is after, unless removed)
   MarkKind kind = MarkKind::plain;
-  std::size_t colour = 0;           // index into MapScene::legend
-  double px = 0, py = 0;            // where it is drawn, in pixels
-  double from_px = 0, from_py = 0;  // moved: where it was
+  std::size_t colour = 0;         // index into MapScene::legend
+  double at_x = 0, at_y = 0;      // where it is drawn, in pixels
+  double from_x = 0, from_y = 0;  // moved: where it was
 };
 
 struct LegendEntry {

@@ -176,13 +176,13 @@ void append_mark(std::string& out, const Mark& m) {
   if (m.kind != MarkKind::plain) absl::StrAppend(&out, " ", mark_class(m.kind));
   out += '"';
   if (arrow) {
-    append_attribute(out, "x1", m.from_px);
-    append_attribute(out, "y1", m.from_py);
-    append_attribute(out, "x2", m.px);
-    append_attribute(out, "y2", m.py);
+    append_attribute(out, "x1", m.from_x);
+    append_attribute(out, "y1", m.from_y);
+    append_attribute(out, "x2", m.at_x);
+    append_attribute(out, "y2", m.at_y);
   } else {
-    append_attribute(out, "cx", m.px);
-    append_attribute(out, "cy", m.py);
+    append_attribute(out, "cx", m.at_x);
+    append_attribute(out, "cy", m.at_y);
     out += m.kind == MarkKind::plain || m.kind == MarkKind::kept ? " r=\"2.5\"" : " r=\"4\"";
   }
   out += " data-key=\"";
