@@ -39,6 +39,7 @@ commands:
   mod SUBCOMMAND DIR   mods in a game folder: check, install, list, uninstall, merge, forget, recover
                        (docs/mods.md)
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
+  map FILE -o OUT      a top-down map of every placed instance, SVG or PNG (--patch: before and after)
   version              the version, the git commit it was built from, the formats it reads
   help COMMAND         the help of a command
 
