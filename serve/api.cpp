@@ -63,7 +63,7 @@ Reply error_reply(int status, std::string_view message) {
 }
 
 Api::Api(Session& session, const ObjectIndex& index, const ServeOptions& options)
-    : session_(session), index_(index), options_(options) {
+    : session_(session), index_(index), options_(options), map_(session, 2) {
   out_dir_ = options.out_dir;
   if (out_dir_.empty()) {
     std::filesystem::path folder = std::filesystem::path(session.input().path).parent_path();
@@ -260,6 +260,28 @@ Reply Api::write(std::string_view body) {
   if (check.error) return error_reply(422, *check.error);
   if (auto s = session_.write_copy(*patch, *target); !s.ok()) return error_reply(500, s);
   return {200, absl::StrCat("{\"written\":", text_of(rapidjson::Value(target->c_str(), request.GetAllocator())), "}")};
+}
+
+}  // namespace anvil::serve
+
+namespace anvil::serve {
+
+Reply Api::map(std::string_view body) {
+  rapidjson::Document request;
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto patch = patch_of(request);
+  if (!patch.ok()) return error_reply(400, patch.status());
+  std::vector<std::string> objects;
+  if (auto o = request.FindMember("objects"); o != request.MemberEnd()) {
+    if (!o->value.IsArray()) return error_reply(400, "\"objects\" must be an array of keys");
+    for (const rapidjson::Value& key : o->value.GetArray()) {
+      if (!key.IsString()) return error_reply(400, "\"objects\" must be an array of keys");
+      objects.emplace_back(key.GetString(), key.GetStringLength());
+    }
+  }
+  auto svg = map_.svg(*patch, objects);
+  if (!svg.ok()) return error_reply(422, svg.status());
+  return {200, std::move(*svg), "image/svg+xml; charset=utf-8"};
 }
 
 }  // namespace anvil::serve

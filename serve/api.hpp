@@ -9,6 +9,7 @@
 //   POST /api/check  {"patch": [...]}               the engine's dry run: {"ok", "error", "changes"}
 //   POST /api/save   {"patch": [...]}               writes the patch to --patch-out (after the check)
 //   POST /api/write  {"patch": [...], "name": "FILE", "replace": false}   the patched copy (serve/output_name.hpp)
+//   POST /api/map    {"patch": [...], "objects": ["0x…", ...]}   the map as SVG (serve/map_view.hpp)
 #pragma once
 
 #include <absl/status/status.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "serve/map_view.hpp"
 #include "serve/object_index.hpp"
 #include "serve/session.hpp"
 
@@ -32,7 +34,8 @@ struct ServeOptions {
 
 struct Reply {
   int status = 200;
-  std::string body;  // JSON
+  std::string body;  // JSON (an SVG for map())
+  const char* type = "application/json; charset=utf-8";
 };
 
 class Api {
@@ -46,12 +49,15 @@ class Api {
   Reply check(std::string_view body);
   Reply save(std::string_view body);
   Reply write(std::string_view body);
+  // The SVG in `body` of the reply, or the JSON error.
+  Reply map(std::string_view body);
 
  private:
   Session& session_;
   const ObjectIndex& index_;
   ServeOptions options_;
   std::string out_dir_;
+  MapView map_;
 };
 
 // {"error": "<message>"} with `status`.

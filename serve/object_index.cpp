@@ -33,7 +33,7 @@ class Collector {
   bool String(const Ch* s, unsigned n, bool) {
     std::string_view text(s, n);
     if (key_ == "class")
-      add(out_.classes, text);
+      add(out_.classes, text, false);
     else if (key_ == "source" || key_ == "replacement" || key_ == "material")
       add(out_.materials, text);
     else if (key_ == "mesh_hash" || key_ == "mesh" || key_ == "selector")
@@ -75,8 +75,9 @@ class Collector {
     key_.clear();
     return true;
   }
-  static void add(std::string& list, std::string_view text) {
-    std::string lower = absl::AsciiStrToLower(std::string(text));
+  // Adds `text` to a space-separated list unless there; ids lowercase (the search folds case anyway).
+  static void add(std::string& list, std::string_view text, bool lower_case = true) {
+    std::string lower = lower_case ? absl::AsciiStrToLower(std::string(text)) : std::string(text);
     if ((" " + list + " ").find(" " + lower + " ") != std::string::npos) return;
     if (!list.empty()) list += ' ';
     list += lower;

@@ -45,7 +45,7 @@ Knock knock_of(const httplib::Request& req) {
 
 void answer(httplib::Response& res, const Reply& reply) {
   res.status = reply.status;
-  res.set_content(reply.body, "application/json; charset=utf-8");
+  res.set_content(reply.body, reply.type);
 }
 
 void routes(httplib::Server& server, Api& api, const Door& door) {
@@ -67,6 +67,7 @@ void routes(httplib::Server& server, Api& api, const Door& door) {
   post("/api/check", &Api::check, api);
   post("/api/save", &Api::save, api);
   post("/api/write", &Api::write, api);
+  post("/api/map", &Api::map, api);
   // The page: only the embedded files, by their exact names.
   server.Get(R"(/[A-Za-z0-9_.-]*)", [&door](const httplib::Request& req, httplib::Response& res) {
     std::string path = req.path == "/" ? "/index.html" : req.path;

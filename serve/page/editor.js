@@ -11,6 +11,7 @@ const state = {
   object: null,    // {datafile, key, pointer, rows}
   selected: new Map(),  // "datafile/key" -> {datafile, key}
   search: {field: 'any', q: '', page: 0, size: 50, total: 0},
+  resultKeys: [],  // the keys of the results page shown
 };
 
 const $ = (id) => document.getElementById(id);
@@ -32,8 +33,10 @@ function status(text, kind) {
   s.className = kind || '';
 }
 
+// The pending patch as JSON, one operation a line.
 function showPatch() {
-  $('patch').textContent = JSON.stringify(state.patch, null, 2);
+  $('patch').textContent = state.patch.length === 0 ? '[]' :
+    `[\n${state.patch.map((op) => `  ${JSON.stringify(op)}`).join(',\n')}\n]`;
   $('undo').disabled = state.undo.length === 0;
   $('redo').disabled = state.redo.length === 0;
 }
@@ -53,6 +56,7 @@ async function propose(ops, where) {
   status(`accepted: ${answer.edited_objects} object(s) change`, 'ok');
   showPatch();
   await reloadObject();
+  await loadMap();
   return true;
 }
 
@@ -63,6 +67,7 @@ async function undo() {
   status('undone', 'ok');
   showPatch();
   await reloadObject();
+  await loadMap();
 }
 
 async function redo() {
@@ -72,6 +77,7 @@ async function redo() {
   status('redone', 'ok');
   showPatch();
   await reloadObject();
+  await loadMap();
 }
 
 // ---- search ----
@@ -91,6 +97,8 @@ async function search() {
   $('page-number').textContent = ` page ${s.page + 1} of ${Math.max(1, Math.ceil(s.total / s.size))} `;
   const body = $('results').tBodies[0];
   body.replaceChildren();
+  state.resultKeys = answer.objects.map((o) => o.key);
+  if (state.info.index.instances > WHOLE_MAP_LIMIT) loadMap();
   for (const o of answer.objects) {
     const row = body.insertRow();
     row.dataset.datafile = o.datafile;
@@ -331,15 +339,68 @@ async function writeCopy(replace) {
   status(`written, read back and verified: ${answer.written}`, 'ok');
 }
 
-// ---- the map (drawn by the server when it offers one) ----
+// ---- the map: `anvilrt map`'s SVG of the pending patch, linked both ways with the objects ----
+
+// Above this many instances the map shows only the objects of the results page (a browser draws a
+// hundred thousand marks slowly).
+const WHOLE_MAP_LIMIT = 20000;
+
+// The SVG's own style rules, scoped to the map and adopted as a constructed style sheet: the page's
+// Content-Security-Policy allows no inline <style>.
+const mapSheet = new CSSStyleSheet();
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, mapSheet];
+
+function scoped(css) {
+  return css.split('}').filter((rule) => rule.includes('{')).map((rule) => {
+    const [selectors, body] = rule.split('{');
+    return `${selectors.split(',').map((one) => `#map ${one.trim()}`).join(',')}{${body}}`;
+  }).join('\n');
+}
+
+async function loadMap() {
+  if (!state.info) return;
+  const whole = state.info.index.instances <= WHOLE_MAP_LIMIT;
+  const objects = whole ? [] : state.resultKeys;
+  const response = await fetch('/api/map', {method: 'POST', credentials: 'same-origin',
+    headers: {'Content-Type': 'application/json'}, body: JSON.stringify({patch: state.patch, objects})});
+  const text = await response.text();
+  if (!response.ok) {
+    $('map-note').textContent = JSON.parse(text).error;
+    return;
+  }
+  const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+  let css = '';
+  for (const style of svg.querySelectorAll('style')) {
+    css += style.textContent;
+    style.remove();
+  }
+  mapSheet.replaceSync(scoped(css));
+  for (const mark of svg.querySelectorAll('[data-key]')) {
+    const title = mark.querySelector('title');
+    const found = title ? / in (\S+?)(,|:)/.exec(title.textContent) : null;
+    const index = found && state.info.archive ? state.info.datafiles.indexOf(found[1]) : 0;
+    mark.setAttribute('data-datafile', String(Math.max(0, index)));
+  }
+  $('map').replaceChildren(document.importNode(svg, true));
+  $('map-note').textContent = whole ? 'every instance' : 'the instances of the results shown';
+  $('map-panel').classList.remove('hidden');
+  highlightMarks();
+}
 
 function highlightMarks() {
   const map = $('map');
   for (const mark of map.querySelectorAll('.highlight')) mark.classList.remove('highlight');
   if (!state.object) return;
   for (const mark of map.querySelectorAll('[data-key]'))
-    if (mark.dataset.key === state.object.key && Number(mark.dataset.datafile || state.object.datafile) === state.object.datafile)
+    if (mark.dataset.key === state.object.key && Number(mark.dataset.datafile) === state.object.datafile)
       mark.classList.add('highlight');
+}
+
+function bindMap() {
+  $('map').addEventListener('click', (event) => {
+    const mark = event.target.closest('[data-key]');
+    if (mark) openObject(Number(mark.dataset.datafile), mark.dataset.key);
+  });
 }
 
 // ---- start ----
@@ -368,9 +429,11 @@ async function start() {
   $('save').addEventListener('click', save);
   $('write-copy').addEventListener('click', () => writeCopy(false));
   bindBulk();
+  bindMap();
   showPatch();
   await search();
-  if (window.anvilrtMap) window.anvilrtMap(state, openObject);
+  state.info = await call('/api/info');  // the index's counts, now that it is ready
+  await loadMap();
 }
 
 document.addEventListener('DOMContentLoaded', start);

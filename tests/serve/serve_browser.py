@@ -113,7 +113,18 @@ def archive_steps(anvilrt, corpus, work, page_of):
         assert len(rows) == 1, f"searching the key's start finds one object, found {len(rows)}"
         page.shot("searched")
         page.open_result(VISUAL)
+        # The map, linked both ways: the selected object's marks highlighted; a click on another
+        # object's mark opens that object.
+        page.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#map [data-key='{VISUAL}'].highlight"))
         page.shot("object")
+        other = [m for m in page.driver.find_elements(By.CSS_SELECTOR, "#map [data-key]")
+                 if m.get_attribute("data-key") != VISUAL][0]
+        other_key = other.get_attribute("data-key")
+        page.driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", other)
+        page.wait.until(lambda d: page.by_id("object-pointer").text.endswith(other_key))
+        page.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#map [data-key='{other_key}'].highlight"))
+        page.shot("clicked_mark")
+        page.open_result(VISUAL)
         matrix = page.driver.find_element(By.CSS_SELECTOR, ".matrix")
         original = [float(i.get_attribute("value")) for i in matrix.find_elements(By.CSS_SELECTOR, "input.raw")]
         for axis, value in enumerate(("-600.5", "3600.25", "210")):
@@ -122,6 +133,7 @@ def archive_steps(anvilrt, corpus, work, page_of):
             box.send_keys(value)
         matrix.find_element(By.CSS_SELECTOR, "button.apply-matrix").click()
         page.wait_status("accepted")
+        page.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#map .moved[data-key='{VISUAL}']"))
         page.shot("moved")
         pending = page.pending()
         assert len(pending) == 1 and pending[0]["op"] == "replace", pending
@@ -149,6 +161,7 @@ def archive_steps(anvilrt, corpus, work, page_of):
 
         page.by_id("undo").click()
         page.wait.until(lambda d: page.pending() == [])
+        page.wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .moved"))
         page.shot("undone")
         page.by_id("redo").click()
         page.wait.until(lambda d: len(page.pending()) == 1)
