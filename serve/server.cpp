@@ -7,6 +7,7 @@
 #include <atomic>
 #include <thread>
 
+#include "platform/broken_pipe.hpp"
 #include "platform/open_browser.hpp"
 #include "platform/stop_signals.hpp"
 #include "serve/object_index.hpp"
@@ -92,12 +93,13 @@ absl::Status serve(const ServeInput& input, const ServeOptions& options,
                    const std::function<void(const std::string& message)>& on_warning) {
   // Before any thread starts: every thread then leaves Ctrl+C and SIGTERM to the wait below.
   platform::StopSignals stop_signals;
+  platform::survive_broken_pipes();  // a tab closed while its answer is written
+  Door door{new_token(), 0};
   Session session(input);
   ObjectIndex index;
   std::thread indexer([&] { index.build(session); });
 
   httplib::Server server;
-  Door door{new_token(), 0};
   server.new_task_queue = [threads = options.threads] { return new httplib::ThreadPool(threads); };
   server.set_payload_max_length(kMaxBodyBytes);
   server.set_default_headers(safety_headers());

@@ -24,9 +24,13 @@
 namespace anvil::serve {
 namespace {
 
+using test::corpus;
+using test::write_file;
+
 TEST(ServeDoor, TokenFromQueryHeaderOrCookie) {
   const Door door{"00112233445566778899aabbccddeeff", 8080};
-  Knock k{.host = "127.0.0.1:8080"};
+  Knock k;
+  k.host = "127.0.0.1:8080";
   EXPECT_TRUE(refusal(door, k).has_value());
   k.query_token = door.token;
   EXPECT_FALSE(refusal(door, k).has_value());
@@ -46,7 +50,9 @@ TEST(ServeDoor, TokenFromQueryHeaderOrCookie) {
 
 TEST(ServeDoor, HostAndOrigin) {
   const Door door{"ab", 8080};
-  Knock k{.host = "localhost:8080", .header_token = "ab"};
+  Knock k;
+  k.host = "localhost:8080";
+  k.header_token = "ab";
   EXPECT_FALSE(refusal(door, k).has_value());
   for (const char* host : {"evil.example:8080", "127.0.0.1", "127.0.0.1:80", "localhost:8080.evil", ""}) {
     k.host = host;
@@ -126,6 +132,15 @@ std::unique_ptr<Opened> open_corpus(const std::string& relative) {
   return opened;
 }
 
+SearchQuery query(SearchField field, std::string text, std::size_t page = 0, std::size_t size = 50) {
+  SearchQuery q;
+  q.field = field;
+  q.text = std::move(text);
+  q.page = page;
+  q.page_size = size;
+  return q;
+}
+
 TEST(ServeSearch, KeyClassAndPages) {
   auto opened = open_corpus("forge/ac2_five_forms.forge");
   Session session(opened->input);
@@ -135,14 +150,14 @@ TEST(ServeSearch, KeyClassAndPages) {
   EXPECT_EQ(index.objects(), 12u);
   SearchResult all = index.search({});
   EXPECT_EQ(all.total, 12u);
-  SearchResult key = index.search({.field = SearchField::key, .text = "0XA7F13E8D"});
+  SearchResult key = index.search(query(SearchField::key, "0XA7F13E8D"));
   ASSERT_EQ(key.total, 1u);
   EXPECT_EQ(key.page[0]->key, "0xa7f13e8d804b9c06");
   EXPECT_EQ(key.page[0]->instances, 1u);
-  EXPECT_EQ(index.search({.field = SearchField::mesh, .text = "dca9d66cbdb75ca2"}).total, 1u);
-  EXPECT_EQ(index.search({.field = SearchField::material, .text = "0xf06cdba1a7d47290"}).total, 1u);
-  EXPECT_EQ(index.search({.field = SearchField::key, .text = "0xf06cdba1a7d47290"}).total, 0u);
-  SearchResult second = index.search({.page = 1, .page_size = 5});
+  EXPECT_EQ(index.search(query(SearchField::mesh, "dca9d66cbdb75ca2")).total, 1u);
+  EXPECT_EQ(index.search(query(SearchField::material, "0xf06cdba1a7d47290")).total, 1u);
+  EXPECT_EQ(index.search(query(SearchField::key, "0xf06cdba1a7d47290")).total, 0u);
+  SearchResult second = index.search(query(SearchField::any, "", 1, 5));
   EXPECT_EQ(second.total, 12u);
   ASSERT_EQ(second.page.size(), 5u);
   EXPECT_EQ(second.page[0], all.page[5]);
@@ -163,7 +178,7 @@ void check_fields_against_engine(const std::string& relative) {
   ObjectIndex index;
   index.build(session);
   std::size_t editable = 0, constants = 0;
-  for (const IndexedObject* o : index.search({.page_size = 1000}).page) {
+  for (const IndexedObject* o : index.search(query(SearchField::any, "", 0, 1000)).page) {
     auto json = session.object_json(o->datafile, o->key, "[]");
     ASSERT_TRUE(json.ok()) << json.status();
     rapidjson::Document object;

@@ -157,6 +157,18 @@ def main():
                                   json.dumps({"patch": [], "name": "link.forge", "replace": True}), json_headers)
         check("write a copy onto a symbolic link (to the input): refused", status == 400, (status, body))
 
+        # Clients that hang up (a reset) before their answer is written: the server must not die of it.
+        for _ in range(40):
+            s = socket.create_connection(("127.0.0.1", served.port))
+            s.sendall(f"GET /editor.js HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nX-Anvilrt-Token: {served.token}\r\n\r\n".encode())
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            s.close()
+        check("clients that reset their connection: the server lives on", served.process.poll() is None)
+        # A send to a peer already gone raises SIGPIPE (cpp-httplib sends without MSG_NOSIGNAL): ignored.
+        ignored = next(int(line.split()[1], 16) for line in open(f"/proc/{served.process.pid}/status")
+                       if line.startswith("SigIgn:"))
+        check("SIGPIPE ignored (a tab closed mid-answer does not kill the server)", ignored & (1 << (13 - 1)) != 0)
+
         addresses = listening_addresses(served.port)
         check("listening on 127.0.0.1 only", addresses == ["0100007F"], addresses)
         status, _, _ = request(served, "GET", "/api/info", headers=good)

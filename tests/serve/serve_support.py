@@ -5,12 +5,19 @@ import subprocess
 import urllib.parse
 
 
+def default_signals():
+    """In the child: the stop signals and SIGPIPE at their defaults, as a terminal starts a command (a test
+    runner may have them ignored, which would hide what the server does about them)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 class Served:
     """`anvilrt serve FILE ARGS...` running; `url`, `port` and `token` from its first line of stdout."""
 
     def __init__(self, anvilrt, path, *args):
         self.process = subprocess.Popen([anvilrt, "serve", path, *args], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+                                        stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://"):
             self.process.kill()
