@@ -5,7 +5,9 @@
 #include <absl/strings/ascii.h>
 #include <absl/strings/str_cat.h>
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "model/dialect.hpp"
 #include "reader/level.hpp"
@@ -95,27 +97,21 @@ IndexedObject index_object(const Level& level, const Piece& piece, std::uint32_t
   w.start_object();
   std::visit([&](const auto& o) { w.fields(o); }, object);
   w.end_object();
+  entry.classes_folded = absl::AsciiStrToLower(entry.classes);
   return entry;
 }
 
-// Whether `text` (already lowercase) is in `s`, ASCII case folded.
-bool contains_folded(std::string_view s, std::string_view text) {
-  if (text.size() > s.size()) return false;
-  for (std::size_t i = 0; i + text.size() <= s.size(); ++i) {
-    std::size_t j = 0;
-    while (j < text.size() && absl::ascii_tolower(static_cast<unsigned char>(s[i + j])) == text[j]) ++j;
-    if (j == text.size()) return true;
-  }
-  return false;
-}
+// The search's text, its skip table made once for all the objects it is compared with.
+using Searcher = std::boyer_moore_horspool_searcher<std::string::const_iterator>;
 
-bool matches(const IndexedObject& o, SearchField field, std::string_view text) {
-  auto has = [&](const std::string& s) { return contains_folded(s, text); };
+bool matches(const IndexedObject& o, SearchField field, const Searcher& searcher) {
+  // Every field the search compares is lowercase already (ids, keys, the folded classes).
+  auto has = [&](const std::string& s) { return std::search(s.begin(), s.end(), searcher) != s.end(); };
   switch (field) {
     case SearchField::key:
       return has(o.key);
     case SearchField::class_name:
-      return has(o.classes);
+      return has(o.classes_folded);
     case SearchField::material:
       return has(o.materials);
     case SearchField::mesh:
@@ -123,7 +119,7 @@ bool matches(const IndexedObject& o, SearchField field, std::string_view text) {
     case SearchField::any:
       break;
   }
-  return has(o.key) || has(o.classes) || has(o.materials) || has(o.meshes);
+  return has(o.key) || has(o.classes_folded) || has(o.materials) || has(o.meshes);
 }
 
 }  // namespace
@@ -169,8 +165,9 @@ SearchResult ObjectIndex::search(const SearchQuery& query) const {
   if (!ready()) return result;
   const std::size_t first = query.page * query.page_size;
   const std::string text = absl::AsciiStrToLower(query.text);
+  const Searcher searcher(text.begin(), text.end());
   for (const IndexedObject& o : objects_) {
-    if (!text.empty() && !matches(o, query.field, text)) continue;
+    if (!text.empty() && !matches(o, query.field, searcher)) continue;
     if (result.total >= first && result.page.size() < query.page_size) result.page.push_back(&o);
     ++result.total;
   }

@@ -18,6 +18,7 @@ struct IndexedObject {
   std::uint32_t datafile = 0;
   std::string key;              // as `dump` keys it
   std::string classes;          // its class, then every class inside it, space-separated
+  std::string classes_folded;   // the same in lowercase, which the search compares
   std::string materials;        // the material ids it names (a MaterialInfo's source and replacement), lowercase
   std::string meshes;           // the mesh hashes and LODSelector ids it names, lowercase
   std::uint32_t instances = 0;  // the placements (instance matrices) it holds
