@@ -84,6 +84,7 @@ async function redo() {
 
 async function search() {
   const s = state.search;
+  $('search-total').textContent = 'searching…';
   const params = new URLSearchParams({field: s.field, q: s.q, page: s.page, size: s.size});
   const answer = await call(`/api/search?${params}`);
   if (answer.error) return status(answer.error, 'error');
