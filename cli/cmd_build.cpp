@@ -4,7 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "pipeline/build.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::cli {
 
@@ -34,7 +34,7 @@ int run_build(int argc, char** argv) {
     error(dump + ": " + std::string(built.status().message()));
     return kBadInput;
   }
-  if (auto s = write_file_atomically(out, *built); !s.ok()) {
+  if (auto s = platform::write_file_atomically(out, *built); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }

@@ -60,7 +60,7 @@ int run_compact(int argc, char** argv) {
   PathErrors path_errors;
   auto input = open_input(path, path_errors);
   if (!input) return kBadInput;
-  const OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
+  const platform::OutputOptions output_options{.in_place = in_place, .force = vm.count("force") > 0};
   auto report = forge::compact_file(*input, out, output_options, alignment);
   if (!report.ok()) {
     error(std::string(report.status().message()));

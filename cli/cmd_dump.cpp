@@ -8,7 +8,7 @@
 #include "cli/progress_bar.hpp"
 #include "pipeline/dump.hpp"
 #include "reader/forge/archive_levels.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::cli {
 
@@ -106,7 +106,7 @@ int run_dump(int argc, char** argv) {
     if (ok) warn();
     return ok ? kOk : kBadInput;
   }
-  AtomicFile output;
+  platform::AtomicFile output;
   if (auto s = output.open(out); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;

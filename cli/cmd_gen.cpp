@@ -10,7 +10,7 @@
 #include "gen/generator.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
-#include "writer/output_target.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -109,7 +109,7 @@ int run_gen(int argc, char** argv) {
     return kBadInput;
   }
   // The summary must not mix into the bytes when they go to standard output.
-  std::ostream& summary = writes_standard_output(out) ? std::cerr : std::cout;
+  std::ostream& summary = platform::writes_standard_output(out) ? std::cerr : std::cout;
   ProgressBar bar("gen", common.quiet);
   opt.progress = bar.callback();
   auto record = gen::generate_file(opt, out);

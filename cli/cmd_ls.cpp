@@ -19,6 +19,7 @@
 #include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -125,7 +126,7 @@ int run_ls(int argc, char** argv) {
     if (!o.input) {
       path_errors.failed(path, o.open);
       std::error_code ec;
-      unlisted(path, std::filesystem::exists(path, ec) ? std::string(o.open.message()) : "no such file or folder");
+      unlisted(path, std::filesystem::exists(platform::path_of(path), ec) ? std::string(o.open.message()) : "no such file or folder");
       continue;
     }
     if (o.tables_failed) {

@@ -15,6 +15,7 @@
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -31,7 +32,7 @@ void print_change(const patch::Change& c, const char* indent) {
 // `patch` of a .forge archive: the operations routed to its data files (patch/archive_patch.hpp), the
 // edited data files written back through the archive's edit path (FORGE.md 4).
 int patch_archive(const OpenedInput& opened, std::string_view text, const std::string& patch_path,
-                  const std::string& out, const OutputOptions& output_options, bool dry_run) {
+                  const std::string& out, const platform::OutputOptions& output_options, bool dry_run) {
   const InputFile& input = *opened.input;
   const std::string& file = opened.path;
   const ArchiveInput* archive = &*opened.archive;
@@ -135,7 +136,7 @@ int run_patch(int argc, char** argv) {
   // -o naming FILE itself (by any path to it) replaces FILE as --in-place does, under the same rule.
   std::error_code same_error;
   const bool onto_input = !in_place && !out.empty() && file != "-" && out != "-" &&
-                          std::filesystem::equivalent(file, out, same_error) && !same_error;
+                          std::filesystem::equivalent(platform::path_of(file), platform::path_of(out), same_error) && !same_error;
   if (vm.count("force") && !in_place && !onto_input) {
     error("--force only goes with --in-place (or -o naming FILE itself)");
     return kBadInput;
@@ -151,7 +152,7 @@ int run_patch(int argc, char** argv) {
   auto text = patch_file->bytes();
   // Replacing a read-only FILE (--in-place, or -o FILE) is refused unless --force, for a level file and an
   // archive alike.
-  const OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
+  const platform::OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
   const Source& source = opened->source;
   if (opened->archive)
     return patch_archive(*opened, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path, out,

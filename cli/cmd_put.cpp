@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "pipeline/forge_put.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -159,7 +160,7 @@ int run_put(int argc, char** argv) {
   }
   std::error_code same_error;
   const bool onto_input = !in_place && !out.empty() && out != "-" &&
-                          std::filesystem::equivalent(archive_path, out, same_error) && !same_error;
+                          std::filesystem::equivalent(platform::path_of(archive_path), platform::path_of(out), same_error) && !same_error;
   if (vm.count("force") && !in_place && !onto_input) {
     error("--force only goes with --in-place (or -o naming FORGE itself)");
     return kBadInput;
@@ -175,7 +176,7 @@ int run_put(int argc, char** argv) {
   PathErrors path_errors;
   auto input = open_input(archive_path, path_errors);
   if (!input) return kBadInput;
-  const OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
+  const platform::OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
   auto outcome = forge::put(*input, request, dry_run ? std::nullopt : std::optional<std::string>(out), output_options);
   if (!outcome.ok()) {
     error(std::string(outcome.status().message()));

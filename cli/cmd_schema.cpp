@@ -3,7 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "schema/schema.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::cli {
 
@@ -35,7 +35,7 @@ int run_schema(int argc, char** argv) {
     std::cout << text;
     return std::cout.flush() ? kOk : kBadInput;
   }
-  if (auto s = write_file_atomically(out, {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) {
+  if (auto s = platform::write_file_atomically(out, {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) {
     error(std::string(s.message()));
     return kBadInput;
   }

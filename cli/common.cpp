@@ -19,6 +19,7 @@
 #include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -249,7 +250,7 @@ void PathErrors::unusable(const std::string& what) {
 
 void PathErrors::failed(const std::string& path, const absl::Status& status) {
   std::error_code ec;
-  if (absl::IsNotFound(status) && !std::filesystem::exists(path, ec) && !ec) {
+  if (absl::IsNotFound(status) && !std::filesystem::exists(platform::path_of(path), ec) && !ec) {
     missing(path);
     return;
   }
@@ -301,20 +302,20 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
   std::vector<WalkedFile> files;
   for (const std::string& path : paths) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) {
+    if (fs::is_directory(platform::path_of(path), ec)) {
       std::vector<WalkedFile> found;
-      for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+      for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec)) {
         if (!it->is_regular_file(ec)) continue;
-        std::string ext = it->path().extension().string();
+        std::string ext = platform::utf8_of(it->path().extension());
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
         auto known = level_extensions();
-        found.push_back({it->path().string(), all || std::find(known.begin(), known.end(), ext) != known.end()});
+        found.push_back({platform::utf8_of(it->path()), all || std::find(known.begin(), known.end(), ext) != known.end()});
       }
       if (ec) errors.failed(path, absl::UnknownError(path + ": " + ec.message()));
       std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
       files.insert(files.end(), found.begin(), found.end());
-    } else if (path == "-" || fs::exists(path, ec)) {
+    } else if (path == "-" || fs::exists(platform::path_of(path), ec)) {
       // Named on the command line, any readable file counts, not only a regular one: "-" (standard
       // input), /dev/stdin, a FIFO, a process substitution <(…) are read whole (reader/input_file.hpp).
       if (path == "-" && std::any_of(files.begin(), files.end(), [](const WalkedFile& f) { return f.path == "-"; })) {

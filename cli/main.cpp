@@ -9,6 +9,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/man_page.hpp"
+#include "platform/paths.hpp"
+#include "platform/std_streams.hpp"
 
 namespace {
 
@@ -66,8 +68,16 @@ int unknown(std::string_view name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int system_argc, char** system_argv) {
   using namespace anvil::cli;
+  anvil::platform::prepare_standard_streams();
+  // The arguments in UTF-8 (on Windows read again from the wide command line), as the commands take them.
+  std::vector<std::string> arguments = anvil::platform::utf8_arguments(system_argc, system_argv);
+  std::vector<char*> pointers;
+  for (std::string& a : arguments) pointers.push_back(a.data());
+  pointers.push_back(nullptr);
+  const int argc = static_cast<int>(arguments.size());
+  char** argv = pointers.data();
   if (argc < 2) {
     std::cerr << kUsage;
     return kBadInput;

@@ -1,12 +1,12 @@
 #include "cli/progress_bar.hpp"
 
 #include <absl/strings/str_format.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+
+#include "platform/terminal.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -29,12 +29,6 @@ std::atomic<ProgressBar*> active{nullptr};
 
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::size_t terminal_width(int fd) {
-  winsize ws{};
-  if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-  return 80;
 }
 
 }  // namespace
@@ -61,11 +55,13 @@ std::string format_progress(const std::string& label, std::size_t done, std::siz
   return line;
 }
 
-bool progress_wanted(bool quiet, int fd) { return !quiet && ::isatty(fd) != 0; }
+bool progress_wanted(bool quiet, int fd) {
+  return !quiet && platform::is_terminal(fd) && platform::enable_escape_sequences(fd);
+}
 
 ProgressBar::ProgressBar(std::string label, bool quiet)
-    : ProgressBar(std::move(label), progress_wanted(quiet, STDERR_FILENO), stderr, steady_seconds,
-                  terminal_width(STDERR_FILENO)) {}
+    : ProgressBar(std::move(label), progress_wanted(quiet, platform::kStandardError), stderr, steady_seconds,
+                  platform::terminal_width(platform::kStandardError)) {}
 
 ProgressBar::ProgressBar(std::string label, bool enabled, std::FILE* out, Clock clock, std::size_t width)
     : label_(std::move(label)),

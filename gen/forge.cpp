@@ -10,7 +10,7 @@
 #include "gen/random.hpp"
 #include "model/forge/data_file.hpp"
 #include "model/forge/stored_data_file.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 #include "writer/encode.hpp"
 #include "writer/forge/new_archive.hpp"
 #include "writer/forge/repack.hpp"
@@ -199,7 +199,7 @@ absl::StatusOr<ForgeRecord> generate_forge_file(const ForgeOptions& options, con
   if (auto s = validate(options); !s.ok()) return s;
   ForgeRecord record;
   std::vector<u8> bytes = generate_forge(options, &record);
-  if (auto s = write_file_atomically(path, bytes); !s.ok()) return s;
+  if (auto s = platform::write_file_atomically(path, bytes); !s.ok()) return s;
   return record;
 }
 

@@ -15,7 +15,7 @@
 #include "gen/draw.hpp"
 #include "gen/sws_objects.hpp"
 #include "model/dialect.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 #include "writer/encode.hpp"
 
 namespace anvil::gen {
@@ -210,7 +210,7 @@ std::vector<u8> generate_bytes(const Options& options, Record* record) {
 
 absl::StatusOr<Record> generate_file(const Options& options, const std::string& path) {
   if (auto s = validate(options); !s.ok()) return s;
-  AtomicFile file;
+  platform::AtomicFile file;
   if (auto s = file.open(path); !s.ok()) return s;
   bool ok = true;
   int error = 0;

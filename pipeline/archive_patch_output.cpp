@@ -44,7 +44,7 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
 
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
-                                                                const std::string& target, const OutputOptions& options,
+                                                                const std::string& target, const platform::OutputOptions& options,
                                                                 const InputFile* input) {
   auto changes = patched_data_files(set, outcome);
   // A data file that does not read is the archive's fault: named by it.

@@ -25,7 +25,7 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
                                                                 const std::string& target,
-                                                                const OutputOptions& options = {},
+                                                                const platform::OutputOptions& options = {},
                                                                 const InputFile* input = nullptr);
 
 }  // namespace anvil::forge

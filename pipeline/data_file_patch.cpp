@@ -216,7 +216,7 @@ std::optional<std::string> check_patched_data_file(const Level& level, const Pat
 }
 
 absl::Status write_patched_data_file(const Level& level, const PatchResult& result, const std::string& target,
-                                     const OutputOptions& options, forge::ForgeVariant variant) {
+                                     const platform::OutputOptions& options, forge::ForgeVariant variant) {
   auto bytes = patched_data_file(level, result, variant);
   if (!bytes.ok()) return absl::Status(bytes.status().code(), absl::StrCat(target, ": ", bytes.status().message()));
   auto cannot_write = [&] {
@@ -226,7 +226,7 @@ absl::Status write_patched_data_file(const Level& level, const PatchResult& resu
     return absl::DataLossError(
         absl::StrCat(target, ": the written output does not read back as the patched model: ", why));
   };
-  AtomicFile output;
+  platform::AtomicFile output;
   if (auto s = output.open(target, options); !s.ok()) return s;
   if (!output.to_temporary()) {
     if (auto why = check_patched_data_file(level, result, *bytes, variant)) return mismatch(*why);

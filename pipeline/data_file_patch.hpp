@@ -17,7 +17,7 @@
 #include "model/forge/variant.hpp"
 #include "patch/patch.hpp"
 #include "reader/level.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::patch {
 
@@ -41,10 +41,10 @@ std::optional<std::string> check_patched_data_file(const Level& level, const Pat
                                                    std::span<const u8> written, forge::ForgeVariant variant = {});
 
 // patched_data_file() written to `target` atomically: a temporary, read back from the file system and
-// checked by check_patched_data_file(), then renamed (writer/atomic_file.hpp); a target that is not a
+// checked by check_patched_data_file(), then renamed (platform/replace_file.hpp); a target that is not a
 // regular file gets the bytes once they are checked in memory. On error nothing is left behind and the
 // message is the one line to print, naming `target`.
 absl::Status write_patched_data_file(const Level& level, const PatchResult& result, const std::string& target,
-                                     const OutputOptions& options = {}, forge::ForgeVariant variant = {});
+                                     const platform::OutputOptions& options = {}, forge::ForgeVariant variant = {});
 
 }  // namespace anvil::patch

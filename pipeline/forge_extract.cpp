@@ -4,7 +4,7 @@
 
 #include "pipeline/forge_list.hpp"
 #include "reader/forge/data_files.hpp"
-#include "writer/staged_folder.hpp"
+#include "platform/staged_folder.hpp"
 
 namespace anvil::forge {
 
@@ -34,7 +34,7 @@ absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive&
                                        std::span<const std::size_t> selected, const std::string& dir,
                                        const ExtractOptions& options) {
   std::vector<std::string> names = extract_names(archive, selected);
-  auto folder = StagedFolder::open(dir);
+  auto folder = platform::StagedFolder::open(dir);
   if (!folder.ok()) return folder.status();
   // Every name is checked before any data file is read: a refusal writes nothing.
   for (const std::string& name : names)

@@ -45,7 +45,7 @@ struct ExtractOutcome {
 };
 
 // Writes each selected data file, decompressed, to `dir` (created if missing), all together: they are
-// staged in a temporary folder inside `dir` and renamed into place at the end (writer/staged_folder.hpp),
+// staged in a temporary folder inside `dir` and renamed into place at the end (platform/staged_folder.hpp),
 // so that an error leaves `dir` as it was. Nothing inside `dir` is followed: a symbolic link at a file's
 // name is replaced, a folder there refused. With keep_going, the data files that read are written and the
 // others listed.

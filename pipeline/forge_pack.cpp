@@ -20,6 +20,7 @@
 #include "writer/forge/new_archive.hpp"
 #include "writer/forge/repack.hpp"
 #include "writer/forge/stored_form.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -31,10 +32,10 @@ absl::Status prefixed(const std::string& prefix, const absl::Status& s) {
 // Makes the archive with `produce` into a temporary beside `target`, has `check` read it back, then renames
 // it over `target`. A target that is not a regular file (a device, standard output) is made and checked
 // in memory first. `check` errors and write errors name the target.
-absl::Status write_checked(const std::string& target, const OutputOptions& options,
+absl::Status write_checked(const std::string& target, const platform::OutputOptions& options,
                            const std::function<absl::Status(ByteSink&)>& produce,
                            const std::function<absl::Status(std::span<const u8>, const InputFile*)>& check) {
-  AtomicFile file;
+  platform::AtomicFile file;
   if (auto s = file.open(target, options); !s.ok()) return s;
   auto cannot_write = [&] {
     return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
@@ -79,13 +80,13 @@ FixedString<N> fixed_name(const std::string& bytes) {
 }  // namespace
 
 absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string& target,
-                                       const OutputOptions& options) {
+                                       const platform::OutputOptions& options) {
   namespace fs = std::filesystem;
-  const std::string list_path = (fs::path(dir) / kListFile).string();
+  const std::string list_path = platform::utf8_of(platform::path_of(dir) / kListFile);
   std::error_code ec;
-  if (!fs::is_directory(dir, ec))
+  if (!fs::is_directory(platform::path_of(dir), ec))
     return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder (pack takes a folder that extract wrote)"));
-  if (!fs::is_regular_file(list_path, ec))
+  if (!fs::is_regular_file(platform::path_of(list_path), ec))
     return absl::InvalidArgumentError(
         absl::StrCat(list_path, ": missing (anvilrt extract writes it beside the data files; pack needs it)"));
   auto list_file = InputFile::open(list_path);
@@ -107,15 +108,15 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].file: '%s' is listed twice", list_path, k,
                                                         printable_name(list.datafiles[k].file)));
   for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
-    const fs::path path = fs::path(dir) / list.datafiles[k].file;
+    const fs::path path = platform::path_of(dir) / platform::path_of(list.datafiles[k].file);
     if (!fs::is_regular_file(path, ec))
       return absl::InvalidArgumentError(absl::StrFormat("%s: missing (%s lists it as datafiles[%d], '%s')",
-                                                        printable_name(path.string()), kListFile, k,
+                                                        printable_name(platform::utf8_of(path)), kListFile, k,
                                                         printable_name(list.datafiles[k].name)));
   }
   std::vector<std::string> extra;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
+  for (const auto& entry : fs::directory_iterator(platform::path_of(dir), ec)) {
+    const std::string name = platform::utf8_of(entry.path().filename());
     if (name != kListFile && !listed.contains(name)) extra.push_back(name);
   }
   if (ec) return absl::InvalidArgumentError(absl::StrCat(dir, ": cannot list: ", ec.message()));
@@ -123,7 +124,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
     std::sort(extra.begin(), extra.end());
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: not listed in %s%s (pack takes the listed data files and nothing else: list it or move it away)",
-        printable_name((fs::path(dir) / extra[0]).string()), kListFile,
+        printable_name(platform::utf8_of(platform::path_of(dir) / platform::path_of(extra[0]))), kListFile,
         extra.size() > 1 ? absl::StrFormat(", nor %d other file(s)", extra.size() - 1) : ""));
   }
 
@@ -141,7 +142,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
   }
   report.checksum_rule = checksum_rule_name(*rule);
 
-  auto data_path = [&](std::size_t k) { return (fs::path(dir) / list.datafiles[k].file).string(); };
+  auto data_path = [&](std::size_t k) { return platform::utf8_of(platform::path_of(dir) / platform::path_of(list.datafiles[k].file)); };
   auto produce = [&](ByteSink& out) -> absl::Status {
     auto writer = NewArchiveWriter::open(list.head, list.datafiles.size(), out);
     if (!writer.ok()) return prefixed(list_path + ": archive.sections", writer.status());
@@ -213,7 +214,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
 }
 
 absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::string& target,
-                                           const OutputOptions& options, std::optional<u64> alignment) {
+                                           const platform::OutputOptions& options, std::optional<u64> alignment) {
   const std::span<const u8> bytes = input.bytes();
   auto read = read_archive(bytes, &input);
   if (!read.ok()) return prefixed(input.path(), read.status());

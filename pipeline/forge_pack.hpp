@@ -12,7 +12,7 @@
 
 #include "model/forge/archive.hpp"
 #include "reader/input_file.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::forge {
 
@@ -28,7 +28,7 @@ struct PackReport {
 // selectors), a listed file missing, a file the list does not name, a field out of range. A failure
 // that is the output's names the target.
 absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string& target,
-                                       const OutputOptions& options = {});
+                                       const platform::OutputOptions& options = {});
 
 struct CompactReport {
   std::size_t datafiles = 0;
@@ -43,7 +43,7 @@ struct CompactReport {
 // offset aligned to `alignment` (none: the archive's own, data_file_alignment()). Read back and checked:
 // the same tables but offsets, the same stored bytes, and no unreferenced byte but alignment padding.
 absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::string& target,
-                                           const OutputOptions& options = {},
+                                           const platform::OutputOptions& options = {},
                                            std::optional<u64> alignment = std::nullopt);
 
 }  // namespace anvil::forge

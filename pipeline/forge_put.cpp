@@ -12,6 +12,7 @@
 #include "pipeline/forge_rewrite.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -24,7 +25,7 @@ class NullSink : public ByteSink {
 };
 
 std::string file_stem(const std::string& path) {
-  std::string base = std::filesystem::path(path).filename().string();
+  std::string base = platform::utf8_of(platform::path_of(path).filename());
   if (absl::EndsWith(base, ".data")) base.resize(base.size() - 5);
   return base;
 }
@@ -56,7 +57,7 @@ std::string place_text(const Placement& p) {
 }  // namespace
 
 absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request,
-                               const std::optional<std::string>& target, const OutputOptions& options) {
+                               const std::optional<std::string>& target, const platform::OutputOptions& options) {
   const std::string& archive_path = input.path();
   std::span<const u8> bytes = input.bytes();
   auto archive = read_archive(bytes, &input);
@@ -93,7 +94,7 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
   std::vector<std::string> skipped;
   for (const std::string& path : request.files) {
     // The list `extract` writes beside the data files (`put A.forge DIR/*` names it too): not a data file.
-    if (!request.as && std::filesystem::path(path).filename() == kListFile) {
+    if (!request.as && platform::path_of(path).filename() == kListFile) {
       skipped.push_back(path);
       continue;
     }

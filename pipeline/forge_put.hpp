@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "reader/input_file.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::forge {
 
@@ -45,6 +45,6 @@ struct PutOutcome {
 // With `in_place` and nothing changed, the archive is left as it is. Errors are one line naming the file,
 // the data file or the option at fault; nothing is written then.
 absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request,
-                               const std::optional<std::string>& target, const OutputOptions& options = {});
+                               const std::optional<std::string>& target, const platform::OutputOptions& options = {});
 
 }  // namespace anvil::forge

@@ -10,7 +10,7 @@
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/input_file.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -214,7 +214,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const OutputOptions& options,
+                                                       const std::string& target, const platform::OutputOptions& options,
                                                        const InputFile* input, const ChecksumVerdict* checksums,
                                                        std::optional<u8> layout) {
   ArchiveEdit edit;
@@ -225,7 +225,7 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
 }
 
 absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
-                                        const OutputOptions& options, const InputFile* input,
+                                        const platform::OutputOptions& options, const InputFile* input,
                                         const ChecksumVerdict* checksums, std::optional<u8> layout) {
   // What the archive's content refuses names the archive; a failed write names the output, with the
   // system's reason.
@@ -251,7 +251,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
             }).verdict;
     checksums = &*found;
   }
-  AtomicFile file;
+  platform::AtomicFile file;
   if (auto s = file.open(target, options); !s.ok()) return s;
   if (!file.to_temporary()) {
     // A device, FIFO or standard output: nothing to read back, so the archive is made and checked in
@@ -267,8 +267,8 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
     if (auto s = file.commit(); !s.ok()) return s;
     return reports;
   }
-  const bool mapped_input = input && input->fd() >= 0 && input->bytes().data() == bytes.data();
-  FileSink sink(file.stream(), mapped_input ? input->fd() : -1);
+  const bool mapped_input = input && input->source() != nullptr && input->bytes().data() == bytes.data();
+  FileSink sink(file.stream(), mapped_input ? input->source() : nullptr);
   if (auto s = sink.prepare(bytes); !s.ok()) return absl::InternalError(absl::StrCat(target, ": ", s.message()));
   auto reports = rewrite(bytes, edit, sink, input, checksums, layout);
   if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));

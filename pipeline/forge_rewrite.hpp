@@ -14,7 +14,7 @@
 #include "model/forge/archive.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/input_file.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 #include "writer/forge/archive_writer.hpp"
 #include "writer/forge/repack.hpp"
 
@@ -107,13 +107,13 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 // it; when not given, the archive's vote is taken first. `layout`: as rewrite() takes it.
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const OutputOptions& options = {},
+                                                       const std::string& target, const platform::OutputOptions& options = {},
                                                        const InputFile* input = nullptr,
                                                        const ChecksumVerdict* checksums = nullptr,
                                                        std::optional<u8> layout = {});
 // The same for an edit with removals and additions.
 absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
-                                        const OutputOptions& options = {}, const InputFile* input = nullptr,
+                                        const platform::OutputOptions& options = {}, const InputFile* input = nullptr,
                                         const ChecksumVerdict* checksums = nullptr, std::optional<u8> layout = {});
 
 }  // namespace anvil::forge

@@ -2,8 +2,6 @@
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,7 +10,8 @@
 
 #include "model/counted.hpp"
 #include "pipeline/read_back.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/file_stream.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::patch {
 
@@ -92,7 +91,7 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 }
 
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input, const OutputOptions& options, const ProgressFn& progress) {
+                           const InputFile* input, const platform::OutputOptions& options, const ProgressFn& progress) {
   ReleaseFn release_input;
   if (input != nullptr && input->bytes().data() == level.bytes.data() && input->bytes().size() == level.bytes.size())
     release_input = [input](std::size_t offset, std::size_t length) { input->release(offset, length); };
@@ -106,30 +105,26 @@ absl::Status write_patched(const Level& level, const PatchResult& result, const 
       if (release_input) release_input(offset, length);
       progress(offset + length, 2 * size);
     };
-  AtomicFile output;
+  platform::AtomicFile output;
   if (auto s = output.open(target, options); !s.ok()) return s;
   // Where the output is streamed and read back from: the temporary that replaces the target, or, for a
   // target that is not a regular file (standard output, a pipe, a device: nothing written there can be
-  // read back), an anonymous file in memory (memfd) that holds the bytes until they are checked and
+  // read back), an anonymous file in memory (platform::anonymous_file) that holds the bytes until they are checked and
   // then copied to the target. There, what is proven is the same of the bytes handed to the target;
   // what a pipe's reader or a device does with them is beyond any check. It costs one file size of
   // memory.
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> memory(nullptr, &std::fclose);
   std::FILE* staging = output.stream();
   if (!output.to_temporary()) {
-    int fd = ::memfd_create("anvilrt-output", MFD_CLOEXEC);
-    if (fd >= 0) memory.reset(::fdopen(fd, "w+b"));
-    if (memory == nullptr) {
-      if (fd >= 0) ::close(fd);
-      return write_error(target);
-    }
+    memory.reset(platform::anonymous_file());
+    if (memory == nullptr) return write_error(target);
     staging = memory.get();
   }
   if (auto s = stream_patched(level, result, staging, target, release_streamed); !s.ok()) return s;
   {
-    // Read the output back from the file system (through the descriptor) and prove it is the patched
-    // model before it replaces the target or goes out.
-    auto written = InputFile::open("/proc/self/fd/" + std::to_string(::fileno(staging)));
+    // Read the output back from the file system (the file the stream wrote, opened again) and prove it is
+    // the patched model before it replaces the target or goes out.
+    auto written = InputFile::reopen(staging, target);
     if (!written.ok())
       return absl::InternalError(absl::StrCat(target, ": cannot read the output back: ", written.status().message()));
     const InputFile& file = *written;

@@ -14,7 +14,7 @@
 #include "patch/patch.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::patch {
 
@@ -35,7 +35,7 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 
 // Streams the patched file into a temporary beside `target`, reads it back (mapped from the file system
 // through the temporary's descriptor), runs check_written on it, then renames it over `target`
-// (writer/atomic_file.hpp: links followed, the mode kept, `options` for --in-place). On error `target` is
+// (platform/replace_file.hpp: links followed, the mode kept, `options` for --in-place). On error `target` is
 // untouched, no temporary remains, and the message is the one line to print ("OUT: cannot write: …",
 // "OUT: the written output does not read back as the patched model: …"). When `target` is not a regular
 // file, the bytes are streamed into memory instead, read back and checked there, and only then written
@@ -45,7 +45,7 @@ absl::Status stream_patched(const Level& level, const PatchResult& result, std::
 // size (InputFile::release). `progress` hears how far the write and then the check are (two passes of
 // the file's size).
 absl::Status write_patched(const Level& level, const PatchResult& result, const std::string& target,
-                           const InputFile* input = nullptr, const OutputOptions& options = {},
+                           const InputFile* input = nullptr, const platform::OutputOptions& options = {},
                            const ProgressFn& progress = {});
 
 }  // namespace anvil::patch

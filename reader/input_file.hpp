@@ -8,49 +8,53 @@
 
 #include <absl/status/statusor.h>
 
+#include <cstdio>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "model/primitives.hpp"
+#include "platform/mapped_file.hpp"
 
 namespace anvil {
 
 class InputFile {
  public:
   static absl::StatusOr<InputFile> open(const std::string& path);
+  // The regular file that `stream` has written (flushed), mapped for reading back; `name` is its path()
+  // for messages.
+  static absl::StatusOr<InputFile> reopen(std::FILE* stream, const std::string& name);
   // The most bytes read from a stream: $ANVILRT_STREAM_LIMIT (bytes) when set to a number, otherwise
   // half of this machine's memory.
   static std::size_t stream_limit();
-  InputFile(InputFile&& other) noexcept;
-  InputFile& operator=(InputFile&& other) noexcept;
-  ~InputFile();
+  InputFile(InputFile&& other) noexcept = default;
+  InputFile& operator=(InputFile&& other) noexcept = default;
 
-  std::span<const u8> bytes() const { return {data_, size_}; }
+  std::span<const u8> bytes() const { return bytes_; }
   // For a mapped file: drops the mapped pages that hold bytes [offset, offset + length) from this
   // process's memory (its RSS); the bytes stay readable, and are faulted in again from the page cache if
   // read. For a caller that is done with a part of a large file. Clamped to the file; never fails. For
   // bytes read into memory it does nothing (they have nowhere to come back from).
   void release(std::size_t offset, std::size_t length) const;
-  // Bytes [offset, offset + length) (clamped to the file) without touching the mapping: read with pread
-  // into `buffer` for a mapped file, a view of the bytes in memory otherwise. For a few small pieces
+  // Bytes [offset, offset + length) (clamped to the file) without touching the mapping: read at the
+  // offset into `buffer` for a mapped file, a view of the bytes in memory otherwise. For a few small pieces
   // scattered over a large file (an archive's tables): a touch of the mapping there would map the large
   // page-cache folio around each piece into this process (a megabyte or more each, on Linux 6.16+ ext4).
   std::span<const u8> read_at(std::size_t offset, std::size_t length, std::vector<u8>& buffer) const;
   const std::string& path() const { return path_; }
   // The open file of a mapped input (kept open with the mapping), for a copy the kernel makes without
-  // mapping the bytes (copy_file_range); -1 for bytes read into memory.
-  int fd() const { return fd_; }
+  // mapping the bytes (platform::ReadableFile::copy_to); null for bytes read into memory.
+  const platform::ReadableFile* source() const { return file_ ? &*file_ : nullptr; }
 
  private:
   InputFile() = default;
-  void unmap();
+  static absl::StatusOr<InputFile> from(platform::ReadableFile file, const std::string& path);
   std::string path_;
-  const u8* data_ = nullptr;
-  std::size_t size_ = 0;
-  bool mapped_ = false;
-  int fd_ = -1;
+  std::optional<platform::ReadableFile> file_;  // a regular file, kept open with its mapping
+  platform::Mapping mapping_;
   std::vector<u8> read_;  // the bytes of an input that is read, not mapped
+  std::span<const u8> bytes_;
 };
 
 }  // namespace anvil

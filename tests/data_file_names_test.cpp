@@ -54,6 +54,16 @@ TEST(DataFileNames, FileNames) {
   EXPECT_EQ(file_name_of("COM3.x", 0), "COM%33.x");
   EXPECT_EQ(file_name_of("COM0", 0), "COM0");
   EXPECT_EQ(file_name_of("console", 0), "console");
+  // Windows takes a device name before spaces too ("NUL .x" is NUL), and CONIN$ and CONOUT$ are the
+  // console's; a name that only starts like one is not.
+  EXPECT_EQ(file_name_of("nul ", 0), "nu%6c ");
+  EXPECT_EQ(file_name_of("CON  .x", 0), "CO%4e  .x");
+  EXPECT_EQ(file_name_of("conin$", 0), "conin%24");
+  EXPECT_EQ(file_name_of("CONOUT$.a", 0), "CONOUT%24.a");
+  EXPECT_EQ(file_name_of("COM1 x", 0), "COM1 x");
+  EXPECT_EQ(file_name_of("CONIN", 0), "CONIN");
+  // Trailing dots and spaces, which Windows drops from a file name's end, stay: ".data" follows them.
+  EXPECT_EQ(file_name_of("a. ", 0), "a. ");
   std::string long_name(250, 'a');
   EXPECT_EQ(file_name_of(long_name, 7), std::string(200, 'a') + "%-7");
   // Never cut inside a "%NN".

@@ -9,13 +9,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <map>
 
 #include "gen/forge.hpp"
 #include "model/counted.hpp"
+#include "platform/paths.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -180,7 +180,7 @@ TEST_F(ForgeCommands, InPlaceOfAReadOnlyArchiveNeedsForce) {
   std::string target = dir_.path("target.forge");
   const std::vector<u8> original = test::read_file(archive_);
   test::write_file(target, original);
-  ASSERT_EQ(::chmod(target.c_str(), 0444), 0);
+  std::filesystem::permissions(platform::path_of(target), std::filesystem::perms(0444));
   auto refused = test::run_cli({"patch", target, patch, "--in-place", "-q"});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_EQ(refused.err, "anvilrt: " + target + ": the file is read-only (--force replaces it all the same)\n");
@@ -188,11 +188,10 @@ TEST_F(ForgeCommands, InPlaceOfAReadOnlyArchiveNeedsForce) {
   auto forced = test::run_cli({"patch", target, patch, "--in-place", "--force", "-q"});
   ASSERT_EQ(forced.exit_code, 0) << forced.err;
   EXPECT_EQ(test::read_file(target), test::read_file(expected));
-  struct stat st {};
-  ASSERT_EQ(::stat(target.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 07777, 0444u);
+  EXPECT_EQ(std::filesystem::status(platform::path_of(target)).permissions() & std::filesystem::perms::mask,
+            std::filesystem::perms(0444));
   // A writable archive is replaced without --force.
-  ASSERT_EQ(::chmod(target.c_str(), 0644), 0);
+  std::filesystem::permissions(platform::path_of(target), std::filesystem::perms(0644));
   test::write_file(target, original);
   ASSERT_EQ(test::run_cli({"patch", target, patch, "--in-place", "-q"}).exit_code, 0);
   EXPECT_EQ(test::read_file(target), test::read_file(expected));

@@ -2,31 +2,20 @@
 // filler, round trips, the notes' proportions and the command line.
 #include <absl/container/flat_hash_map.h>
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
 
 #include <cstring>
 
 #include "gen/generator.hpp"
 #include "gen/random.hpp"
 #include "reader/level.hpp"
+#include "tests/sha256.hpp"
 #include "tests/test_support.hpp"
 #include "writer/encode.hpp"
 
 namespace anvil {
 namespace {
 
-std::string sha256_hex(std::span<const u8> bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr);
-  std::string hex;
-  for (unsigned int i = 0; i < size; ++i) {
-    static const char* digits = "0123456789abcdef";
-    hex += digits[digest[i] >> 4];
-    hex += digits[digest[i] & 15];
-  }
-  return hex;
-}
+using test::sha256_hex;
 
 gen::Options options(Game game, u64 visuals, u64 seed, bool keep = true) {
   gen::Options o;

@@ -35,8 +35,11 @@ TEST(InputFileRelease, BytesStayReadable) {
   file->release(100, 1 << 20);
   file->release(0, bytes.size());
   long released = rss_file_kib();
-  ASSERT_GE(touched, 0);
-  EXPECT_GE(touched - released, 2 * 1024) << "the mapped pages stay resident";
+  // The resident pages are measured on Linux only (/proc); elsewhere the bytes must still read the same.
+  if (!test::on_windows()) {
+    ASSERT_GE(touched, 0);
+    EXPECT_GE(touched - released, 2 * 1024) << "the mapped pages stay resident";
+  }
   file->release(bytes.size() - 1, 100);  // clamped
   file->release(bytes.size() + 5, 1);    // past the end: nothing
   EXPECT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin(), bytes.end()));

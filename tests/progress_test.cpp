@@ -59,7 +59,7 @@ TEST(Progress, EveryJobReportsRisingFiguresToItsWhole) {
   stats::Census census;
   census.add_file(bytes, Game::ac2, 0, {}, counting.fn());
   counting.expect_ends_at(bytes.size(), "stats");
-  std::FILE* sink = std::fopen("/dev/null", "w");
+  std::FILE* sink = std::fopen(test::on_windows() ? "NUL" : "/dev/null", "w");
   ASSERT_NE(sink, nullptr);
   std::size_t objects = 0;
   ASSERT_TRUE(dump_json(bytes, {Game::ac2, false}, sink, dumping.fn(), &objects));

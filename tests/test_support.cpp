@@ -1,13 +1,7 @@
 #include "tests/test_support.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <csignal>
 #include <fstream>
 #include <sstream>
 
@@ -15,21 +9,22 @@
 #include "pipeline/dump.hpp"
 #include "pipeline/read_back.hpp"
 #include "pipeline/verify.hpp"
+#include "platform/paths.hpp"
+#include "platform/process.hpp"
+#include "platform/system.hpp"
 #include "reader/level.hpp"
 #include "writer/encode.hpp"
-
-extern char** environ;
 
 namespace anvil::test {
 
 std::vector<u8> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(platform::path_of(path), std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void write_file(const std::string& path, std::span<const u8> bytes) {
-  std::ofstream out(path, std::ios::binary);
+  std::ofstream out(platform::path_of(path), std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
@@ -42,8 +37,8 @@ std::string corpus(const std::string& relative) { return std::string(ANVILRT_COR
 
 std::vector<std::string> corpus_files(const std::string& folder) {
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(corpus(folder)))
-    if (entry.path().extension() == ".bin") files.push_back(entry.path().string());
+  for (const auto& entry : std::filesystem::directory_iterator(platform::path_of(corpus(folder))))
+    if (entry.path().extension() == ".bin") files.push_back(platform::utf8_of(entry.path()));
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -71,7 +66,7 @@ void ExpectRoundTrip(std::span<const u8> bytes, Game game) {
 TempDir::TempDir() {
   static std::atomic<int> counter{0};
   dir_ = std::filesystem::temp_directory_path() /
-         ("anvilrt-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+         ("anvilrt-test-" + std::to_string(platform::process_id()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(dir_);
 }
 
@@ -80,61 +75,18 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-pid_t spawn_with_default_signals(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults, none;
-  sigemptyset(&defaults);
-  sigemptyset(&none);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, s);
-  posix_spawnattr_setsigdefault(&attr, &defaults);  // not ignored even under nohup
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const bool started = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ) == 0;
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  return started ? pid : -1;
-}
-
-bool blocks_signal(pid_t pid, int sig) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.starts_with("SigBlk:")) return (std::stoull(line.substr(7), nullptr, 16) >> (sig - 1)) & 1;
-  return false;
-}
-
 CliResult run_cli(const std::vector<std::string>& args) {
   TempDir dir;
   std::string out = dir.path("stdout"), err = dir.path("stderr");
-  std::vector<std::string> argv_storage = {ANVILRT_BINARY};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_storage) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
+  std::vector<std::string> argv = {ANVILRT_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
   CliResult result;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  posix_spawn_file_actions_destroy(&actions);
+  result.exit_code = platform::run_program(argv, out, err);
   result.out = read_text(out);
   result.err = read_text(err);
   return result;
 }
+
+bool on_windows() { return platform::this_system() == platform::System::kWindows; }
 
 }  // namespace anvil::test

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <sys/types.h>
 
 #include <cstring>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "model/object.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::test {
 
@@ -60,7 +60,7 @@ class TempDir {
  public:
   TempDir();
   ~TempDir();
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const { return platform::utf8_of(dir_ / platform::path_of(name)); }
 
  private:
   std::filesystem::path dir_;
@@ -74,11 +74,15 @@ struct CliResult {
 // Runs the built `anvilrt` with `args` (no shell), capturing its output.
 CliResult run_cli(const std::vector<std::string>& args);
 
-// Starts `args` (args[0] the program) with its standard output on /dev/null and SIGINT, SIGTERM and
-// SIGHUP at their defaults and unblocked, even under nohup, for the tests that signal a running
-// command; the pid, or -1 when it cannot start. The caller waits for it.
-pid_t spawn_with_default_signals(std::vector<std::string> args);
-// Whether process `pid` blocks signal `sig` now (its SigBlk in /proc).
-bool blocks_signal(pid_t pid, int sig);
+// Whether the tests run on Windows (the platform layer says: platform/system.hpp).
+bool on_windows();
 
 }  // namespace anvil::test
+
+// Skips a test that cannot mean anything on Windows, saying why (a device node, a FIFO, a POSIX mode):
+// the test is still built there, and reported as skipped with its reason. Tests that only POSIX can build
+// live in tests/posix/ instead.
+#define SKIP_ON_WINDOWS(reason)                                 \
+  do {                                                          \
+    if (::anvil::test::on_windows()) GTEST_SKIP() << (reason);  \
+  } while (false)

@@ -78,20 +78,26 @@ std::vector<std::string> data_file_names(const Archive& archive) {
 
 namespace {
 
-bool reserved_device(std::string_view stem) {
+// The length of the device name `stem` spells (Windows ignores spaces after it: "NUL " is NUL), or 0.
+std::size_t reserved_device(std::string_view stem) {
+  while (!stem.empty() && stem.back() == ' ') stem.remove_suffix(1);
   std::string upper = absl::AsciiStrToUpper(std::string(stem));
-  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL") return true;
-  return upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) && upper[3] >= '1' &&
-         upper[3] <= '9';
+  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL" || upper == "CONIN$" ||
+      upper == "CONOUT$")
+    return upper.size();
+  const bool numbered = upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) &&
+                        upper[3] >= '1' && upper[3] <= '9';
+  return numbered ? 4 : 0;
 }
 
 }  // namespace
 
 std::string file_name_of(std::string_view unique_name, std::size_t index) {
   if (unique_name.empty()) return "%";
-  // The stem before the first '.', whose last letter is spelled out when it is a device's name.
+  // The stem before the first '.', whose device name's last letter is spelled out when it is one.
   std::size_t stem = std::min(unique_name.find('.'), unique_name.size());
-  std::size_t device_letter = reserved_device(unique_name.substr(0, stem)) ? stem - 1 : std::string_view::npos;
+  std::size_t device = reserved_device(unique_name.substr(0, stem));
+  std::size_t device_letter = device > 0 ? device - 1 : std::string_view::npos;
   std::string out;
   for (std::size_t i = 0; i < unique_name.size(); ++i) {
     char c = unique_name[i];

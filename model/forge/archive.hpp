@@ -89,7 +89,8 @@ std::vector<std::string> data_file_names(const Archive& archive);
 // some file system refuses or changes are spelled "%NN" (lowercase hex of the byte): '/', '\', ':', '*',
 // '?', '"', '<', '>', '|' and '%' itself; each "\xNN" escape (a byte that is not printable ASCII) becomes
 // "%NN"; a leading '.' (a hidden file), and the last letter of a name Windows reserves for a device
-// (CON, PRN, AUX, NUL, COM1-9, LPT1-9, ASCII case ignored, alone or before a '.') are spelled "%NN" too.
+// (CON, PRN, AUX, NUL, CONIN$, CONOUT$, COM1-9, LPT1-9, ASCII case ignored, alone or before spaces or a
+// '.') are spelled "%NN" too.
 // An empty name is "%".
 // A result over 240 characters is cut to 200 (never inside a "%NN") and ends "%-<index>" (`index`: the
 // data file's), so that it fits any file system; no other name has "%-". Distinct unique names give file

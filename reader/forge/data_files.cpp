@@ -1,7 +1,6 @@
 #include "reader/forge/data_files.hpp"
 
 #include <absl/strings/str_format.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstring>
@@ -13,6 +12,7 @@
 #include "codec/lzo.hpp"
 #include "model/counted.hpp"
 #include "model/parallel.hpp"
+#include "platform/memory.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/signature_search.hpp"
@@ -185,9 +185,7 @@ DecodeBuffer allocate_decode_buffer(std::size_t size) {
   if (size < 4 * kHugePage) return DecodeBuffer(static_cast<u8*>(::operator new(size)), FreeBuffer{false});
   const std::size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
   auto* p = static_cast<u8*>(::operator new (rounded, std::align_val_t{kHugePage}));
-#ifdef MADV_HUGEPAGE
-  (void)::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it, ordinary pages
-#endif
+  platform::prefer_huge_pages(p, rounded);  // advice only: without it, ordinary pages
   return DecodeBuffer(p, FreeBuffer{true});
 }
 

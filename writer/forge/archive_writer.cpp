@@ -1,12 +1,12 @@
 #include "writer/forge/archive_writer.hpp"
 
 #include <absl/strings/str_format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "platform/file_stream.hpp"
 #include "writer/byte_writer.hpp"
 #include "writer/encode.hpp"
 #include "writer/forge/repack.hpp"
@@ -110,7 +110,7 @@ absl::Status VectorSink::write_at(u64 offset, std::span<const u8> bytes) {
 }
 
 absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
-  if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0 ||
+  if (!platform::seek(file_, offset) ||
       std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
     failure_ = absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
     return failure_;
@@ -119,30 +119,21 @@ absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
 }
 
 absl::Status FileSink::prepare(std::span<const u8> original) {
-  if (source_ < 0) return absl::OkStatus();
+  if (source_ == nullptr) return absl::OkStatus();
   if (auto s = write_original(original); !s.ok()) return s;
   // On a thread of its own: starting the write-back blocks while the disk's queue is full. A failure
   // here is met again by the final fsync.
-  writeback_ = std::jthread([fd = fileno(file_)] { (void)::fdatasync(fd); });
+  writeback_ = std::jthread([file = file_] { platform::sync_data(file); });
   prepared_ = true;
   return absl::OkStatus();
 }
 
 absl::Status FileSink::write_original(std::span<const u8> original) {
   if (prepared_) return absl::OkStatus();
-  if (source_ >= 0 && std::fflush(file_) == 0) {
-    const int out = fileno(file_);
-    loff_t from = 0, to = 0;
-    while (static_cast<u64>(from) < original.size()) {
-      ssize_t n = ::copy_file_range(source_, &from, out, &to, original.size() - static_cast<u64>(from), 0);
-      if (n > 0) continue;
-      if (n < 0 && errno == EINTR) continue;
-      break;  // EXDEV, ENOSYS, a short source: the bytes in memory are written instead
-    }
-    if (static_cast<u64>(from) == original.size()) {
-      copied_by_kernel_ = true;
-      return absl::OkStatus();
-    }
+  // Where the kernel cannot copy (another file system, no such call), the bytes in memory are written.
+  if (source_ != nullptr && source_->copy_to(file_, original.size())) {
+    copied_by_kernel_ = true;
+    return absl::OkStatus();
   }
   return write_at(0, original);
 }

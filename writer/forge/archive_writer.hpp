@@ -15,6 +15,7 @@
 
 #include "model/forge/archive.hpp"
 #include "model/forge/stored_data_file.hpp"
+#include "platform/mapped_file.hpp"
 
 namespace anvil::forge {
 
@@ -37,12 +38,12 @@ class VectorSink : public ByteSink {
   std::vector<u8> bytes_;
 };
 
-// `source`, when not -1, is the open file the original bytes were mapped from: write_original() then has
-// the kernel copy it (copy_file_range), so that the original's pages are never mapped into this process
+// `source`, when not null, is the open file the original bytes were mapped from: write_original() then
+// has the kernel copy it (platform::ReadableFile::copy_to), so that the original's pages are never mapped into this process
 // (a patch of one data file of a large archive keeps a small RSS).
 class FileSink : public ByteSink {
  public:
-  explicit FileSink(std::FILE* file, int source = -1) : file_(file), source_(source) {}
+  explicit FileSink(std::FILE* file, const platform::ReadableFile* source = nullptr) : file_(file), source_(source) {}
   absl::Status write_at(u64 offset, std::span<const u8> bytes) override;
   absl::Status write_original(std::span<const u8> original) override;
   // Writes the original now, before the changes are known, and starts its write-back to the disk: the
@@ -57,7 +58,7 @@ class FileSink : public ByteSink {
 
  private:
   std::FILE* file_;
-  int source_;
+  const platform::ReadableFile* source_;
   bool copied_by_kernel_ = false;
   bool prepared_ = false;
   std::jthread writeback_;  // joined when the sink is destroyed

@@ -1,12 +1,15 @@
 // Files written into a folder all together or not at all (`extract`). The folder is opened once; every
-// name after it is resolved from its descriptor and never followed: the files are made in a temporary
+// name after it is resolved from the open folder and never followed (on Windows, a reparse point --
+// junction, symbolic link -- is never opened through: FILE_FLAG_OPEN_REPARSE_POINT): the files are made in a temporary
 // folder inside it (TempFolder: `.anvilrt-stage-XXXXXX`, removed on any error, when dropped without
-// commit(), and on SIGINT, SIGTERM and SIGHUP), and commit() renames each over its name. A symbolic
+// commit(), and on an interrupt: temp_file.hpp), and commit() renames each over its name. A symbolic
 // link already at a name is replaced by the file, never written through; a folder there is refused
 // before anything is written.
 //
 // All or nothing holds up to commit(): the renames are one per file, so a signal or a failed rename in
 // the middle of commit() leaves the files renamed so far (each one whole).
+//
+// Names and paths are UTF-8 (on Windows, converted to the wide APIs' UTF-16).
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -15,10 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "model/primitives.hpp"
-#include "writer/temp_file.hpp"
+#include <cstdint>
 
-namespace anvil {
+#include "platform/native_handle.hpp"
+#include "platform/temp_file.hpp"
+
+namespace anvil::platform {
 
 class StagedFolder {
  public:
@@ -37,7 +42,7 @@ class StagedFolder {
   // `no_clobber`, when anything is (a dangling link included). One line naming the file.
   absl::Status check(const std::string& name, bool no_clobber) const;
   // Writes `bytes` to a new file in the staging folder (synced), to be renamed to `name` by commit().
-  absl::Status stage(const std::string& name, std::span<const u8> bytes);
+  absl::Status stage(const std::string& name, std::span<const std::uint8_t> bytes);
   // Renames every staged file over its name (with `no_clobber`, one that appeared meanwhile is not
   // replaced: an error), syncs the folder and removes the staging folder.
   absl::Status commit(bool no_clobber);
@@ -47,10 +52,10 @@ class StagedFolder {
 
  private:
   std::string dir_;
-  int fd_ = -1;
+  NativeHandle folder_ = kNoHandle;
   std::vector<std::string> created_;  // folders open() made, deepest first
   TempFolder stage_;
   std::vector<std::pair<std::string, std::string>> staged_;  // (name in the staging folder, name in dir)
 };
 
-}  // namespace anvil
+}  // namespace anvil::platform

@@ -1,4 +1,4 @@
-// What an output path names, found before anything is written, so that writing never harms it:
+// On POSIX, what an output path names, found before anything is written, so that writing never harms it:
 //  * "-", or a path to one of this process's descriptors (/dev/stdout, /dev/fd/N, /proc/self/fd/N):
 //    that descriptor, written as it is (shared with the shell: its offset, its append mode);
 //  * a character or block device, a FIFO, a socket (/dev/null, a named pipe): opened and written as it
@@ -15,7 +15,7 @@
 
 #include <string>
 
-namespace anvil {
+namespace anvil::platform {
 
 struct OutputTarget {
   enum class Kind {
@@ -34,8 +34,4 @@ struct OutputTarget {
 // "OUT: too many levels of symbolic links", "OUT: <folder>: No such file or directory", …
 absl::StatusOr<OutputTarget> resolve_output(const std::string& target);
 
-// Whether `target` names this process's standard output ("-", /dev/stdout, or the same file): a command
-// then prints its summary on stderr instead.
-bool writes_standard_output(const std::string& target);
-
-}  // namespace anvil
+}  // namespace anvil::platform

@@ -1,4 +1,4 @@
-#include "writer/temp_file.hpp"
+#include "platform/temp_file.hpp"
 
 #include <absl/strings/str_cat.h>
 #include <fcntl.h>
@@ -18,7 +18,9 @@
 #include <string>
 #include <utility>
 
-namespace anvil {
+#include "platform/posix/system_error.hpp"
+
+namespace anvil::platform {
 
 namespace {
 
@@ -152,31 +154,33 @@ absl::StatusOr<TempFile> TempFile::create(const std::string& pattern) {
 }
 
 TempFile::TempFile(TempFile&& other) noexcept
-    : slot_(std::exchange(other.slot_, -1)), fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+    : slot_(std::exchange(other.slot_, -1)),
+      handle_(std::exchange(other.handle_, kNoHandle)),
+      path_(std::move(other.path_)) {}
 
 TempFile& TempFile::operator=(TempFile&& other) noexcept {
   if (this != &other) {
     remove();
     slot_ = std::exchange(other.slot_, -1);
-    fd_ = std::exchange(other.fd_, -1);
+    handle_ = std::exchange(other.handle_, kNoHandle);
     path_ = std::move(other.path_);
   }
   return *this;
 }
 
-int TempFile::rename_to(const std::string& target) {
-  if (slot_ < 0) return ENOENT;
+absl::Status TempFile::rename_to(const std::string& target) {
+  if (slot_ < 0) return errno_status(ENOENT);
   BlockSignals block;
   Slot& slot = slots[slot_];
   slot.state.store(kBusy, std::memory_order_release);
   if (::rename(path_.c_str(), target.c_str()) != 0) {
     int error = errno;
     slot.state.store(kActive, std::memory_order_release);
-    return error;
+    return errno_status(error);
   }
   slot.state.store(kFree, std::memory_order_release);
   slot_ = -1;
-  return 0;
+  return absl::OkStatus();
 }
 
 void TempFile::remove() {
@@ -189,7 +193,7 @@ void TempFile::remove() {
   slot_ = -1;
 }
 
-absl::StatusOr<TempFolder> TempFolder::create(int parent_fd, std::string_view prefix) {
+absl::StatusOr<TempFolder> TempFolder::create(NativeHandle parent, std::string_view prefix) {
   if (prefix.size() + 6 > NAME_MAX) return absl::InvalidArgumentError(std::strerror(ENAMETOOLONG));
   install_handlers();
   BlockSignals block;
@@ -204,7 +208,7 @@ absl::StatusOr<TempFolder> TempFolder::create(int parent_fd, std::string_view pr
       return absl::InternalError(std::strerror(error));
     };
     slot.files.store(0, std::memory_order_release);
-    slot.parent_fd = ::fcntl(parent_fd, F_DUPFD_CLOEXEC, 0);
+    slot.parent_fd = ::fcntl(static_cast<int>(parent), F_DUPFD_CLOEXEC, 0);
     if (slot.parent_fd < 0) return fail(errno);
     std::random_device random;
     static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -226,8 +230,8 @@ absl::StatusOr<TempFolder> TempFolder::create(int parent_fd, std::string_view pr
     slot.state.store(kActive, std::memory_order_release);
     TempFolder folder;
     folder.slot_ = static_cast<int>(i);
-    folder.parent_fd_ = slot.parent_fd;
-    folder.fd_ = slot.fd;
+    folder.parent_ = slot.parent_fd;
+    folder.handle_ = slot.fd;
     folder.name_ = slot.name;
     return folder;
   }
@@ -236,8 +240,8 @@ absl::StatusOr<TempFolder> TempFolder::create(int parent_fd, std::string_view pr
 
 TempFolder::TempFolder(TempFolder&& other) noexcept
     : slot_(std::exchange(other.slot_, -1)),
-      parent_fd_(std::exchange(other.parent_fd_, -1)),
-      fd_(std::exchange(other.fd_, -1)),
+      parent_(std::exchange(other.parent_, kNoHandle)),
+      handle_(std::exchange(other.handle_, kNoHandle)),
       files_(std::exchange(other.files_, 0)),
       name_(std::move(other.name_)) {}
 
@@ -245,21 +249,21 @@ TempFolder& TempFolder::operator=(TempFolder&& other) noexcept {
   if (this != &other) {
     remove();
     slot_ = std::exchange(other.slot_, -1);
-    parent_fd_ = std::exchange(other.parent_fd_, -1);
-    fd_ = std::exchange(other.fd_, -1);
+    parent_ = std::exchange(other.parent_, kNoHandle);
+    handle_ = std::exchange(other.handle_, kNoHandle);
     files_ = std::exchange(other.files_, 0);
     name_ = std::move(other.name_);
   }
   return *this;
 }
 
-absl::StatusOr<int> TempFolder::create_file(std::string& name) {
+absl::StatusOr<NativeHandle> TempFolder::create_file(std::string& name) {
   if (slot_ < 0) return absl::FailedPreconditionError("no temporary folder");
   char text[16];
   decimal_name(files_, text);
   // Counted before it exists: a signal meanwhile unlinks a name that may not be there yet.
   folder_slots[slot_].files.store(++files_, std::memory_order_release);
-  int fd = ::openat(fd_, text, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  int fd = ::openat(static_cast<int>(handle_), text, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) return absl::InternalError(std::strerror(errno));
   name = text;
   return fd;
@@ -276,7 +280,7 @@ void TempFolder::remove() {
   slot.fd = slot.parent_fd = -1;
   slot.state.store(kFree, std::memory_order_release);
   slot_ = -1;
-  fd_ = parent_fd_ = -1;
+  handle_ = parent_ = kNoHandle;
 }
 
-}  // namespace anvil
+}  // namespace anvil::platform

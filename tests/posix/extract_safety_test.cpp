@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "reader/forge/archive_reader.hpp"
+#include "tests/posix/signal_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -26,7 +27,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // Every entry of a folder (names only, sorted), links not followed.
-std::vector<std::string> entries(const std::string& folder) {
+std::vector<std::string> folder_entries(const std::string& folder) {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(folder)) out.push_back(e.path().filename().string());
   std::sort(out.begin(), out.end());
@@ -82,12 +83,12 @@ TEST_F(ExtractSafety, ALinkAtANameIsReplacedNotFollowed) {
   auto r = test::run_cli({"extract", archive_, "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::read_file(elsewhere + "/target"), (std::vector<u8>{'k', 'e', 'e', 'p'}));
-  EXPECT_EQ(entries(elsewhere), std::vector<std::string>{"target"});
+  EXPECT_EQ(folder_entries(elsewhere), std::vector<std::string>{"target"});
   for (const auto& [name, bytes] : reference_) {
     EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out + "/" + name))) << name;
     EXPECT_EQ(test::read_file(out + "/" + name), bytes) << name;
   }
-  EXPECT_EQ(entries(out).size(), reference_.size()) << "no staging folder is left";
+  EXPECT_EQ(folder_entries(out).size(), reference_.size()) << "no staging folder is left";
 }
 
 // A folder at a data file's name cannot be replaced by a file: refused before anything is written.
@@ -97,7 +98,7 @@ TEST_F(ExtractSafety, AFolderAtANameIsRefusedBeforeAnythingIsWritten) {
   auto r = test::run_cli({"extract", archive_, "-o", out});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "anvilrt: " + out + "/DataFile_003.data: a folder is in the way\n");
-  EXPECT_EQ(entries(out), std::vector<std::string>{"DataFile_003.data"});
+  EXPECT_EQ(folder_entries(out), std::vector<std::string>{"DataFile_003.data"});
 }
 
 // -o naming a link to a folder: the user named it, and the files go into that folder.
@@ -108,7 +109,7 @@ TEST_F(ExtractSafety, TheFolderGivenMayBeALink) {
   auto r = test::run_cli({"extract", archive_, "DataFile_002", "-o", link});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::read_file(real + "/DataFile_002.data"), reference_["DataFile_002.data"]);
-  EXPECT_EQ(entries(real), (std::vector<std::string>{"DataFile_002.data", "forge.json"}));
+  EXPECT_EQ(folder_entries(real), (std::vector<std::string>{"DataFile_002.data", "forge.json"}));
 }
 
 // A data file that does not read: nothing is written, the folder keeps what it had (a file of the same
@@ -125,7 +126,7 @@ TEST_F(ExtractSafety, ADataFileThatDoesNotReadWritesNothing) {
   EXPECT_THAT(r.err, HasSubstr("data file 1 'DataFile_001'"));
   EXPECT_THAT(r.err, HasSubstr("nothing is written"));
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(entries(out), std::vector<std::string>{"DataFile_000.data"});
+  EXPECT_EQ(folder_entries(out), std::vector<std::string>{"DataFile_000.data"});
   EXPECT_EQ(test::read_file(out + "/DataFile_000.data"), (std::vector<u8>{'o', 'l', 'd'}));
 
   // A folder that did not exist is not left behind either.
@@ -145,7 +146,7 @@ TEST_F(ExtractSafety, KeepGoingWritesTheOthersAndListsTheFailure) {
   ASSERT_EQ(errors.size(), 1u) << r.err;
   EXPECT_THAT(errors[0], HasSubstr("anvilrt: " + bad + ": offset 0x"));
   EXPECT_THAT(errors[0], HasSubstr("data file 1 'DataFile_001'"));
-  std::vector<std::string> written = entries(out);
+  std::vector<std::string> written = folder_entries(out);
   EXPECT_EQ(written, (std::vector<std::string>{"DataFile_000.data", "DataFile_002.data", "DataFile_003.data",
                                                "DataFile_004.data", "forge.json"}));
   for (const std::string& name : written)
@@ -170,7 +171,7 @@ TEST_F(ExtractSafety, NoClobberReplacesNothing) {
   auto r = test::run_cli({"extract", archive_, "-o", out, "--no-clobber"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "anvilrt: " + out + "/DataFile_004.data: exists (--no-clobber: nothing is written)\n");
-  EXPECT_EQ(entries(out), std::vector<std::string>{"DataFile_004.data"});
+  EXPECT_EQ(folder_entries(out), std::vector<std::string>{"DataFile_004.data"});
   EXPECT_EQ(test::read_file(out + "/DataFile_004.data"), (std::vector<u8>{'o', 'l', 'd'}));
 
   fs::remove(out + "/DataFile_004.data");
@@ -184,7 +185,7 @@ TEST_F(ExtractSafety, NoClobberReplacesNothing) {
   fs::remove(out + "/DataFile_002.data");
   r = test::run_cli({"extract", archive_, "-o", out, "--no-clobber"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(entries(out).size(), 6u);  // and forge.json
+  EXPECT_EQ(folder_entries(out).size(), 6u);  // and forge.json
 
   // forge.json is one of the names: an existing one is kept, and nothing is written.
   std::string again = dir_.path("again");
@@ -193,7 +194,7 @@ TEST_F(ExtractSafety, NoClobberReplacesNothing) {
   r = test::run_cli({"extract", archive_, "-o", again, "--no-clobber"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "anvilrt: " + again + "/forge.json: exists (--no-clobber: nothing is written)\n");
-  EXPECT_EQ(entries(again), std::vector<std::string>{"forge.json"});
+  EXPECT_EQ(folder_entries(again), std::vector<std::string>{"forge.json"});
 }
 
 TEST_F(ExtractSafety, StandardOutputIsRefused) {
@@ -229,9 +230,9 @@ TEST_P(SignalDuringExtract, LeavesTheFolderAsItWas) {
     ::kill(pid, SIGSTOP);
     ASSERT_EQ(::waitpid(pid, &status, WUNTRACED), pid);
     ASSERT_TRUE(WIFSTOPPED(status)) << "extract ended before its staging folder was seen: " << status;
-    std::vector<std::string> names = entries(out);
+    std::vector<std::string> names = folder_entries(out);
     if (names.size() == 1 && names[0].starts_with(".anvilrt-stage-")) {
-      std::size_t staged = entries(out + "/" + names[0]).size();
+      std::size_t staged = folder_entries(out + "/" + names[0]).size();
       if (staged >= 1 && staged < datafiles && !test::blocks_signal(pid, sig)) {
         ::kill(pid, sig);
         sent = true;
@@ -243,7 +244,7 @@ TEST_P(SignalDuringExtract, LeavesTheFolderAsItWas) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), sig);
-  EXPECT_TRUE(entries(out).empty()) << entries(out).front();
+  EXPECT_TRUE(folder_entries(out).empty()) << folder_entries(out).front();
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, SignalDuringExtract, ::testing::Values(SIGINT, SIGTERM, SIGHUP),

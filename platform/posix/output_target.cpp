@@ -1,4 +1,4 @@
-#include "writer/output_target.hpp"
+#include "platform/posix/output_target.hpp"
 
 #include <absl/strings/str_cat.h>
 #include <fcntl.h>
@@ -12,7 +12,9 @@
 #include <optional>
 #include <string_view>
 
-namespace anvil {
+#include "platform/replace_file.hpp"
+
+namespace anvil::platform {
 
 namespace {
 
@@ -105,4 +107,4 @@ bool writes_standard_output(const std::string& target) {
   return ::fstat(STDOUT_FILENO, &st) == 0 && st.st_dev == out->st.st_dev && st.st_ino == out->st.st_ino;
 }
 
-}  // namespace anvil
+}  // namespace anvil::platform

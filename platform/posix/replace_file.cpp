@@ -1,4 +1,4 @@
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 #include <absl/strings/str_cat.h>
 #include <fcntl.h>
@@ -11,9 +11,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "writer/output_target.hpp"
+#include "platform/posix/output_target.hpp"
 
-namespace anvil {
+namespace anvil::platform {
 
 namespace {
 
@@ -125,7 +125,7 @@ absl::Status AtomicFile::open(const std::string& target, const OutputOptions& op
                                                 path.parent_path().string(), ": ", temp.status().message()));
       temp_ = std::move(*temp);
       final_ = resolved->path;
-      fd = temp_.fd();
+      fd = static_cast<int>(temp_.handle());
       if (resolved->kind == Kind::kRegularFile)
         keep_attributes(fd, resolved->st);
       else
@@ -154,9 +154,12 @@ absl::Status AtomicFile::commit() {
   }
   file_ = nullptr;
   if (ok && temp_.held()) {
-    error = temp_.rename_to(final_);
-    ok = error == 0;
-    if (ok) sync_folder(final_);
+    absl::Status renamed = temp_.rename_to(final_);
+    if (!renamed.ok()) {
+      discard();
+      return absl::InternalError(absl::StrCat(target_, ": cannot write: ", renamed.message()));
+    }
+    sync_folder(final_);
   }
   if (!ok) {
     discard();
@@ -165,7 +168,7 @@ absl::Status AtomicFile::commit() {
   return absl::OkStatus();
 }
 
-absl::Status write_file_atomically(const std::string& target, std::span<const u8> bytes) {
+absl::Status write_file_atomically(const std::string& target, std::span<const std::uint8_t> bytes) {
   AtomicFile file;
   if (auto s = file.open(target); !s.ok()) return s;
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file.stream()) != bytes.size())
@@ -173,4 +176,4 @@ absl::Status write_file_atomically(const std::string& target, std::span<const u8
   return file.commit();
 }
 
-}  // namespace anvil
+}  // namespace anvil::platform

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/posix/signal_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil::output_safety {

@@ -1,4 +1,4 @@
-#include "writer/staged_folder.hpp"
+#include "platform/staged_folder.hpp"
 
 #include <absl/strings/str_cat.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <utility>
 
-namespace anvil {
+namespace anvil::platform {
 
 namespace {
 
@@ -20,7 +20,7 @@ absl::Status file_error(const std::string& path, const char* what, int error) {
 }
 
 // Writes all of `bytes` to `fd` and syncs it; the errno value on failure.
-int write_all(int fd, std::span<const u8> bytes) {
+int write_all(int fd, std::span<const std::uint8_t> bytes) {
   std::size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -56,13 +56,14 @@ absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
   }
   if (!out.created_.empty() && !std::filesystem::create_directories(dir, ec) && ec)
     return absl::InternalError(absl::StrCat(dir, ": cannot create the folder: ", ec.message()));
-  out.fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (out.fd_ < 0) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  out.folder_ = fd;
+  if (fd < 0) {
     int error = errno;
     if (error == ENOTDIR) return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder"));
     return file_error(dir, "cannot open the folder", error);
   }
-  auto stage = TempFolder::create(out.fd_, ".anvilrt-stage-");
+  auto stage = TempFolder::create(out.folder_, ".anvilrt-stage-");
   if (!stage.ok())
     return absl::InternalError(
         absl::StrCat(dir, ": cannot create a temporary folder in it: ", stage.status().message()));
@@ -72,7 +73,7 @@ absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
 
 StagedFolder::StagedFolder(StagedFolder&& other) noexcept
     : dir_(std::move(other.dir_)),
-      fd_(std::exchange(other.fd_, -1)),
+      folder_(std::exchange(other.folder_, kNoHandle)),
       created_(std::move(other.created_)),
       stage_(std::move(other.stage_)),
       staged_(std::move(other.staged_)) {
@@ -83,7 +84,7 @@ StagedFolder& StagedFolder::operator=(StagedFolder&& other) noexcept {
   if (this != &other) {
     discard();
     dir_ = std::move(other.dir_);
-    fd_ = std::exchange(other.fd_, -1);
+    folder_ = std::exchange(other.folder_, kNoHandle);
     created_ = std::move(other.created_);
     other.created_.clear();
     stage_ = std::move(other.stage_);
@@ -97,8 +98,8 @@ StagedFolder::~StagedFolder() { discard(); }
 void StagedFolder::discard() {
   stage_.remove();
   staged_.clear();
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
+  if (folder_ >= 0) ::close(static_cast<int>(folder_));
+  folder_ = kNoHandle;
   // rmdir(2) removes only an empty folder: one that something else put a file in meanwhile stays.
   for (const std::string& dir : created_) ::rmdir(dir.c_str());
   created_.clear();
@@ -108,7 +109,7 @@ std::string StagedFolder::path(const std::string& name) const { return (std::fil
 
 absl::Status StagedFolder::check(const std::string& name, bool no_clobber) const {
   struct stat st {};
-  if (::fstatat(fd_, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+  if (::fstatat(static_cast<int>(folder_), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     int error = errno;
     if (error == ENOENT) return absl::OkStatus();
     return file_error(path(name), "cannot check the name", error);
@@ -119,31 +120,32 @@ absl::Status StagedFolder::check(const std::string& name, bool no_clobber) const
   return absl::OkStatus();
 }
 
-absl::Status StagedFolder::stage(const std::string& name, std::span<const u8> bytes) {
+absl::Status StagedFolder::stage(const std::string& name, std::span<const std::uint8_t> bytes) {
   std::string staged;
   auto fd = stage_.create_file(staged);
   if (!fd.ok()) return absl::InternalError(absl::StrCat(path(name), ": cannot write: ", fd.status().message()));
-  int error = write_all(*fd, bytes);
-  if (::close(*fd) != 0 && error == 0) error = errno;
+  int error = write_all(static_cast<int>(*fd), bytes);
+  if (::close(static_cast<int>(*fd)) != 0 && error == 0) error = errno;
   if (error != 0) return file_error(path(name), "cannot write", error);
   staged_.emplace_back(std::move(staged), name);
   return absl::OkStatus();
 }
 
 absl::Status StagedFolder::commit(bool no_clobber) {
-  if (fd_ < 0 || !stage_.held()) return absl::FailedPreconditionError("no folder open");
+  if (folder_ < 0 || !stage_.held()) return absl::FailedPreconditionError("no folder open");
   for (const auto& [staged, name] : staged_) {
-    int error = no_clobber ? rename_no_replace(stage_.fd(), staged.c_str(), fd_, name.c_str())
-                           : (::renameat(stage_.fd(), staged.c_str(), fd_, name.c_str()) == 0 ? 0 : errno);
+    const int from = static_cast<int>(stage_.handle()), to = static_cast<int>(folder_);
+    int error = no_clobber ? rename_no_replace(from, staged.c_str(), to, name.c_str())
+                           : (::renameat(from, staged.c_str(), to, name.c_str()) == 0 ? 0 : errno);
     if (error != 0) return file_error(path(name), "cannot write", error);
   }
-  ::fsync(fd_);  // the renames made durable (best effort: some file systems refuse to sync a folder)
+  ::fsync(static_cast<int>(folder_));  // the renames made durable (best effort: some file systems refuse to sync a folder)
   stage_.remove();
   staged_.clear();
   created_.clear();
-  ::close(fd_);
-  fd_ = -1;
+  ::close(static_cast<int>(folder_));
+  folder_ = kNoHandle;
   return absl::OkStatus();
 }
 
-}  // namespace anvil
+}  // namespace anvil::platform

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Builds for x86-64 Windows, with MinGW-w64 (cmake/mingw-w64-x86_64.cmake), the libraries anvilrt links,
+# from Debian's own source packages at the versions the Linux build uses (those of the installed -dev
+# packages), into BUILD/deps/prefix:
+#   cmake/windows/deps.sh BUILD        (./dev windows runs it with BUILD = build-windows)
+# The sources come through `apt-get source` with a private apt configuration under BUILD/deps/apt (a deb-src
+# line derived from the machine's own sources, its own package lists and cache): the machine's /etc/apt is
+# read, never changed. Each library is installed into BUILD/deps/install/<source>_<version> and kept there,
+# so a second run rebuilds nothing and a new version rebuilds only its library; BUILD/deps/prefix is the
+# union of them. Each library's debian/copyright is kept as share/doc/<source>/copyright (the zip's notices).
+set -euo pipefail
+
+# One line per library: the Debian package the Linux build links (its source package and version are
+# built), then how: cmake [args] (the project's CMake), autotools, libdeflate (its Makefile) or boost.
+libraries=(
+  "liblzo2-dev autotools"
+  "libdeflate-dev libdeflate"
+  "libabsl-dev cmake -DABSL_PROPAGATE_CXX_STD=ON -DBUILD_TESTING=OFF -DCMAKE_CXX_STANDARD=20"
+  "libgtest-dev cmake -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON"
+  "rapidjson-dev cmake -DRAPIDJSON_BUILD_DOC=OFF -DRAPIDJSON_BUILD_EXAMPLES=OFF -DRAPIDJSON_BUILD_TESTS=OFF"
+  "libboost-program-options1.74-dev boost"
+)
+
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+toolchain=$source_dir/cmake/mingw-w64-x86_64.cmake
+build=$(mkdir -p "$1" && cd "$1" && pwd)
+deps=$build/deps
+prefix=$deps/prefix
+jobs=$(nproc)
+triple=x86_64-w64-mingw32
+
+# The private apt configuration: deb-src lines for the suites and mirrors of the machine's own deb lines.
+apt_options=()
+apt_ready=""
+private_apt() {
+  [ -n "$apt_ready" ] && return 0
+  local apt=$deps/apt
+  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+  # "URI SUITE" of every enabled Debian deb source, one-line or deb822 format.
+  { awk '$1 == "deb" && $2 !~ /^\[/ { print $2, $3 }' /etc/apt/sources.list 2>/dev/null || true
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [ -f "$f" ] || continue
+      awk 'BEGIN { RS = ""; FS = "\n" }
+           { uris = ""; suites = ""; types = ""
+             for (i = 1; i <= NF; i++) {
+               if ($i ~ /^Types:/) types = substr($i, 7)
+               if ($i ~ /^URIs:/) uris = substr($i, 6)
+               if ($i ~ /^Suites:/) suites = substr($i, 8) }
+             if (types ~ /deb/) { n = split(uris, u, " "); m = split(suites, s, " ")
+               for (a = 1; a <= n; a++) for (b = 1; b <= m; b++) print u[a], s[b] } }' "$f"
+    done; } | grep -E '/debian(-security)?/? ' | sort -u |
+    while read -r uri suite; do echo "deb-src $uri $suite main"; done >"$apt/sources.list"
+  apt_options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1
+    -o APT::Sandbox::User=root)
+  echo "deps: apt-get update (deb-src: $(tr '\n' ';' <"$apt/sources.list"))"
+  apt-get "${apt_options[@]}" update -qq
+  apt_ready=1
+}
+
+# Unpacks the source package SOURCE=VERSION (Debian's patches applied) into $deps/src/ and prints its folder.
+fetch_source() {
+  local source=$1 version=$2 dir=$deps/src/${1}_$2
+  rm -rf "$dir" && mkdir -p "$dir"
+  (cd "$dir" && apt-get "${apt_options[@]}" source -qq "$source=$version" >/dev/null 2>&1) ||
+    { echo "deps: apt-get source $source=$version failed (is that version on the mirror?)" >&2; exit 1; }
+  find "$dir" -mindepth 1 -maxdepth 1 -type d
+}
+
+build_cmake() {  # SRC INSTALL [cmake args...]
+  local src=$1 install=$2
+  shift 2
+  cmake -S "$src" -B "$src/build-windows" -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DANVILRT_WINDOWS_DEPS="$staging" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$install" -DBUILD_SHARED_LIBS=OFF "$@" >/dev/null
+  cmake --build "$src/build-windows" -j "$jobs" >/dev/null
+  cmake --install "$src/build-windows" >/dev/null
+}
+
+build_autotools() {  # SRC INSTALL
+  (cd "$1" && ./configure -q --host=$triple CC=$triple-gcc-posix --prefix="$2" --disable-shared --enable-static &&
+    make -s -j "$jobs" >/dev/null && make -s install >/dev/null)
+}
+
+build_libdeflate() {  # SRC INSTALL: its Makefile names the static archive libdeflatestatic.lib on Windows
+  (cd "$1" && make -s -j "$jobs" CC=$triple-gcc-posix AR=$triple-ar DISABLE_SHARED=1 PREFIX="$2" install >/dev/null &&
+    mv "$2/lib/libdeflatestatic.lib" "$2/lib/libdeflate.a" && rm -rf "$2/bin")
+}
+
+# Boost: the headers, and Program_options' sources compiled into a static archive (the only compiled Boost
+# library anvilrt links; Serialization is used for its headers).
+build_boost() {  # SRC INSTALL
+  local src=$1 install=$2
+  cmake -S "$source_dir/cmake/windows/boost_program_options" -B "$src/build-windows" \
+    -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DANVILRT_WINDOWS_DEPS="$staging" -DCMAKE_BUILD_TYPE=Release \
+    -DBOOST_SOURCE="$src" -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
+  cmake --build "$src/build-windows" -j "$jobs" >/dev/null
+  cmake --install "$src/build-windows" >/dev/null
+}
+
+# The libraries' source versions: the prefix is up to date when it was assembled from these.
+key=""
+for line in "${libraries[@]}"; do
+  read -r package method args <<<"$line"
+  spec=$(dpkg-query -W -f '${source:Package}=${source:Version}' "$package" 2>/dev/null) ||
+    { echo "deps: $package is not installed (its version is the one built for Windows)" >&2; exit 1; }
+  key+="$spec $method $args"$'\n'
+done
+if [ -f "$prefix/.versions" ] && [ "$(cat "$prefix/.versions")" = "${key%$'\n'}" ]; then
+  echo "deps: $prefix (up to date)"
+  exit 0
+fi
+
+# Each library built once per version into deps/install/, then the prefix assembled from them in order (a
+# library's build sees those before it in the list).
+mkdir -p "$deps/install"
+staging=$deps/prefix.new
+rm -rf "$staging" && mkdir -p "$staging"
+while read -r spec method args; do
+  source=${spec%%=*} version=${spec#*=}
+  install=$deps/install/${source}_$version
+  if [ ! -f "$install/.built" ]; then
+    private_apt
+    echo "deps: building $source $version for Windows ($method)"
+    started=$SECONDS
+    src=$(fetch_source "$source" "$version")
+    rm -rf "$install"
+    # shellcheck disable=SC2086  # args: the words of the line
+    "build_$method" "$src" "$install" $args
+    mkdir -p "$install/share/doc/$source"
+    cp "$src/debian/copyright" "$install/share/doc/$source/copyright"
+    rm -rf "$deps/src/${source}_$version"
+    echo "deps: $source $version built in $((SECONDS - started)) s"
+    touch "$install/.built"
+  fi
+  cp -al "$install/." "$staging/"  # hard links: the prefix costs no copy
+  rm -f "$staging/.built"
+done <<<"${key%$'\n'}"
+
+# The .pc and CMake files that name the folder their library was installed to name the prefix instead, where
+# the build looks (sed -i writes a new file: the hard-linked original keeps its text).
+if [ -d "$staging/lib/pkgconfig" ]; then
+  sed -i -E "s|^prefix=.*|prefix=$prefix|; s|^libdir=/.*|libdir=$prefix/lib|; s|^includedir=/.*|includedir=$prefix/include|" \
+    "$staging"/lib/pkgconfig/*.pc
+fi
+grep -rlF --include='*.cmake' "$deps/install/" "$staging" | while read -r file; do
+  sed -i -E "s|$deps/install/[^/\"]*|$prefix|g" "$file"
+done
+printf '%s' "${key%$'\n'}" >"$staging/.versions"
+rm -rf "$prefix" && mv "$staging" "$prefix"
+echo "deps: $prefix"

@@ -1,0 +1,33 @@
+# CTest Windows.PackageHoldsEveryFile: `cpack -G ZIP` in BUILD_DIR, then the zip holds every file
+# cmake/windows/package.cmake promises, and anvilrt.exe imports no DLL but Windows' own (MinGW's runtime
+# DLLs are lib*.dll: libstdc++-6, libgcc_s_seh-1, libwinpthread-1; those of the libraries are too).
+# Run with -DBUILD_DIR= -DVERSION= -DOBJDUMP=.
+execute_process(COMMAND cpack -G ZIP WORKING_DIRECTORY "${BUILD_DIR}" RESULT_VARIABLE result OUTPUT_QUIET)
+set(zip "${BUILD_DIR}/anvilrt-${VERSION}-win64.zip")
+if(NOT result EQUAL 0 OR NOT EXISTS "${zip}")
+  message(FATAL_ERROR "cpack -G ZIP failed (${result}) or wrote no ${zip}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E tar tf "${zip}" OUTPUT_VARIABLE listing COMMAND_ERROR_IS_FATAL ANY)
+set(missing "")
+foreach(file anvilrt.exe README.md LICENSE anvilrt.txt docs/design.md docs/patches.md notices/lzo2.txt
+             notices/libdeflate.txt notices/abseil.txt notices/boost1.74.txt notices/rapidjson.txt
+             notices/mingw-w64-x86-64-dev.txt notices/gcc-mingw-w64-base.txt)
+  string(FIND "${listing}" "anvilrt-${VERSION}-win64/${file}\n" at)
+  if(at EQUAL -1)
+    list(APPEND missing ${file})
+  endif()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "not in ${zip}: ${missing}")
+endif()
+if(listing MATCHES "notices/googletest")
+  message(FATAL_ERROR "${zip} holds GoogleTest's notice, which anvilrt.exe does not link")
+endif()
+execute_process(COMMAND "${OBJDUMP}" -p "${BUILD_DIR}/anvilrt.exe" OUTPUT_VARIABLE headers COMMAND_ERROR_IS_FATAL ANY)
+string(REGEX MATCHALL "DLL Name: [^\n]+" dlls "${headers}")
+foreach(dll IN LISTS dlls)
+  if(dll MATCHES "DLL Name: lib")
+    message(FATAL_ERROR "anvilrt.exe imports a DLL Windows does not have: ${dll}")
+  endif()
+endforeach()
+message(STATUS "${zip}: every file; anvilrt.exe imports ${dlls}")
