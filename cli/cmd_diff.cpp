@@ -8,6 +8,8 @@
 #include "model/counted.hpp"
 #include "patch/archive_diff.hpp"
 #include "patch/diff.hpp"
+#include "pipeline/folder_diff.hpp"
+#include "pipeline/game_folder.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -67,6 +69,38 @@ int diff_level_files(const OpenedInput& a, const OpenedInput& b, const std::stri
   return std::cout ? kOk : kBadInput;
 }
 
+// Two game folders: their archives compared by file name (pipeline/folder_diff.hpp), the patch's pointers
+// folder pointers.
+int diff_game_folders(const std::string& a_path, const std::string& b_path, const std::string& game_option, bool json) {
+  if (!folder::is_folder(a_path) || !folder::is_folder(b_path)) {
+    error(absl::StrFormat("%s is a folder and %s is not: diff compares two game folders, or two files",
+                          folder::is_folder(a_path) ? a_path : b_path, folder::is_folder(a_path) ? b_path : a_path));
+    return kBadInput;
+  }
+  if (json) {
+    error("--json compares two archives or two files; of two game folders diff prints the patch");
+    return kBadInput;
+  }
+  auto diff = folder::diff_folders(a_path, b_path,
+                                   game_option == "auto" ? std::nullopt : std::optional<Game>(parse_game(game_option)));
+  if (!diff.ok()) {
+    error(std::string(diff.status().message()));
+    return kBadInput;
+  }
+  for (const std::string& line : diff->recovered) std::cerr << "anvilrt: " << line << "\n";
+  for (const std::string& name : diff->only_in_a)
+    std::cerr << absl::StrFormat("archive %s: only in %s (a patch cannot carry a whole archive)\n", name, a_path);
+  for (const std::string& name : diff->only_in_b)
+    std::cerr << absl::StrFormat("archive %s: only in %s (a patch cannot carry a whole archive)\n", name, b_path);
+  for (const folder::ArchivePairDiff& a : diff->archives)
+    for (const patch::DataFileDiff& d : a.diff.datafiles)
+      std::cerr << diff_line(d, "archive " + a.name + ", data file " + d.name, true);
+  std::cout << patch::diff_to_patch_json(diff->ops());
+  std::cout.flush();
+  if (!std::cout) return kBadInput;
+  return diff->identical() ? kOk : kDiffers;
+}
+
 }  // namespace
 
 int run_diff(int argc, char** argv) {
@@ -95,6 +129,10 @@ int run_diff(int argc, char** argv) {
              "entry that differs (its archive offset).\n"
              "Two decompressed data files: the patch addresses /objects/... as a patch of a data file does;\n"
              "standard error as for an archive's data file.\n"
+             "Two game folders (docs/game-folders.md): their archives matched by file name, each pair as above;\n"
+             "the patch addresses /archives/A.forge/datafiles/NAME/objects/..., so that `anvilrt patch DIR_A\n"
+             "PATCH --in-place` gives DIR_A's archives DIR_B's objects; an archive in one folder only is said on\n"
+             "standard error (exit 1). No --json.\n"
              "--json: one document with every data file's state, offsets and operations (docs/diff.md).\n"
              "Archives and data files: exit 0: identical; 1: they differ. Exit 2: bad input (or an archive\n"
              "compared with a file that is not one).",
@@ -107,6 +145,8 @@ int run_diff(int argc, char** argv) {
     error("A and B cannot both be standard input (-)");
     return kBadInput;
   }
+  if (folder::is_folder(a_path) || folder::is_folder(b_path))
+    return diff_game_folders(a_path, b_path, game_option, json);
   PathErrors path_errors;
   // An archive's layout and dialect are found from the data files that differ (none when none does).
   auto a = open_one(a_path, {.game = game_option, .detect_later = true}, common, path_errors);

@@ -17,6 +17,7 @@
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
 #include "model/parallel.hpp"
+#include "pipeline/game_folder.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
 #include "platform/paths.hpp"
@@ -70,12 +71,13 @@ int run_ls(int argc, char** argv) {
   add_jobs_option(options, "data files read at once");
   options.add_options()("json", "one JSON document instead of lines")(
       "objects", "also carve each data file's entry bodies and count the objects of each class")(
-      "archives", po::value(&paths)->required()->multitoken(), "the .forge archives");
+      "archives", po::value(&paths)->required()->multitoken(),
+      "the .forge archives (a folder: the archives directly in it)");
   po::variables_map vm;
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
+             "usage: anvilrt ls FORGE|DIR... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
              "One line per data file of a .forge archive (version 25, 26 or 27): index, file_id, name, file_type,\n"
              "stored size,\n"
              "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"
@@ -91,6 +93,8 @@ int run_ls(int argc, char** argv) {
              "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
              "(docs/data-file-names.md).\n"
              "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
+             "A folder (a game folder, docs/game-folders.md) stands for the .forge archives directly in it, an\n"
+             "interrupted change there finished or rolled back first (said on stderr).\n"
              "--json: {\"archive\", \"version\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its\n"
              "index, file_id (8 hex digits, 16 in archive version 27), name, file_type, header_offset (the archive\n"
              "offset of its 440-byte header; version 27 has none), stored_offset (of its stored bytes, right after\n"
@@ -102,6 +106,26 @@ int run_ls(int argc, char** argv) {
     return code;
   if (!check_game_option(game_option)) return kBadInput;
   const u64 jobs = thread_budget();
+  // A game folder stands for its archives (pipeline/game_folder.hpp), an interrupted change there finished
+  // or rolled back first.
+  std::vector<std::string> named = std::move(paths);
+  paths.clear();
+  bool folders_failed = false;
+  for (const std::string& path : named) {
+    if (!folder::is_folder(path)) {
+      paths.push_back(path);
+      continue;
+    }
+    auto opened = folder::open_game_folder(path);
+    if (!opened.ok()) {
+      error(std::string(opened.status().message()));
+      folders_failed = true;
+      continue;
+    }
+    for (const std::string& line : opened->recovered) std::cerr << "anvilrt: " << line << "\n";
+    for (std::size_t i = 0; i < opened->archives.size(); ++i) paths.push_back(opened->path(i));
+  }
+  if (folders_failed && paths.empty()) return kBadInput;
   const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0, several = paths.size() > 1;
   rapidjson::OStreamWrapper stream(std::cout);
   LsJson out(stream);
@@ -237,7 +261,7 @@ int run_ls(int argc, char** argv) {
   if (json && several) out.EndArray();
   if (json && (several || out.IsComplete())) std::cout << "\n";
   std::cout.flush();
-  return failed > 0 || path_errors.any() ? kBadInput : kOk;
+  return failed > 0 || folders_failed || path_errors.any() ? kBadInput : kOk;
 }
 
 }  // namespace anvil::cli

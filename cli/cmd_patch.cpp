@@ -12,6 +12,7 @@
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
 #include "pipeline/data_file_patch.hpp"
+#include "pipeline/folder_patch_run.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
@@ -76,6 +77,51 @@ int patch_archive(const OpenedInput& opened, std::string_view text, const std::s
   return kOk;
 }
 
+void print_recovered(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) std::cerr << "anvilrt: " << line << "\n";
+}
+
+// `patch` of a game folder: the operations routed to its archives (pipeline/folder_patch.hpp), the edited
+// archives written as one transaction (pipeline/folder_transaction.hpp).
+int patch_game_folder(const std::string& dir, std::string_view text, const std::string& patch_path,
+                      const std::string& out, bool dry_run, const std::string& game_option, const Common& common) {
+  folder::FolderPatchRequest request;
+  request.dir = dir;
+  request.out_dir = out;
+  request.dry_run = dry_run;
+  if (game_option != "auto") request.options.game = parse_game(game_option);
+  request.options.layout = common.layout;
+  request.intent = "patch " + patch_path;
+  folder::FolderPatchRun run = folder::patch_folder(request, text);
+  print_recovered(run.recovered);
+  if (!run.status.ok()) {
+    error(std::string(run.status.message()));
+    return kBadInput;
+  }
+  if (run.outcome.error) {
+    const patch::PatchError& e = *run.outcome.error;
+    if (e.input_fault)
+      error(absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, e.op_index, e.pointer, patch_path));
+    else
+      error(patch_path + ": " + e.message());
+    return e.exit_code;
+  }
+  if (!dry_run) return kOk;
+  for (const folder::ArchivePatch& a : run.outcome.archives) {
+    for (const patch::Change& c : a.outcome.document_changes) print_change(c, "");
+    for (std::size_t i = 0; i < a.outcome.datafiles.size(); ++i) {
+      const patch::DataFilePatch& d = a.outcome.datafiles[i];
+      std::cout << absl::StrFormat("archive %s, data file %s: %s would change\n", run.archives[a.archive],
+                                   a.datafile_names[i], counted(d.result.edited.size(), "object"));
+      for (const patch::Change& c : d.result.changes) print_change(c, "  ");
+    }
+  }
+  std::cout << absl::StrFormat(
+      "dry run: %s would change in %s of %s; nothing written\n", counted(run.outcome.edited_objects(), "object"),
+      counted(run.outcome.edited_datafiles(), "data file"), counted(run.archives.size(), "archive"));
+  return kOk;
+}
+
 }  // namespace
 
 int run_patch(int argc, char** argv) {
@@ -95,7 +141,7 @@ int run_patch(int argc, char** argv) {
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
-             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [--jobs N]\n"
+             "usage: anvilrt patch FILE|DIR PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [--jobs N]\n"
              "       [-q] [-v]\n\n"
              "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
              "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
@@ -109,6 +155,11 @@ int run_patch(int argc, char** argv) {
              "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed. A damaged data\n"
              "file (a block its checksum rule does not match) is refused if edited, else copied byte for byte\n"
              "with a warning.\n"
+             "FILE may be a game folder (docs/game-folders.md): its .forge archives (directly in it) patched as\n"
+             "one document; /archives/A.forge/... addresses one archive, /objects/KEY/... the one archive holding\n"
+             "KEY (a key in two archives is refused). --in-place changes every archive it changes or none, even\n"
+             "when killed (a journal in DIR/.anvilrt/, finished or rolled back by the next command on DIR);\n"
+             "-o OUTDIR makes a new folder of all the archives. A read-only archive is refused.\n"
              "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
              "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
              options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code))
@@ -134,6 +185,7 @@ int run_patch(int argc, char** argv) {
     return kBadInput;
   }
   // -o naming FILE itself (by any path to it) replaces FILE as --in-place does, under the same rule.
+  PathErrors path_errors;
   std::error_code same_error;
   const bool onto_input = !in_place && !out.empty() && file != "-" && out != "-" &&
                           std::filesystem::equivalent(platform::path_of(file), platform::path_of(out), same_error) && !same_error;
@@ -141,9 +193,15 @@ int run_patch(int argc, char** argv) {
     error("--force only goes with --in-place (or -o naming FILE itself)");
     return kBadInput;
   }
+  if (folder::is_folder(file)) {
+    auto patch_file = open_input(patch_path, path_errors);
+    if (!patch_file) return kBadInput;
+    auto text = patch_file->bytes();
+    return patch_game_folder(file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
+                             in_place ? "" : out, dry_run, game_option, common);
+  }
   if (in_place) out = file;
 
-  PathErrors path_errors;
   auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
   if (!opened) return kBadInput;
   InputFile* input = &*opened->input;

@@ -69,7 +69,9 @@ int run_stats(int argc, char** argv) {
              "and decompressed, its checksum rule (the candidate most blocks match, when more than half do, with\n"
              "its count), and the data files that fail a container check. A data file with a damaged block (one\n"
              "the rule does not match) is not counted: one error line names it, and the exit is 2. Folders are\n"
-             "walked for level files (README); a file that carves no object is a warning.",
+             "walked for level files (README); a file that carves no object is a warning.\n"
+             "A game folder (docs/game-folders.md): an interrupted change there is finished or rolled back first\n"
+             "(said on stderr), and its .anvilrt/ folder is not walked.",
              options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;

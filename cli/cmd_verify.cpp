@@ -94,6 +94,8 @@ int run_verify(int argc, char** argv) {
              "rule is none and no block is checked. --recompress counts, per algorithm, the blocks that\n"
              "re-compress to their stored bytes.\n"
              "Folders are walked for level files (README); a file that carves no object is a warning.\n"
+             "A game folder (docs/game-folders.md): an interrupted change there is finished or rolled back first\n"
+             "(said on stderr), and its .anvilrt/ folder is not walked.\n"
              "Exit 0: all identical; 1: a file differs (its first differing offset is printed); 2: bad input.",
              options, {{"paths", "PATH", -1}}, common, vm, code))
     return code;

@@ -17,6 +17,7 @@
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
 #include "model/parallel.hpp"
+#include "pipeline/folder_transaction.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
 #include "platform/paths.hpp"
@@ -303,9 +304,21 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
   for (const std::string& path : paths) {
     std::error_code ec;
     if (fs::is_directory(platform::path_of(path), ec)) {
+      // A game folder's interrupted transaction is finished or rolled back before its archives are read
+      // (pipeline/folder_transaction.hpp); anvilrt's own files in it are not level data.
+      auto recovered = folder::recover_if_interrupted(path);
+      if (!recovered.ok()) {
+        errors.failed(path, recovered.status());
+        continue;
+      }
+      for (const std::string& line : *recovered) std::cerr << "anvilrt: " << line << "\n";
       std::vector<WalkedFile> found;
       for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec)) {
+        if (it->path().filename() == folder::kStateFolder) {
+          it.disable_recursion_pending();
+          continue;
+        }
         if (!it->is_regular_file(ec)) continue;
         std::string ext = platform::utf8_of(it->path().extension());
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });

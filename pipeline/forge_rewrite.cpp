@@ -267,20 +267,35 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
     if (auto s = file.commit(); !s.ok()) return s;
     return reports;
   }
+  auto reports = rewrite_into(bytes, edit, file.stream(), file.temp_path(), target, input, *checksums, layout);
+  if (!reports.ok()) return reports.status();
+  if (auto s = file.commit(); !s.ok()) return s;
+  return reports;
+}
+
+absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const ArchiveEdit& edit, std::FILE* file,
+                                        const std::string& path, const std::string& target, const InputFile* input,
+                                        const ChecksumVerdict& checksums, std::optional<u8> layout) {
+  auto in_archive = [&](const absl::Status& s) {
+    return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
+  };
+  auto in_output = [&](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
+  };
   const bool mapped_input = input && input->source() != nullptr && input->bytes().data() == bytes.data();
-  FileSink sink(file.stream(), mapped_input ? input->source() : nullptr);
-  if (auto s = sink.prepare(bytes); !s.ok()) return absl::InternalError(absl::StrCat(target, ": ", s.message()));
-  auto reports = rewrite(bytes, edit, sink, input, checksums, layout);
-  if (!sink.failure().ok()) return absl::InternalError(absl::StrCat(target, ": ", sink.failure().message()));
+  FileSink sink(file, mapped_input ? input->source() : nullptr);
+  if (auto s = sink.prepare(bytes); !s.ok()) return in_output(s);
+  auto reports = rewrite(bytes, edit, sink, input, &checksums, layout);
+  if (!sink.failure().ok()) return in_output(sink.failure());
   if (!reports.ok()) return in_archive(reports.status());
-  if (std::fflush(file.stream()) != 0) return cannot_write();
-  auto written = InputFile::open(file.temp_path());
+  if (std::fflush(file) != 0)
+    return absl::InternalError(absl::StrCat(target, ": cannot write: ", std::strerror(errno)));
+  auto written = InputFile::open(path);
   if (!written.ok()) return written.status();
   if (auto s = check_rewrite(bytes, written->bytes(), edit, sink.copied_by_kernel(), mapped_input ? input : nullptr,
-                             &*written, *checksums, layout);
+                             &*written, checksums, layout);
       !s.ok())
     return in_output(s);
-  if (auto s = file.commit(); !s.ok()) return s;
   return reports;
 }
 

@@ -5,6 +5,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <span>
@@ -115,5 +116,13 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes
 absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
                                         const platform::OutputOptions& options = {}, const InputFile* input = nullptr,
                                         const ChecksumVerdict* checksums = nullptr, std::optional<u8> layout = {});
+
+// What rewrite_file() does between opening its temporary and renaming it: rewrite() into `file` (a new,
+// empty regular file at `path`), flushed, then read back and checked with check_rewrite(). Errors name
+// `target` (what the file is to become) or the archive. The caller syncs and puts the file in place (a
+// game folder's transaction: pipeline/folder_transaction.hpp).
+absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const ArchiveEdit& edit, std::FILE* file,
+                                        const std::string& path, const std::string& target, const InputFile* input,
+                                        const ChecksumVerdict& checksums, std::optional<u8> layout = {});
 
 }  // namespace anvil::forge

@@ -1,0 +1,64 @@
+#include "pipeline/folder_output.hpp"
+
+#include <absl/strings/str_cat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "pipeline/archive_patch_output.hpp"
+#include "pipeline/forge_rewrite.hpp"
+
+namespace anvil::folder {
+
+namespace {
+
+absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& patched, FolderTransaction& txn) {
+  auto levels = folder.levels(patched.archive);
+  if (!levels.ok()) return levels.status();
+  forge::ArchiveLevels& set = **levels;
+  const InputFile& input = folder.input(patched.archive);
+  auto changes = forge::patched_data_files(set, patched.outcome);
+  if (!changes.ok())
+    return absl::Status(changes.status().code(), absl::StrCat(input.path(), ": ", changes.status().message()));
+  forge::ArchiveEdit edit;
+  edit.changes = std::move(*changes);
+  const forge::ChecksumVerdict& checksums = set.checksums().verdict;
+  const std::string& name = folder.name(patched.archive);
+  return txn.stage_with(name, [&](std::FILE* file, const std::string& temp) -> absl::Status {
+    auto report = forge::rewrite_into(input.bytes(), edit, file, temp, txn.path(name), &input, checksums,
+                                      set.archive().data_layout);
+    return report.ok() ? absl::OkStatus() : report.status();
+  });
+}
+
+absl::Status stage_copy(const FolderLevels& folder, std::size_t a, FolderTransaction& txn) {
+  const std::string path = folder.folder().path(a);
+  auto input = InputFile::open(path);
+  if (!input.ok()) return input.status();
+  const std::span<const u8> bytes = input->bytes();
+  const std::string& name = folder.name(a);
+  return txn.stage_with(name, [&](std::FILE* file, const std::string&) -> absl::Status {
+    if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
+      return absl::InternalError(absl::StrCat(txn.path(name), ": cannot write: ", std::strerror(errno)));
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace
+
+absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome& outcome, FolderTransaction& txn,
+                                  bool copy_unchanged) {
+  std::vector<bool> edited(folder.size(), false);
+  for (const ArchivePatch& a : outcome.archives) {
+    if (a.outcome.edited_objects() == 0) continue;
+    edited[a.archive] = true;
+    if (auto s = stage_patched_archive(folder, a, txn); !s.ok()) return s;
+  }
+  if (copy_unchanged)
+    for (std::size_t a = 0; a < folder.size(); ++a)
+      if (!edited[a])
+        if (auto s = stage_copy(folder, a, txn); !s.ok()) return s;
+  return absl::OkStatus();
+}
+
+}  // namespace anvil::folder

@@ -1,0 +1,20 @@
+// The output of `anvilrt patch DIR` (pipeline/folder_patch.hpp): each edited archive written by the
+// archive's edit path (pipeline/archive_patch_output.hpp: only the edited data files re-compressed, read
+// back and checked) straight into its temporary of a folder transaction (pipeline/folder_transaction.hpp),
+// so that the folder's archives change together or not at all when the caller commits.
+#pragma once
+
+#include <absl/status/status.h>
+
+#include "pipeline/folder_patch.hpp"
+#include "pipeline/folder_transaction.hpp"
+
+namespace anvil::folder {
+
+// Stages in `txn`, under its file name, every archive `outcome` (without error) edits. With
+// `copy_unchanged` (`patch DIR -o OUTDIR`: a new folder), every other archive of `folder` is staged too,
+// copied byte for byte. Errors are one line naming the archive or the file written.
+absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome& outcome, FolderTransaction& txn,
+                                  bool copy_unchanged = false);
+
+}  // namespace anvil::folder

@@ -1,0 +1,151 @@
+#include "pipeline/folder_patch.hpp"
+
+#include <absl/strings/str_format.h>
+
+#include "pipeline/folder_router.hpp"
+
+namespace anvil::folder {
+
+std::size_t FolderPatchOutcome::edited_objects() const {
+  std::size_t n = 0;
+  for (const ArchivePatch& a : archives) n += a.outcome.edited_objects();
+  return n;
+}
+
+std::size_t FolderPatchOutcome::edited_datafiles() const {
+  std::size_t n = 0;
+  for (const ArchivePatch& a : archives) n += a.outcome.edited_datafiles();
+  return n;
+}
+
+std::size_t FolderPatchOutcome::edited_archives() const {
+  std::size_t n = 0;
+  for (const ArchivePatch& a : archives) n += a.outcome.edited_objects() > 0;
+  return n;
+}
+
+namespace route {
+
+void Router::fail(std::size_t index, patch::PatchError error) {
+  if (failure_ && failure_->op <= index) return;
+  error.op_index = index;
+  failure_ = Failure{index, std::move(error)};
+}
+
+// Runs one archive's operations (those before the earliest failure known) through the archive engine. A
+// bulk operation that matches nothing in this archive is dropped and the rest run again: it changes
+// nothing here, and fails only when it matches nothing in every archive it reached.
+void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outcome) {
+  auto cut = [&](std::size_t limit) {
+    while (!sub.index.empty() && sub.index.back() >= limit) {
+      sub.ops.PopBack();
+      sub.index.pop_back();
+      sub.named.pop_back();
+    }
+  };
+  if (failure_) cut(failure_->op);
+  if (sub.index.empty()) return;
+  auto levels = folder_.levels(archive);
+  if (!levels.ok()) {
+    fail(sub.index.front(), patch::PatchError{0, pointers_[sub.index.front()], std::string(levels.status().message()),
+                                              patch::kBadPatch, true});
+    return;
+  }
+  while (!sub.index.empty()) {
+    patch::ArchivePatchOutcome out = patch::apply_archive_patch(**levels, sub.ops, options_);
+    if (!out.error) {
+      const std::string prefix = archive_pointer(folder_.name(archive));
+      for (patch::DataFilePatch& d : out.datafiles)
+        for (patch::Change& c : d.result.changes) {
+          c.op_index = sub.index[c.op_index];
+          c.pointer = prefix + c.pointer;
+        }
+      for (patch::Change& c : out.document_changes) {
+        c.op_index = sub.index[c.op_index];
+        c.pointer = prefix + c.pointer;
+      }
+      std::vector<std::string> names;
+      for (const patch::DataFilePatch& d : out.datafiles) names.push_back((*levels)->name(d.datafile));
+      outcome.archives.push_back({archive, std::move(out), std::move(names)});
+      return;
+    }
+    patch::PatchError& e = *out.error;
+    if (e.op_index == patch::PatchError::kWholePatch || e.op_index >= sub.index.size()) {
+      fail(sub.index.front(), patch::PatchError{0, pointers_[sub.index.front()], with_archive(e.reason, archive),
+                                                e.exit_code, e.input_fault});
+      return;
+    }
+    const std::size_t k = e.op_index, index = sub.index[k];
+    auto bulk = bulk_.find(index);
+    if (bulk != bulk_.end() && bulk->second.archives > 1 && e.exit_code == patch::kTestFailed) {
+      ++bulk->second.matched_nothing;
+      bulk->second.error = e;
+      bulk->second.last = archive;
+      sub.ops.Erase(sub.ops.Begin() + k);
+      sub.index.erase(sub.index.begin() + static_cast<std::ptrdiff_t>(k));
+      sub.named.erase(sub.named.begin() + static_cast<std::ptrdiff_t>(k));
+      continue;
+    }
+    // The folder's pointer, not the one the archive was given.
+    e.pointer = pointers_[index];
+    if (sub.named[k] || e.input_fault) e.reason = with_archive(e.reason, archive);
+    fail(index, std::move(e));
+    return;
+  }
+}
+
+FolderPatchOutcome Router::run() {
+  FolderPatchOutcome outcome;
+  pointers_.resize(patch_.Size());
+  for (std::size_t i = 0; i < patch_.Size() && !failure_; ++i) {
+    try {
+      route(i, patch_[static_cast<rapidjson::SizeType>(i)]);
+    } catch (const patch::archive::Refusal& r) {
+      fail(i, patch::PatchError{0, pointers_[i], r.reason, r.exit_code, r.input_fault});
+    }
+  }
+  for (auto& [archive, sub] : subs_) run_archive(archive, sub, outcome);
+  for (auto& [index, bulk] : bulk_) {
+    if (failure_ && failure_->op <= index) break;
+    if (bulk.archives > 1 && bulk.matched_nothing == bulk.archives) {
+      patch::PatchError e = bulk.error;
+      e.pointer = pointers_[index];
+      e.reason = absl::StrFormat("%s, nor in any of the other %d archives it ranges over",
+                                 with_archive(e.reason, bulk.last), bulk.archives - 1);
+      fail(index, std::move(e));
+    }
+  }
+  if (failure_) {
+    outcome.error = std::move(failure_->error);
+    outcome.archives.clear();
+  }
+  return outcome;
+}
+
+}  // namespace route
+
+FolderPatchOutcome apply_folder_patch(FolderLevels& folder, const rapidjson::Value& patch,
+                                      const patch::PatchOptions& options) {
+  FolderPatchOutcome outcome;
+  if ((outcome.error = patch::check_patch_shape(patch))) return outcome;
+  try {
+    return route::Router(folder, patch, options).run();
+  } catch (const std::exception& e) {
+    outcome.error = patch::PatchError{patch::PatchError::kWholePatch, "", std::string("internal error: ") + e.what(),
+                                      patch::kBadPatch};
+  }
+  return outcome;
+}
+
+FolderPatchOutcome apply_folder_patch_text(FolderLevels& folder, std::string_view patch_json,
+                                           const patch::PatchOptions& options) {
+  rapidjson::Document doc;
+  if (auto error = patch::parse_patch_text(patch_json, doc)) {
+    FolderPatchOutcome outcome;
+    outcome.error = std::move(error);
+    return outcome;
+  }
+  return apply_folder_patch(folder, doc, options);
+}
+
+}  // namespace anvil::folder

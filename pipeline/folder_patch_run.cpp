@@ -1,0 +1,78 @@
+#include "pipeline/folder_patch_run.hpp"
+
+#include <absl/strings/str_cat.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "pipeline/folder_output.hpp"
+#include "pipeline/folder_transaction.hpp"
+
+namespace anvil::folder {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// OUTDIR for `-o`: a new folder, or an empty one (anvilrt's own state folder aside), made if missing.
+absl::Status prepare_out_dir(const std::string& dir, const std::string& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec)) {
+    if (!fs::is_directory(out, ec)) return absl::InvalidArgumentError(absl::StrCat(out, ": not a folder"));
+    std::error_code same;
+    if (fs::equivalent(dir, out, same))
+      return absl::InvalidArgumentError(absl::StrCat(out, ": is DIR itself: give --in-place"));
+    for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().filename() != kStateFolder)
+        return absl::InvalidArgumentError(
+            absl::StrCat(out, ": not empty (-o makes a new folder of the patched archives)"));
+    return absl::OkStatus();
+  }
+  fs::create_directories(out, ec);
+  if (ec) return absl::InternalError(absl::StrCat(out, ": cannot make the folder: ", ec.message()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+FolderPatchRun patch_folder(const FolderPatchRequest& request, std::string_view patch_json) {
+  FolderPatchRun run;
+  const bool in_place = request.out_dir.empty();
+  std::optional<FolderTransaction> txn;
+  // In place, the lock is taken before anything is read: a second process waits, then reads what the
+  // first wrote.
+  if (!request.dry_run) {
+    // A folder that is not a game folder is refused before anything (the lock's folder) is made in it.
+    if (auto listed = open_game_folder(request.dir); !listed.ok()) {
+      run.status = listed.status();
+      return run;
+    } else {
+      run.recovered = std::move(listed->recovered);
+    }
+    if (!in_place)
+      if (run.status = prepare_out_dir(request.dir, request.out_dir); !run.status.ok()) return run;
+    auto begun = FolderTransaction::begin(in_place ? request.dir : request.out_dir, request.intent, &run.recovered);
+    if (!begun.ok()) {
+      run.status = begun.status();
+      return run;
+    }
+    txn.emplace(std::move(*begun));
+  }
+  auto folder = open_game_folder(request.dir);
+  if (!folder.ok()) {
+    run.status = folder.status();
+    return run;
+  }
+  run.recovered.insert(run.recovered.end(), folder->recovered.begin(), folder->recovered.end());
+  run.archives = folder->archives;
+  FolderLevels levels(std::move(*folder), request.options);
+  patch::PatchOptions options;
+  options.record_changes = request.dry_run;
+  run.outcome = apply_folder_patch_text(levels, patch_json, options);
+  if (run.outcome.error || request.dry_run) return run;
+  run.status = stage_patched_folder(levels, run.outcome, *txn, !in_place);
+  if (run.status.ok()) run.status = txn->commit();
+  return run;
+}
+
+}  // namespace anvil::folder

@@ -1,0 +1,84 @@
+#include "pipeline/game_folder.hpp"
+
+#include <absl/strings/str_cat.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "patch/json_util.hpp"
+#include "pipeline/folder_transaction.hpp"
+#include "reader/forge/archive_game.hpp"
+#include "reader/forge/archive_reader.hpp"
+
+namespace anvil::folder {
+
+namespace fs = std::filesystem;
+
+std::string GameFolder::path(std::size_t i) const { return (fs::path(dir) / archives.at(i)).string(); }
+
+std::optional<std::size_t> GameFolder::find(std::string_view name) const {
+  auto it = std::find(archives.begin(), archives.end(), name);
+  if (it == archives.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - archives.begin());
+}
+
+bool is_folder(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+std::string archive_pointer(std::string_view name) { return "/archives/" + patch::escape_segment(name); }
+
+absl::StatusOr<GameFolder> open_game_folder(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return absl::NotFoundError(absl::StrCat(dir, fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
+  GameFolder folder;
+  folder.dir = dir;
+  auto recovered = recover_if_interrupted(dir);
+  if (!recovered.ok()) return recovered.status();
+  folder.recovered = std::move(*recovered);
+  fs::directory_iterator it(dir, ec);
+  if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot list the folder: ", ec.message()));
+  for (fs::directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot list the folder: ", ec.message()));
+    const std::string name = it->path().filename().string();
+    if (it->path().extension() == ".forge" && name.front() != '.' && it->is_regular_file(ec))
+      folder.archives.push_back(name);
+  }
+  if (folder.archives.empty())
+    return absl::NotFoundError(
+        absl::StrCat(dir, ": holds no .forge archive (a game folder's archives lie directly in it)"));
+  std::sort(folder.archives.begin(), folder.archives.end());
+  return folder;
+}
+
+FolderLevels::FolderLevels(GameFolder folder, FolderOptions options)
+    : folder_(std::move(folder)), options_(options), opened_(folder_.archives.size()) {}
+
+absl::StatusOr<forge::ArchiveLevels*> FolderLevels::levels(std::size_t a) {
+  if (opened_.at(a)) return opened_[a]->levels.get();
+  const std::string path = folder_.path(a);
+  auto named = [&](const absl::Status& s) { return absl::Status(s.code(), absl::StrCat(path, ": ", s.message())); };
+  auto input = InputFile::open(path);
+  if (!input.ok()) return input.status();  // InputFile's message names the path
+  auto opened = std::make_unique<Opened>(Opened{std::move(*input), {}, nullptr});
+  const std::span<const u8> bytes = opened->input.bytes();
+  // As `anvilrt patch A.forge` reads it (cli/archive_input.cpp): the layout and the dialect from the same
+  // data file unless given.
+  const bool find_both = !options_.layout && !options_.game;
+  auto archive = find_both ? forge::read_archive_tables(bytes, &opened->input)
+                           : forge::read_archive(bytes, &opened->input, options_.layout);
+  if (!archive.ok()) return named(archive.status());
+  opened->archive = std::move(*archive);
+  Game game = options_.game ? *options_.game
+              : find_both   ? forge::detect_layout_and_game(bytes, opened->archive)
+                            : forge::detect_archive_game(bytes, opened->archive);
+  opened->levels = std::make_unique<forge::ArchiveLevels>(bytes, opened->archive, game);
+  const InputFile* file = &opened->input;
+  opened->levels->release_voted_with([file](std::size_t offset, std::size_t size) { file->release(offset, size); });
+  opened_[a] = std::move(opened);
+  return opened_[a]->levels.get();
+}
+
+}  // namespace anvil::folder

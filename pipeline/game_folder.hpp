@@ -1,0 +1,79 @@
+// A game folder as a target (docs/game-folders.md): the `.forge` archives directly in a folder (not in
+// its subfolders), sorted by name, read as one document
+//
+//   { "archives": { "A.forge": <the archive's document, as `anvilrt dump A.forge` prints it>, ... } }
+//
+// whose archives are each read as `anvilrt` reads one archive (reader/forge/archive_levels.hpp), opened
+// only when an operation needs them.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/forge/archive.hpp"
+#include "model/object.hpp"
+#include "reader/forge/archive_levels.hpp"
+#include "reader/input_file.hpp"
+
+namespace anvil::folder {
+
+struct GameFolder {
+  std::string dir;
+  std::vector<std::string> archives;  // file names, sorted
+  // What opening the folder finished or rolled back of an interrupted transaction
+  // (pipeline/folder_transaction.hpp), one line each, for the command to print on stderr.
+  std::vector<std::string> recovered;
+
+  // DIR/archives[i].
+  std::string path(std::size_t i) const;
+  std::optional<std::size_t> find(std::string_view name) const;
+};
+
+// Lists DIR's archives, after finishing or rolling back an interrupted transaction there. Errors are one
+// line naming DIR (no such folder, not a folder, no `.forge` archive in it).
+absl::StatusOr<GameFolder> open_game_folder(const std::string& dir);
+
+// Whether `path` names a folder (which commands then read as a game folder).
+bool is_folder(const std::string& path);
+
+// "/archives/<name>" (RFC 6901-escaped).
+std::string archive_pointer(std::string_view name);
+
+struct FolderOptions {
+  std::optional<Game> game;  // every archive's dialect; found in each archive by content when not given
+  std::optional<u8> layout;  // the data-file layout (FORGE.md 7); found by content when not given
+};
+
+// The archives of a game folder, each opened (mapped, its tables read, its dialect found) on first use.
+class FolderLevels {
+ public:
+  explicit FolderLevels(GameFolder folder, FolderOptions options = {});
+  FolderLevels(const FolderLevels&) = delete;
+  FolderLevels& operator=(const FolderLevels&) = delete;
+
+  const GameFolder& folder() const { return folder_; }
+  std::size_t size() const { return folder_.archives.size(); }
+  const std::string& name(std::size_t a) const { return folder_.archives.at(a); }
+  // Archive a's data files; an error, one line naming the archive's path, when it does not read.
+  absl::StatusOr<forge::ArchiveLevels*> levels(std::size_t a);
+  // The file archive a is read from (levels(a) first).
+  const InputFile& input(std::size_t a) const { return opened_.at(a)->input; }
+  bool is_open(std::size_t a) const { return opened_.at(a) != nullptr; }
+
+ private:
+  struct Opened {
+    InputFile input;
+    forge::Archive archive;
+    std::unique_ptr<forge::ArchiveLevels> levels;
+  };
+  GameFolder folder_;
+  FolderOptions options_;
+  std::vector<std::unique_ptr<Opened>> opened_;
+};
+
+}  // namespace anvil::folder
