@@ -1,0 +1,165 @@
+// anvilrt mod (check|install|list|uninstall|merge|forget|recover) ...: mods in a game folder (docs/mods.md).
+#include <absl/strings/str_format.h>
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "pipeline/mods/mod_commands.hpp"
+
+namespace anvil::cli {
+namespace {
+
+constexpr const char* kModUsage =
+    "usage: anvilrt mod SUBCOMMAND DIR ... (anvilrt mod SUBCOMMAND --help for each)\n\n"
+    "Mods (patch files, or mod documents: docs/mods.md) in a game folder DIR (its *.forge archives):\n"
+    "  check DIR MOD...                 what the mods do, after those installed: nothing written\n"
+    "  install DIR MOD... [--allow-overrides]  install in that order, after those installed\n"
+    "  list DIR [--json]                the installed mods in load order, with what each changed\n"
+    "  uninstall DIR NAME...            remove mods; the others stay in effect in their order\n"
+    "  merge MOD... -o MERGED.json      one mod that installs as the mods in that order\n"
+    "  forget DIR ARCHIVE               take an archive changed behind anvilrt's back as it is now\n"
+    "  recover DIR                      finish or roll back an interrupted install or uninstall\n";
+
+struct Sub {
+  const char* name;
+  const char* usage;  // the --help text
+  bool dir = true;    // takes DIR first
+  bool mods = false;  // then MOD... / NAME... (one or more)
+  bool json = false;  // --json
+};
+
+constexpr Sub kSubs[] = {
+    {"check",
+     "usage: anvilrt mod check DIR MOD... [--json]\n\n"
+     "What the mods do to the game folder DIR, in the order given, after the mods installed there; nothing\n"
+     "is written. For each mod: the fields, archives, data files and objects it changes, its operations that\n"
+     "fail, its made_for hashes that differ; then each conflict: two mods that leave the same field (or one\n"
+     "inside a field the other replaces or removes) different values, with both mods, the path and both\n"
+     "values. Archives changed behind anvilrt's back since it last wrote them are named.\n"
+     "Exit 0 clean; 1 conflicts or failing operations; 2 on bad input.",
+     true, true, true},
+    {"install",
+     "usage: anvilrt mod install DIR MOD... [--allow-overrides]\n\n"
+     "Installs the mods into DIR in the order given, after those installed, as one transaction: every\n"
+     "archive changes, with DIR/.anvilrt/, or none. Refuses (exit 1, with check's report) when an operation\n"
+     "fails or mods conflict; with --allow-overrides the later mod wins and each override is reported.\n"
+     "A mod made_for another archive is warned about. Exit 0; 1 refused; 2 on bad input.",
+     true, true, false},
+    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.",
+     true, false, true},
+    {"uninstall",
+     "usage: anvilrt mod uninstall DIR NAME...\n\n"
+     "Removes the mods; the others stay in effect in their order (the folder is what installing them alone\n"
+     "gives). Uninstalling every mod gives the original archives back, byte for byte. One transaction.",
+     true, true, false},
+    {"merge",
+     "usage: anvilrt mod merge MOD... -o MERGED.json\n\n"
+     "One mod (named after MERGED's file name) whose install equals installing the mods in that order:\n"
+     "their patches one after the other.",
+     false, true, false},
+    {"forget",
+     "usage: anvilrt mod forget DIR ARCHIVE\n\n"
+     "Takes ARCHIVE (changed behind anvilrt's back, a game update) as it is now: its undo data is dropped,\n"
+     "and install and uninstall touch it again.",
+     true, false, false},
+    {"recover",
+     "usage: anvilrt mod recover DIR\n\n"
+     "Finishes or rolls back an install or uninstall that was interrupted, saying what it did (every\n"
+     "command on DIR does it first).",
+     true, false, false},
+};
+
+void print_lines(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) std::cout << line << "\n";
+}
+
+int write_report(const absl::StatusOr<mods::WriteReport>& report, const Common& common) {
+  if (!report.ok()) {
+    error(std::string(report.status().message()));
+    return kBadInput;
+  }
+  for (const std::string& line : report->recovered) std::cerr << "anvilrt: recovered: " << line << "\n";
+  if (report->refused) {
+    std::cout << report->check.text();
+    error(report->refusal);
+    return kDiffers;
+  }
+  for (const std::string& note : report->notes)
+    if (!common.quiet || note.rfind("override", 0) == 0 || note.rfind("warning", 0) == 0) std::cout << note << "\n";
+  return kOk;
+}
+
+}  // namespace
+
+int run_mod(int argc, char** argv) {
+  const std::string name = argc > 1 ? argv[1] : "";
+  if (name == "-h" || name == "--help") {
+    std::cout << kModUsage;
+    return kOk;
+  }
+  const Sub* sub = nullptr;
+  for (const Sub& s : kSubs)
+    if (name == s.name) sub = &s;
+  if (!sub) {
+    error(name.empty() ? "missing SUBCOMMAND (usage: anvilrt mod check|install|list|uninstall|merge|forget|recover)"
+                       : absl::StrFormat("unknown subcommand '%s' (usage: anvilrt mod "
+                                         "check|install|list|uninstall|merge|forget|recover)",
+                                         name));
+    return kBadInput;
+  }
+  std::string dir, archive, out;
+  std::vector<std::string> items;
+  po::options_description options("options");
+  std::vector<Arg> args;
+  if (sub->dir) {
+    options.add_options()("dir", po::value(&dir)->required(), "the game folder");
+    args.push_back({"dir", "DIR"});
+  }
+  if (sub->mods) {
+    options.add_options()("items", po::value(&items)->required(), "the mods");
+    args.push_back({"items", name == "uninstall" ? "NAME" : "MOD", -1});
+  }
+  if (name == "forget") {
+    options.add_options()("archive", po::value(&archive)->required(), "the archive");
+    args.push_back({"archive", "ARCHIVE"});
+  }
+  if (name == "merge") {
+    options.add_options()("output,o", po::value(&out)->required(), "the merged mod to write (atomically)");
+    args.push_back({"output", "-o MERGED.json", 0});
+  }
+  if (sub->json) options.add_options()("json", "print JSON, for tools");
+  if (name == "install") options.add_options()("allow-overrides", "let the later mod win a conflict, reporting it");
+  po::variables_map vm;
+  Common common;
+  int code = kOk;
+  if (!parse(argc - 1, argv + 1, sub->usage, options, args, common, vm, code)) return code;
+  const bool json = vm.count("json") > 0;
+  if (name == "check" || name == "list") {
+    auto report = name == "check" ? mods::check_mods(dir, items) : mods::list_mods(dir);
+    if (!report.ok()) {
+      error(std::string(report.status().message()));
+      return kBadInput;
+    }
+    std::cout << (json ? report->json() : report->text());
+    return name == "check" && report->failing() ? kDiffers : kOk;
+  }
+  if (name == "install") return write_report(mods::install_mods(dir, items, vm.count("allow-overrides") > 0), common);
+  if (name == "uninstall") return write_report(mods::uninstall_mods(dir, items), common);
+  if (name == "forget") return write_report(mods::forget_archive(dir, archive), common);
+  if (name == "merge") {
+    if (auto s = mods::merge_mods(items, out); !s.ok()) {
+      error(std::string(s.message()));
+      return kBadInput;
+    }
+    return kOk;
+  }
+  auto done = mods::recover(dir);
+  if (!done.ok()) {
+    error(std::string(done.status().message()));
+    return kBadInput;
+  }
+  print_lines(done->empty() ? std::vector<std::string>{dir + ": nothing to recover"} : *done);
+  return kOk;
+}
+
+}  // namespace anvil::cli

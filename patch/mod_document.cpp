@@ -1,0 +1,153 @@
+#include "patch/mod_document.hpp"
+
+#include <absl/strings/ascii.h>
+#include <absl/strings/str_format.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <filesystem>
+
+#include "patch/patch.hpp"
+
+namespace anvil::patch {
+namespace {
+
+using rapidjson::Value;
+
+absl::Status member_error(std::string_view path, std::string_view member, std::string_view reason) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s: member '%s': %s", std::string(path), std::string(member), std::string(reason)));
+}
+
+bool is_sha256_hex(std::string_view text) {
+  if (text.size() != 64) return false;
+  for (char c : text)
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+absl::Status read_string(std::string_view path, const Value& object, const char* member, std::string& out) {
+  auto it = object.FindMember(member);
+  if (it == object.MemberEnd()) return absl::OkStatus();
+  if (!it->value.IsString()) return member_error(path, member, "must be a string");
+  out.assign(it->value.GetString(), it->value.GetStringLength());
+  return absl::OkStatus();
+}
+
+absl::Status read_made_for(std::string_view path, const Value& value, ModDocument& mod) {
+  if (!value.IsObject()) return member_error(path, "made_for", "must be an object of archive names and sha256 hashes");
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+    const std::string archive(it->name.GetString(), it->name.GetStringLength());
+    const std::string where = "made_for/" + archive;
+    if (archive.empty() || archive.find_first_of("/\\") != std::string::npos || archive == "." || archive == "..")
+      return member_error(path, where, "must name an archive of the game folder (a file name, no folder)");
+    if (!it->value.IsString() || !is_sha256_hex({it->value.GetString(), it->value.GetStringLength()}))
+      return member_error(path, where, "must be a sha256 hash: 64 hexadecimal digits");
+    mod.made_for[archive] = absl::AsciiStrToLower(std::string(it->value.GetString(), it->value.GetStringLength()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status read_mod_object(std::string_view path, const Value& root, ModDocument& mod) {
+  static constexpr const char* kKnown[] = {"anvilrt_mod", "name", "version",  "author",
+                                           "description", "game", "made_for", "patch"};
+  for (auto it = root.MemberBegin(); it != root.MemberEnd(); ++it) {
+    const std::string_view member(it->name.GetString(), it->name.GetStringLength());
+    if (std::find(std::begin(kKnown), std::end(kKnown), member) == std::end(kKnown))
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: unknown member '%s' (a mod has anvilrt_mod, name, version, author, description, game, made_for, "
+          "patch)",
+          std::string(path), std::string(member)));
+  }
+  for (const char* required : {"anvilrt_mod", "name", "patch"})
+    if (!root.HasMember(required)) return member_error(path, required, "missing (required)");
+  const Value& version = root["anvilrt_mod"];
+  if (!version.IsInt() || version.GetInt() != kModDocumentVersion)
+    return member_error(path, "anvilrt_mod", absl::StrFormat("must be %d", kModDocumentVersion));
+  if (!root["name"].IsString()) return member_error(path, "name", "must be a string");
+  mod.name.assign(root["name"].GetString(), root["name"].GetStringLength());
+  if (auto bad = bad_mod_name(mod.name)) return member_error(path, "name", *bad);
+  for (auto [member, out] : {std::pair{"version", &mod.version}, std::pair{"author", &mod.author},
+                             std::pair{"description", &mod.description}})
+    if (auto s = read_string(path, root, member, *out); !s.ok()) return s;
+  if (auto it = root.FindMember("game"); it != root.MemberEnd()) {
+    const std::string game = it->value.IsString() ? it->value.GetString() : "";
+    if (game != "ac2" && game != "sws") return member_error(path, "game", "must be \"ac2\" or \"sws\"");
+    mod.game = game;
+  }
+  if (auto it = root.FindMember("made_for"); it != root.MemberEnd())
+    if (auto s = read_made_for(path, it->value, mod); !s.ok()) return s;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::optional<std::string> bad_mod_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return "must have 1 to 64 characters";
+  if (name.front() == '.') return "must not start with '.'";
+  for (char c : name)
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+      return "may hold only letters, digits, '.', '_' and '-'";
+  return std::nullopt;
+}
+
+absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view text) {
+  rapidjson::Document root;
+  if (auto error = parse_patch_text(text, root))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: %s", std::string(path), error->message()));
+  ModDocument mod;
+  if (root.IsArray()) {
+    mod.bare_patch = true;
+    mod.name = std::filesystem::path(std::string(path)).stem().string();
+    if (auto bad = bad_mod_name(mod.name))
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: the file name names the mod '%s', which %s (or give the patch in a mod object with a name)",
+          std::string(path), mod.name, *bad));
+    mod.patch.Swap(root);
+  } else if (root.IsObject()) {
+    if (auto s = read_mod_object(path, root, mod); !s.ok()) return s;
+    mod.patch.CopyFrom(root["patch"], mod.patch.GetAllocator());
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: a mod is a patch (a JSON array) or a mod object ({\"anvilrt_mod\": 1, ...})",
+                        std::string(path)));
+  }
+  if (auto error = check_patch_shape(mod.patch))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: member 'patch': %s", std::string(path), error->message()));
+  return mod;
+}
+
+std::string mod_text(const ModDocument& mod) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("anvilrt_mod");
+  w.Int(kModDocumentVersion);
+  w.Key("name");
+  w.String(mod.name.c_str(), static_cast<rapidjson::SizeType>(mod.name.size()));
+  for (auto [member, value] : {std::pair{"version", &mod.version}, std::pair{"author", &mod.author},
+                              std::pair{"description", &mod.description}}) {
+    if (value->empty()) continue;
+    w.Key(member);
+    w.String(value->c_str(), static_cast<rapidjson::SizeType>(value->size()));
+  }
+  if (mod.game) {
+    w.Key("game");
+    w.String(mod.game->c_str());
+  }
+  if (!mod.made_for.empty()) {
+    w.Key("made_for");
+    w.StartObject();
+    for (const auto& [archive, hash] : mod.made_for) {
+      w.Key(archive.c_str(), static_cast<rapidjson::SizeType>(archive.size()));
+      w.String(hash.c_str());
+    }
+    w.EndObject();
+  }
+  w.Key("patch");
+  mod.patch.Accept(w);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace anvil::patch

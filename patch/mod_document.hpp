@@ -1,0 +1,46 @@
+// A mod (docs/mods.md): a patch file (a JSON array of operations, FORMAT.md section 5) named after its
+// file name without the extension, or a JSON object that carries the patch with what describes it:
+//
+//   {"anvilrt_mod": 1, "name": "…", "version": "…", "author": "…", "description": "…",
+//    "game": "ac2"|"sws", "made_for": {"ARCHIVE.forge": "<sha256 hex of the archive>", …},
+//    "patch": [ …operations… ]}
+//
+// Only `anvilrt_mod`, `name` and `patch` are required; any other member is refused, naming it. Every
+// error is one line naming the file and the member (or, for the patch's shape, the patch).
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "patch/rapidjson_document.hpp"
+
+namespace anvil::patch {
+
+inline constexpr int kModDocumentVersion = 1;
+
+struct ModDocument {
+  std::string name;
+  std::string version, author, description;  // empty when not given
+  std::optional<std::string> game;           // "ac2" or "sws"
+  std::map<std::string, std::string> made_for;  // archive file name -> lowercase sha256 hex
+  // The operations, a JSON array (full-precision numbers); a Document so that the mod owns it.
+  rapidjson::Document patch{rapidjson::kArrayType};
+  bool bare_patch = false;  // the file was a patch (a JSON array), not a mod object
+};
+
+// The mod in `text`, read from the file `path` (its name, without the directory and the extension, names
+// a bare patch). Errors: "PATH: member 'x': …", "PATH: unknown member 'x'", "PATH: not JSON: …".
+absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view text);
+
+// A mod name is what a file name may carry on every system: 1 to 64 of [A-Za-z0-9._-], not starting with
+// '.'. The reason it is not, or nothing.
+std::optional<std::string> bad_mod_name(std::string_view name);
+
+// The mod as a mod object (JSON text, the patch's numbers as the patch spelled them).
+std::string mod_text(const ModDocument& mod);
+
+}  // namespace anvil::patch

@@ -1,0 +1,118 @@
+// The report of `anvilrt mod check` (pipeline/mods/mod_check.hpp) as text and as JSON.
+#include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "pipeline/mods/mod_check.hpp"
+
+namespace anvil::mods {
+namespace {
+
+using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void strings(JsonWriter& w, const char* key, const std::vector<std::string>& list) {
+  w.Key(key);
+  w.StartArray();
+  for (const std::string& s : list) w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
+  w.EndArray();
+}
+
+void optional_value(JsonWriter& w, const char* key, const std::optional<std::string>& value) {
+  w.Key(key);
+  if (value)
+    w.RawValue(value->c_str(), value->size(), rapidjson::kObjectType);
+  else
+    w.Null();
+}
+
+std::string count(std::size_t n, const char* one, const char* many) {
+  return absl::StrFormat("%d %s", n, n == 1 ? one : many);
+}
+
+}  // namespace
+
+bool CheckReport::failing() const {
+  if (!conflicts.empty()) return true;
+  for (const ModReport& m : mods)
+    if (!m.failures.empty()) return true;
+  return false;
+}
+
+std::string conflict_line(const Conflict& c) {
+  return absl::StrFormat("conflict: %s and %s write %s: %s leaves %s, %s leaves %s", c.earlier, c.later, c.pointer,
+                         c.earlier, value_or_removed(c.earlier_value), c.later, value_or_removed(c.later_value));
+}
+
+std::string CheckReport::text() const {
+  std::string out;
+  for (const std::string& a : changed_archives)
+    out += absl::StrFormat(
+        "archive %s: changed since anvilrt last wrote it (a game update?); install and uninstall leave it alone until "
+        "`anvilrt mod forget DIR %s`\n",
+        a, a);
+  for (const ModReport& m : mods) {
+    const ModEffect& e = m.effect;
+    out += absl::StrFormat("mod %s%s: %s in %s (%s), %s (%s), %s\n", m.name, m.installed ? " (installed)" : "",
+                           count(e.writes.size(), "field", "fields"), count(e.archives.size(), "archive", "archives"),
+                           absl::StrJoin(e.archives, ", "), count(e.datafiles.size(), "data file", "data files"),
+                           absl::StrJoin(e.datafiles, ", "), count(e.objects.size(), "object", "objects"));
+    for (const std::string& f : m.failures) out += absl::StrFormat("  fails: %s\n", f);
+    for (const std::string& w : m.warnings) out += absl::StrFormat("  warning: %s\n", w);
+  }
+  for (const Conflict& c : conflicts) out += conflict_line(c) + "\n";
+  return out;
+}
+
+std::string CheckReport::json() const {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.SetIndent(' ', 1);
+  w.StartObject();
+  strings(w, "changed_archives", changed_archives);
+  w.Key("mods");
+  w.StartArray();
+  for (const ModReport& m : mods) {
+    w.StartObject();
+    w.Key("name");
+    w.String(m.name.c_str());
+    w.Key("installed");
+    w.Bool(m.installed);
+    strings(w, "archives", m.effect.archives);
+    strings(w, "datafiles", m.effect.datafiles);
+    strings(w, "objects", m.effect.objects);
+    w.Key("writes");
+    w.StartArray();
+    for (const FieldWrite& f : m.effect.writes) {
+      w.StartObject();
+      w.Key("pointer");
+      w.String(f.pointer.c_str(), static_cast<rapidjson::SizeType>(f.pointer.size()));
+      optional_value(w, "value", f.value);
+      w.EndObject();
+    }
+    w.EndArray();
+    strings(w, "failures", m.failures);
+    strings(w, "warnings", m.warnings);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("conflicts");
+  w.StartArray();
+  for (const Conflict& c : conflicts) {
+    w.StartObject();
+    w.Key("earlier");
+    w.String(c.earlier.c_str());
+    w.Key("later");
+    w.String(c.later.c_str());
+    w.Key("pointer");
+    w.String(c.pointer.c_str(), static_cast<rapidjson::SizeType>(c.pointer.size()));
+    optional_value(w, "earlier_value", c.earlier_value);
+    optional_value(w, "later_value", c.later_value);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace anvil::mods

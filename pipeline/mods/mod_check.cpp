@@ -1,0 +1,182 @@
+#include "pipeline/mods/mod_check.hpp"
+
+#include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pipeline/mods/sha256.hpp"
+#include "pipeline/mods/undo_data.hpp"
+
+namespace anvil::mods {
+namespace {
+
+std::string op_path(const rapidjson::Value& op) {
+  if (!op.IsObject()) return {};
+  auto it = op.FindMember("path");
+  return it != op.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+}
+
+// Made-for hashes that differ from the folder's original archives.
+std::vector<std::string> made_for_warnings(const std::string& dir, const patch::ModDocument& mod,
+                                           folder::FolderLevels& folder) {
+  std::vector<std::string> out;
+  for (const auto& [name, hash] : mod.made_for) {
+    const std::optional<std::size_t> a = folder.folder().find(name);
+    if (!a) {
+      out.push_back(absl::StrFormat("made for %s, which the game folder has not", name));
+      continue;
+    }
+    if (auto levels = folder.levels(*a); !levels.ok()) {
+      out.push_back(std::string(levels.status().message()));
+      continue;
+    }
+    // The folder's own file may hold mods' changes; a stand-in restored to its original bytes does not.
+    std::optional<ArchiveUndo> undo;
+    const std::string undo_path = (std::filesystem::path(dir) / undo_relative(name)).string();
+    if (folder.folder().dir == dir && std::filesystem::exists(undo_path))
+      if (auto u = read_undo_file(undo_path); u.ok()) undo = std::move(*u);
+    const std::string original = original_sha256(folder.input(*a).bytes(), undo ? &*undo : nullptr);
+    if (original != hash)
+      out.push_back(absl::StrFormat("made for %s with sha256 %s; the folder's (before any mod) is %s", name, hash,
+                                    original));
+  }
+  return out;
+}
+
+// Every change the folder patch recorded, in the order of the operations.
+std::vector<patch::Change> folder_changes(const folder::FolderPatchOutcome& outcome) {
+  std::vector<patch::Change> all;
+  for (const folder::ArchivePatch& a : outcome.archives) {
+    all.insert(all.end(), a.outcome.document_changes.begin(), a.outcome.document_changes.end());
+    for (const patch::DataFilePatch& d : a.outcome.datafiles)
+      all.insert(all.end(), d.result.changes.begin(), d.result.changes.end());
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const patch::Change& x, const patch::Change& y) { return x.op_index < y.op_index; });
+  return all;
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrFormat("%s: cannot read the mod", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  LoadedMod mod;
+  mod.path = path;
+  mod.text = text.str();
+  auto doc = patch::parse_mod(path, mod.text);
+  if (!doc.ok()) return doc.status();
+  mod.doc = std::move(*doc);
+  return mod;
+}
+
+rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& mods, std::vector<std::size_t>* first_op) {
+  rapidjson::Document out(rapidjson::kArrayType);
+  for (const patch::ModDocument* m : mods) {
+    if (first_op) first_op->push_back(out.Size());
+    for (const rapidjson::Value& op : m->patch.GetArray()) {
+      rapidjson::Value copy;
+      copy.CopyFrom(op, out.GetAllocator());
+      out.PushBack(copy, out.GetAllocator());
+    }
+  }
+  return out;
+}
+
+std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo) {
+  if (!undo) return sha256_hex(std::vector<std::span<const u8>>{bytes});
+  std::vector<std::span<const u8>> pieces;
+  u64 at = 0;
+  for (const UndoRange& r : undo->ranges) {
+    pieces.push_back(bytes.subspan(at, r.offset - at));
+    pieces.push_back(r.original);
+    at = r.offset + r.original.size();
+  }
+  if (at < undo->original_size) pieces.push_back(bytes.subspan(at, undo->original_size - at));
+  return sha256_hex(pieces);
+}
+
+absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, folder::FolderLevels& folder,
+                                 const std::vector<LoadedMod>& mods) {
+  Analysis a;
+  a.report.changed_archives = changed_behind_our_back(dir, state);
+  for (const InstalledMod& m : state.mods) a.report.mods.push_back({m.name, true, m.effect, {}, {}});
+  std::vector<const patch::ModDocument*> docs;
+  for (const LoadedMod& m : mods) docs.push_back(&m.doc);
+  std::vector<std::size_t> first_op;
+  const rapidjson::Document all = concatenated(docs, &first_op);
+  std::vector<std::size_t> owner(all.Size());
+  for (std::size_t m = 0; m < mods.size(); ++m)
+    for (std::size_t g = first_op[m]; g < (m + 1 < mods.size() ? first_op[m + 1] : all.Size()); ++g) owner[g] = m;
+  std::vector<ModReport> given(mods.size());
+  for (std::size_t m = 0; m < mods.size(); ++m) {
+    given[m].name = mods[m].doc.name;
+    given[m].warnings = made_for_warnings(dir, mods[m].doc, folder);
+  }
+  // Each failing operation is reported, then left out, and the rest applied again.
+  std::vector<bool> active(all.Size(), true);
+  const patch::PatchOptions options{.record_changes = true};
+  for (;;) {
+    rapidjson::Document patch(rapidjson::kArrayType);
+    std::vector<std::size_t> global;
+    for (std::size_t g = 0; g < all.Size(); ++g) {
+      if (!active[g]) continue;
+      rapidjson::Value op;
+      op.CopyFrom(all[static_cast<rapidjson::SizeType>(g)], patch.GetAllocator());
+      patch.PushBack(op, patch.GetAllocator());
+      global.push_back(g);
+    }
+    folder::FolderPatchOutcome outcome = folder::apply_folder_patch(folder, patch, options);
+    if (!outcome.error) {
+      std::vector<std::vector<patch::Change>> per_mod(mods.size());
+      for (const patch::Change& c : folder_changes(outcome)) {
+        const std::size_t g = global.at(c.op_index);
+        per_mod[owner[g]].push_back(c);
+      }
+      for (std::size_t m = 0; m < mods.size(); ++m) given[m].effect = effect_of(per_mod[m]);
+      if (std::all_of(given.begin(), given.end(), [](const ModReport& r) { return r.failures.empty(); }))
+        a.outcome = std::move(outcome);
+      break;
+    }
+    const patch::PatchError& e = *outcome.error;
+    if (e.op_index == patch::PatchError::kWholePatch) return absl::InvalidArgumentError(e.message());
+    const std::size_t g = global.at(e.op_index);
+    const LoadedMod& mod = mods[owner[g]];
+    const std::size_t local = g - first_op[owner[g]];
+    const std::string path = op_path(all[static_cast<rapidjson::SizeType>(g)]);
+    if (e.input_fault)
+      return absl::InvalidArgumentError(absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, local, path, mod.path));
+    given[owner[g]].failures.push_back(absl::StrFormat("op %d (%s): %s", local, path, e.reason));
+    active[g] = false;
+  }
+  std::vector<NamedEffect> order;
+  for (ModReport& r : a.report.mods) order.push_back({r.name, &r.effect});
+  for (ModReport& r : given) order.push_back({r.name, &r.effect});
+  a.report.conflicts = find_conflicts(order, state.mods.size());
+  for (ModReport& r : given) a.report.mods.push_back(std::move(r));
+  return a;
+}
+
+absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths) {
+  std::vector<LoadedMod> mods;
+  for (const std::string& path : mod_paths) {
+    auto mod = load_mod(path);
+    if (!mod.ok()) return mod.status();
+    mods.push_back(std::move(*mod));
+  }
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  folder::FolderLevels levels(std::move(*game));
+  auto analysis = analyse(dir, *state, levels, mods);
+  if (!analysis.ok()) return analysis.status();
+  return std::move(analysis->report);
+}
+
+}  // namespace anvil::mods

@@ -1,0 +1,137 @@
+// `anvilrt mod install` and `anvilrt mod forget` (pipeline/mods/mod_commands.hpp).
+#include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "pipeline/folder_transaction.hpp"
+#include "pipeline/mods/archive_stage.hpp"
+#include "pipeline/mods/mod_commands.hpp"
+
+namespace anvil::mods {
+namespace {
+
+absl::Status check_names(const ModState& state, const std::vector<LoadedMod>& mods) {
+  std::set<std::string> names;
+  for (const InstalledMod& m : state.mods) names.insert(m.name);
+  for (const LoadedMod& m : mods)
+    if (!names.insert(m.doc.name).second)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: the mod '%s' is installed already or given twice (uninstall it first, or rename it)", m.path,
+          m.doc.name));
+  return absl::OkStatus();
+}
+
+std::string intent(const char* command, const std::vector<std::string>& words) {
+  return absl::StrFormat("mod %s %s", command, absl::StrJoin(words, " "));
+}
+
+}  // namespace
+
+absl::Status prepare_state_folders(const std::string& dir) {
+  std::error_code ec;
+  for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo"}) {
+    std::filesystem::create_directories(in_folder(dir, sub), ec);
+    if (ec) return absl::InternalError(absl::StrFormat("%s: %s", in_folder(dir, sub), ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
+                                         bool allow_overrides) {
+  std::vector<LoadedMod> mods;
+  for (const std::string& path : mod_paths) {
+    auto mod = load_mod(path);
+    if (!mod.ok()) return mod.status();
+    mods.push_back(std::move(*mod));
+  }
+  WriteReport report;
+  auto txn = folder::FolderTransaction::begin(dir, intent("install", mod_paths), &report.recovered);
+  if (!txn.ok()) return txn.status();
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
+  if (auto s = check_names(*state, mods); !s.ok()) return s;
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  folder::FolderLevels levels(std::move(*game));
+  auto analysis = analyse(dir, *state, levels, mods);
+  if (!analysis.ok()) return analysis.status();
+  report.check = std::move(analysis->report);
+  for (const ModReport& m : report.check.mods)
+    for (const std::string& w : m.warnings) report.notes.push_back(absl::StrFormat("warning: mod %s: %s", m.name, w));
+  if (!analysis->outcome) {
+    report.refused = true;
+    report.refusal = "not installed: an operation of a mod fails (see above)";
+    return report;
+  }
+  if (!report.check.conflicts.empty() && !allow_overrides) {
+    report.refused = true;
+    report.refusal = "not installed: mods conflict (see above); --allow-overrides lets the later mod win";
+    return report;
+  }
+  for (const Conflict& c : report.check.conflicts)
+    report.notes.push_back(absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier,
+                                           c.pointer, value_or_removed(c.later_value),
+                                           value_or_removed(c.earlier_value)));
+  if (auto s = prepare_state_folders(dir); !s.ok()) return s;
+  const std::vector<std::string>& stale = report.check.changed_archives;
+  for (const folder::ArchivePatch& patched : analysis->outcome->archives) {
+    if (patched.outcome.edited_objects() == 0) continue;
+    const std::string& name = levels.name(patched.archive);
+    if (std::find(stale.begin(), stale.end(), name) != stale.end())
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "%s: changed since anvilrt last wrote it; nothing installed (`anvilrt mod forget %s %s` takes it as it "
+          "is now)",
+          in_folder(dir, name), dir, name));
+    const u64 size = levels.input(patched.archive).bytes().size();
+    auto known = state->archives.find(name);
+    ArchiveUndo undo{size, {}};
+    ArchiveRecord record{size, {}, {}};
+    if (known != state->archives.end()) {
+      auto read = read_undo_file(in_folder(dir, undo_relative(name)));
+      if (!read.ok()) return read.status();
+      undo = std::move(*read);
+      record = known->second;
+    }
+    if (auto s = stage_archive(*txn, levels, patched, undo, record); !s.ok()) return s;
+    state->archives[name] = record;
+    report.notes.push_back(absl::StrFormat("%s: %d data file(s) changed, %d bytes of undo data", name,
+                                           patched.outcome.edited_datafiles(), undo.stored_bytes()));
+  }
+  const std::size_t installed = state->mods.size();
+  for (std::size_t m = 0; m < mods.size(); ++m) {
+    if (auto s = txn->stage(document_relative(mods[m].doc.name),
+                            {reinterpret_cast<const u8*>(mods[m].text.data()), mods[m].text.size()});
+        !s.ok())
+      return s;
+    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect});
+  }
+  const std::string text = state_text(*state);
+  if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
+  if (auto s = txn->commit(); !s.ok()) return s;
+  for (const LoadedMod& m : mods) report.notes.push_back(absl::StrFormat("installed %s", m.doc.name));
+  return report;
+}
+
+absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::string& archive) {
+  WriteReport report;
+  auto txn = folder::FolderTransaction::begin(dir, intent("forget", {archive}), &report.recovered);
+  if (!txn.ok()) return txn.status();
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
+  if (!state->archives.count(archive))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: no installed mod changed the archive %s (see anvilrt mod list)", dir, archive));
+  state->archives.erase(archive);
+  if (auto s = txn->stage_removal(undo_relative(archive)); !s.ok()) return s;
+  const std::string text = state_text(*state);
+  if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
+  if (auto s = txn->commit(); !s.ok()) return s;
+  report.notes.push_back(absl::StrFormat(
+      "%s: taken as it is now; the mods' changes to it are no longer undone or re-applied by anvilrt", archive));
+  return report;
+}
+
+}  // namespace anvil::mods

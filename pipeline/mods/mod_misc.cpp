@@ -1,0 +1,65 @@
+// `anvilrt mod list`, `mod merge` and `mod recover` (pipeline/mods/mod_commands.hpp).
+#include <absl/strings/str_format.h>
+#include <absl/strings/str_join.h>
+
+#include <filesystem>
+
+#include "pipeline/folder_transaction.hpp"
+#include "pipeline/mods/mod_commands.hpp"
+#include "writer/atomic_file.hpp"
+
+namespace anvil::mods {
+
+absl::StatusOr<CheckReport> list_mods(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: not a folder", dir));
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
+  CheckReport report;
+  report.changed_archives = changed_behind_our_back(dir, *state);
+  for (const InstalledMod& m : state->mods) report.mods.push_back({m.name, true, m.effect, {}, {}});
+  return report;
+}
+
+absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::string& out) {
+  std::vector<LoadedMod> mods;
+  for (const std::string& path : mod_paths) {
+    auto mod = load_mod(path);
+    if (!mod.ok()) return mod.status();
+    mods.push_back(std::move(*mod));
+  }
+  patch::ModDocument merged;
+  merged.name = std::filesystem::path(out).stem().string();
+  if (auto bad = patch::bad_mod_name(merged.name))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: names the mod '%s', which %s", out, merged.name, *bad));
+  std::vector<std::string> names;
+  std::vector<const patch::ModDocument*> docs;
+  for (const LoadedMod& m : mods) {
+    names.push_back(m.doc.name);
+    docs.push_back(&m.doc);
+    if (m.doc.game && merged.game && *m.doc.game != *merged.game)
+      return absl::InvalidArgumentError(absl::StrFormat("%s: made for the game %s, an earlier mod for %s", m.path,
+                                                        *m.doc.game, *merged.game));
+    if (m.doc.game) merged.game = m.doc.game;
+    for (const auto& [archive, hash] : m.doc.made_for) {
+      auto [it, inserted] = merged.made_for.emplace(archive, hash);
+      if (!inserted && it->second != hash)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s: member 'made_for/%s': made for another %s (sha256 %s) than an earlier mod (%s)", m.path, archive,
+            archive, hash, it->second));
+    }
+  }
+  merged.description = "merged from " + absl::StrJoin(names, ", ") + ", in that order";
+  merged.patch = concatenated(docs, nullptr);
+  const std::string text = patch::mod_text(merged);
+  AtomicFile file;
+  if (auto s = file.open(out); !s.ok()) return s;
+  if (std::fwrite(text.data(), 1, text.size(), file.stream()) != text.size())
+    return absl::InternalError(absl::StrFormat("%s: cannot write", out));
+  return file.commit();
+}
+
+absl::StatusOr<std::vector<std::string>> recover(const std::string& dir) { return folder::recover_folder(dir); }
+
+}  // namespace anvil::mods

@@ -1,0 +1,199 @@
+#include "pipeline/mods/mod_state.hpp"
+
+#include <absl/strings/str_format.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "patch/rapidjson_document.hpp"
+
+namespace anvil::mods {
+namespace {
+
+using rapidjson::Value;
+constexpr int kStateVersion = 1;
+
+void write_strings(rapidjson::PrettyWriter<rapidjson::StringBuffer>& w, const char* key,
+                   const std::vector<std::string>& list) {
+  w.Key(key);
+  w.StartArray();
+  for (const std::string& s : list) w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
+  w.EndArray();
+}
+
+// Reading: every member checked, a damaged file named.
+struct Reader {
+  std::string path;
+  absl::Status error;
+
+  bool fail(const std::string& what) {
+    if (error.ok()) error = absl::DataLossError(absl::StrFormat("%s: damaged mod state: %s", path, what));
+    return false;
+  }
+  bool string(const Value& v, const char* key, std::string& out) {
+    auto it = v.FindMember(key);
+    if (it == v.MemberEnd() || !it->value.IsString()) return fail(absl::StrFormat("'%s' is not a string", key));
+    out.assign(it->value.GetString(), it->value.GetStringLength());
+    return true;
+  }
+  bool strings(const Value& v, const char* key, std::vector<std::string>& out) {
+    auto it = v.FindMember(key);
+    if (it == v.MemberEnd() || !it->value.IsArray()) return fail(absl::StrFormat("'%s' is not an array", key));
+    for (const Value& s : it->value.GetArray()) {
+      if (!s.IsString()) return fail(absl::StrFormat("'%s' holds a non-string", key));
+      out.emplace_back(s.GetString(), s.GetStringLength());
+    }
+    return true;
+  }
+  bool number(const Value& v, const char* key, u64& out) {
+    auto it = v.FindMember(key);
+    if (it == v.MemberEnd() || !it->value.IsUint64()) return fail(absl::StrFormat("'%s' is not a count", key));
+    out = it->value.GetUint64();
+    return true;
+  }
+  bool mod(const Value& v, InstalledMod& m) {
+    if (!v.IsObject() || !string(v, "name", m.name) || !strings(v, "archives", m.effect.archives) ||
+        !strings(v, "datafiles", m.effect.datafiles) || !strings(v, "objects", m.effect.objects))
+      return fail("a mod entry");
+    auto it = v.FindMember("writes");
+    if (it == v.MemberEnd() || !it->value.IsArray()) return fail("'writes' is not an array");
+    for (const Value& w : it->value.GetArray()) {
+      FieldWrite f;
+      if (!w.IsObject() || !string(w, "pointer", f.pointer)) return fail("a write");
+      if (w.HasMember("value")) {
+        std::string text;
+        if (!string(w, "value", text)) return false;
+        f.value = text;
+      }
+      m.effect.writes.push_back(std::move(f));
+    }
+    return true;
+  }
+  bool archive(const Value& v, ArchiveRecord& a) {
+    u64 mtime = 0;
+    if (!v.IsObject() || !number(v, "original_size", a.original_size) || !string(v, "original_sha256", a.original_sha256) ||
+        !number(v, "size", a.stamp.size) || !number(v, "mtime_ns", mtime))
+      return fail("an archive entry");
+    a.stamp.mtime_ns = static_cast<i64>(mtime);
+    return true;
+  }
+};
+
+}  // namespace
+
+std::string in_folder(const std::string& dir, const std::string& relative) {
+  return (std::filesystem::path(dir) / relative).string();
+}
+
+std::string state_relative() { return std::string(".anvilrt/mods/state.json"); }
+std::string document_relative(const std::string& mod) { return ".anvilrt/mods/docs/" + mod + ".json"; }
+std::string undo_relative(const std::string& archive) { return ".anvilrt/mods/undo/" + archive + ".undo"; }
+
+absl::StatusOr<ModState> load_state(const std::string& dir) {
+  const std::string path = in_folder(dir, state_relative());
+  ModState state;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return state;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) return absl::InvalidArgumentError(absl::StrFormat("%s: cannot read", path));
+  rapidjson::Document doc;
+  doc.Parse(text.str().c_str());
+  Reader r{path, absl::OkStatus()};
+  if (doc.HasParseError() || !doc.IsObject()) r.fail("not JSON");
+  u64 version = 0;
+  if (r.error.ok() && r.number(doc, "anvilrt_mods", version) && version != kStateVersion)
+    r.fail(absl::StrFormat("version %d (this anvilrt reads %d)", version, kStateVersion));
+  if (r.error.ok() && (!doc.HasMember("installed") || !doc["installed"].IsArray())) r.fail("'installed'");
+  if (r.error.ok())
+    for (const Value& v : doc["installed"].GetArray()) {
+      InstalledMod m;
+      if (!r.mod(v, m)) break;
+      state.mods.push_back(std::move(m));
+    }
+  if (r.error.ok() && (!doc.HasMember("archives") || !doc["archives"].IsObject())) r.fail("'archives'");
+  if (r.error.ok())
+    for (auto it = doc["archives"].MemberBegin(); it != doc["archives"].MemberEnd(); ++it)
+      if (!r.archive(it->value, state.archives[it->name.GetString()])) break;
+  if (!r.error.ok()) return r.error;
+  return state;
+}
+
+std::string state_text(const ModState& state) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+  w.SetIndent(' ', 1);
+  w.StartObject();
+  w.Key("anvilrt_mods");
+  w.Int(kStateVersion);
+  w.Key("installed");
+  w.StartArray();
+  for (const InstalledMod& m : state.mods) {
+    w.StartObject();
+    w.Key("name");
+    w.String(m.name.c_str());
+    write_strings(w, "archives", m.effect.archives);
+    write_strings(w, "datafiles", m.effect.datafiles);
+    write_strings(w, "objects", m.effect.objects);
+    w.Key("writes");
+    w.StartArray();
+    for (const FieldWrite& f : m.effect.writes) {
+      w.StartObject();
+      w.Key("pointer");
+      w.String(f.pointer.c_str(), static_cast<rapidjson::SizeType>(f.pointer.size()));
+      if (f.value) {
+        w.Key("value");
+        w.String(f.value->c_str(), static_cast<rapidjson::SizeType>(f.value->size()));
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("archives");
+  w.StartObject();
+  for (const auto& [name, a] : state.archives) {
+    w.Key(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+    w.StartObject();
+    w.Key("original_size");
+    w.Uint64(a.original_size);
+    w.Key("original_sha256");
+    w.String(a.original_sha256.c_str());
+    w.Key("size");
+    w.Uint64(a.stamp.size);
+    w.Key("mtime_ns");
+    w.Uint64(static_cast<u64>(a.stamp.mtime_ns));
+    w.EndObject();
+  }
+  w.EndObject();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+absl::StatusOr<Stamp> stamp_of(const std::string& path) {
+  std::error_code ec;
+  Stamp s;
+  s.size = std::filesystem::file_size(path, ec);
+  if (ec) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, ec.message()));
+  const auto time = std::filesystem::last_write_time(path, ec);
+  if (ec) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, ec.message()));
+  s.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+  return s;
+}
+
+std::vector<std::string> changed_behind_our_back(const std::string& dir, const ModState& state) {
+  std::vector<std::string> changed;
+  for (const auto& [name, record] : state.archives) {
+    auto now = stamp_of(in_folder(dir, name));
+    if (!now.ok() || !(*now == record.stamp)) changed.push_back(name);
+  }
+  return changed;
+}
+
+}  // namespace anvil::mods
