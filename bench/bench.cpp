@@ -10,7 +10,8 @@
 // lands on every row alike; a row shows its fastest run and the highest peak RSS of its runs.
 //
 // With --anvilrt, verify --no-json of the file also as the binary runs it with default flags (the user's
-// path: the process, its start and its detection included), and the `.forge` rows too
+// path: the process, its start and its detection included), `map` of it against that (issue 38), and the
+// `.forge` rows too
 // (bench/forge_rows.hpp): the level as an archive of data files,
 // and, in the full bench (the census size) or with --forge-big N, a large archive (about 1 GB in full).
 //
@@ -371,6 +372,29 @@ int main(int argc, char** argv) {
           "memcpy (issue-25 target: 1/8); %.3f s CPU = %.0f MB/s by CPU time, 1/%.1f; peak RSS %.0f MiB\n",
           cores, cli.wall, size / 1e6 / cli.wall, memcpy_rate / (size / 1e6 / cli.wall), cli.cpu, size / 1e6 / cli.cpu,
           memcpy_rate / (size / 1e6 / cli.cpu), cli.peak_rss_kib / 1024.0);
+  }
+  // Issue 38's target: `map` of the file (its SVG, written atomically) in at most twice the time of `verify
+  // --no-json` of it, both the binary as a user runs it; measured in alternation so that a slow spell of a
+  // shared machine lands on both.
+  if (!anvilrt_binary.empty() && wanted("map")) {
+    const std::string svg = dir + "/census-map.svg";
+    bench::CliRun map, verify;
+    for (int run = 0; run < runs; ++run) {
+      bench::CliRun m = bench::run_cli({anvilrt_binary, "map", "-q", census, "-o", svg});
+      bench::CliRun v = bench::run_cli({anvilrt_binary, "verify", "--no-json", "-q", census});
+      if (m.wall > 0 && (map.wall < 0 || m.wall < map.wall)) map = m;
+      if (v.wall > 0 && (verify.wall < 0 || v.wall < verify.wall)) verify = v;
+    }
+    std::error_code ignored;
+    const double svg_mb = static_cast<double>(std::filesystem::file_size(svg, ignored)) / 1e6;
+    if (map.wall > 0 && verify.wall > 0)
+      std::printf(
+          "anvilrt map FILE -o SVG (the binary, %u cores, fastest of %d): %.3f s wall, %.3f s CPU, peak RSS %.0f MiB, "
+          "SVG %.1f MB; verify --no-json %.3f s wall, %.3f s CPU: map = %.2f x verify by wall time, %.2f x by CPU "
+          "time (issue-38 target: 2)\n",
+          cores, runs, map.wall, map.cpu, map.peak_rss_kib / 1024.0, svg_mb, verify.wall, verify.cpu,
+          map.wall / verify.wall, map.cpu / verify.cpu);
+    std::filesystem::remove(svg, ignored);
   }
   if (!anvilrt_binary.empty() && wanted("verify")) {
     bench::CliRun cli = bench::fastest({anvilrt_binary, "verify", "-q", census}, runs);

@@ -37,6 +37,7 @@ commands:
                        same data files; not byte-identical to the original)
   compact FORGE -o OUT rewrite a .forge archive without unreferenced bytes, stored bytes kept
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
+  map FILE -o OUT      a top-down map of every placed instance, SVG or PNG (--patch: before and after)
   version              the version, the git commit it was built from, the formats it reads
   help COMMAND         the help of a command
 

@@ -60,6 +60,9 @@ struct OpaqueBytes {
 
 // A 4x4 matrix of f32, column-major as stored.
 using Matrix = std::array<f32, 16>;
+// Where an instance matrix holds its translation: elements 12, 13 and 14 are x, y and z (FORMAT.md 5,
+// the `transform` operation). What moves an instance and what maps it both ask this.
+inline constexpr std::size_t kMatrixTranslation = 12;
 
 // The number of bytes a value of T takes on the wire; used to check a count against the bytes left
 // before anything is allocated (FORMAT.md 2.6). Structures of fixed size declare `wire_size`;

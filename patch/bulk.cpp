@@ -184,9 +184,9 @@ class Motion {
     if (translate_) {
       // FORMAT.md 5: the f32 sum x + t, t rounded to f32 first.
       for (std::size_t i = 0; i < 3; ++i) {
-        m[12 + i] = before[12 + i] + t_[i];
-        if (!std::isfinite(m[12 + i]))
-          refuse(12 + i, absl::StrFormat("%s + %s", f32_text(before[12 + i]), f32_text(t_[i])));
+        const std::size_t e = kMatrixTranslation + i;
+        m[e] = before[e] + t_[i];
+        if (!std::isfinite(m[e])) refuse(e, absl::StrFormat("%s + %s", f32_text(before[e]), f32_text(t_[i])));
       }
     } else {
       // matrix x M, column-major: R[r][c] = sum over k = 0..3 of A[r][k] * M[k][c], in double, in order,

@@ -1,0 +1,114 @@
+#include "view/map_file.hpp"
+
+#include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_cat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+#include "view/map_png.hpp"
+#include "view/map_svg.hpp"
+#include "view/patched_levels.hpp"
+#include "view/placed_instances.hpp"
+#include "writer/atomic_file.hpp"
+
+namespace anvil::view {
+namespace {
+
+absl::Status named(const MapInput& input, const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat(input.path, ": ", status.message()));
+}
+
+// Each --objects key must name an instance before or after the patches.
+absl::Status check_objects(const MapOptions& options, const std::vector<PlacedInstance>& before,
+                           const std::vector<PlacedInstance>* after, const std::string& path) {
+  if (options.objects.empty()) return absl::OkStatus();
+  absl::flat_hash_set<std::string_view> found;
+  for (const auto* list : {&before, after})
+    if (list)
+      for (const PlacedInstance& p : *list) found.insert(p.key);
+  for (const std::string& key : options.objects)
+    if (!found.contains(key))
+      return absl::NotFoundError(absl::StrCat(path, ": --objects ", key,
+                                              ": no object of that key places an instance (keys as dump prints them)"));
+  return absl::OkStatus();
+}
+
+// The instances after the patches: those of the data files no patch edited, as they were, and those of the
+// edited ones read again, in set order.
+absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input, std::span<const NamedPatch> patches,
+                                                          const std::vector<PlacedInstance>& before, unsigned threads) {
+  PatchedLevels patched(*input.set, input.variant);
+  for (const NamedPatch& p : patches)
+    if (auto s = patched.apply(p.text, p.name, input.archive, input.path); !s.ok()) return s;
+  auto fresh = placed_instances(patched, threads, &patched.changed());
+  if (!fresh.ok()) return named(input, fresh.status());
+  absl::flat_hash_set<std::string_view> changed;
+  for (std::size_t i = 0; i < patched.size(); ++i)
+    if (patched.changed()[i]) changed.insert(patched.name(i));
+  std::vector<PlacedInstance> after;
+  after.reserve(before.size() + fresh->size());
+  // Records are grouped by data file in set order; each group is taken from the list that holds it now.
+  auto next_fresh = fresh->begin();
+  for (std::size_t i = 0, b = 0; i < input.set->size(); ++i) {
+    const std::string& name = input.set->name(i);
+    if (!patched.changed()[i]) {
+      while (b < before.size() && before[b].datafile == name) after.push_back(before[b++]);
+      continue;
+    }
+    while (b < before.size() && before[b].datafile == name) ++b;
+    while (next_fresh != fresh->end() && next_fresh->datafile == name) after.push_back(std::move(*next_fresh++));
+  }
+  return after;
+}
+
+// `write(stream)` into the output, atomically; false from it is a write error.
+absl::Status write_output(const std::string& output, const std::function<bool(std::FILE*)>& write) {
+  AtomicFile file;
+  if (auto s = file.open(output); !s.ok()) return s;
+  if (!write(file.stream()))
+    return absl::DataLossError(absl::StrCat(output == "-" ? std::string("standard output") : output,
+                                            ": cannot write: ", std::strerror(errno)));
+  return file.commit();
+}
+
+}  // namespace
+
+absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch> patches, const MapRequest& request) {
+  absl::StatusOr<std::vector<PlacedInstance>> before;
+  if (input.level_file)
+    before = placed_instances_in_level_file(*input.level_file, input.set->game(), request.threads);
+  else
+    before = placed_instances(*input.set, request.threads);
+  if (!before.ok()) return named(input, before.status());
+  std::optional<std::vector<PlacedInstance>> after;
+  if (!patches.empty()) {
+    auto patched = after_patches(input, patches, *before, request.threads);
+    if (!patched.ok()) return patched.status();
+    after = std::move(*patched);
+  }
+  const std::vector<PlacedInstance>* after_list = after ? &*after : nullptr;
+  if (auto s = check_objects(request.options, *before, after_list, input.path); !s.ok()) return s;
+  const MapScene scene = build_map_scene(*before, after_list, request.options);
+  MapSummary summary{scene.marks.size() - scene.removed, scene.moved, scene.added, scene.removed, scene.unplaced};
+  if (request.png) {
+    auto png = render_map_png(scene);
+    if (!png.ok()) return png.status();
+    if (auto s =
+            write_output(request.output,
+                         [&](std::FILE* out) { return std::fwrite(png->data(), 1, png->size(), out) == png->size(); });
+        !s.ok())
+      return s;
+    return summary;
+  }
+  if (auto s = write_output(request.output, [&](std::FILE* out) { return write_map_svg(scene, out, request.threads); });
+      !s.ok())
+    return s;
+  return summary;
+}
+
+}  // namespace anvil::view
