@@ -29,13 +29,14 @@ int run_compact(int argc, char** argv);
 int run_schema(int argc, char** argv);
 int run_mod(int argc, char** argv);
 int run_map(int argc, char** argv);
+int run_serve(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
       {"verify", run_verify},   {"dump", run_dump},       {"build", run_build}, {"patch", run_patch},
       {"diff", run_diff},       {"gen", run_gen},         {"stats", run_stats}, {"ls", run_ls},
       {"extract", run_extract}, {"put", run_put},         {"pack", run_pack},   {"compact", run_compact},
-      {"schema", run_schema},   {"mod", run_mod},         {"map", run_map},
+      {"schema", run_schema},   {"mod", run_mod},         {"map", run_map},         {"serve", run_serve},
       {"version", run_version},
   };
   return list;

@@ -112,3 +112,13 @@ absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch>
 }
 
 }  // namespace anvil::view
+
+namespace anvil::view {
+
+absl::StatusOr<std::vector<PlacedInstance>> instances_after(const MapInput& input, std::span<const NamedPatch> patches,
+                                                            const std::vector<PlacedInstance>& before,
+                                                            unsigned threads) {
+  return after_patches(input, patches, before, threads);
+}
+
+}  // namespace anvil::view

@@ -1,0 +1,287 @@
+// The editor's API (serve/api.hpp).
+#include "serve/api.hpp"
+
+#include <absl/strings/numbers.h>
+#include <absl/strings/str_cat.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <filesystem>
+
+#include "model/object.hpp"
+#include "reader/level_source.hpp"
+#include "serve/fields.hpp"
+#include "serve/output_name.hpp"
+#include "serve/request_json.hpp"
+#include "writer/atomic_file.hpp"
+
+namespace anvil::serve {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+std::string text_of(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  v.Accept(w);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+// The request's "patch": its text, or the error reply.
+absl::StatusOr<std::string> patch_of(const rapidjson::Document& request) {
+  auto p = request.FindMember("patch");
+  if (p == request.MemberEnd() || !p->value.IsArray())
+    return absl::InvalidArgumentError("the request has no \"patch\" array");
+  return text_of(p->value);
+}
+
+Reply json_reply(const rapidjson::StringBuffer& buffer, int status = 200) {
+  return {status, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+std::size_t number_param(const std::map<std::string, std::string, std::less<>>& params, std::string_view name,
+                         std::size_t fallback, std::size_t most) {
+  auto it = params.find(name);
+  std::size_t n = fallback;
+  if (it != params.end() && !absl::SimpleAtoi(it->second, &n)) n = fallback;
+  return std::min(n, most);
+}
+
+}  // namespace
+
+Reply error_reply(int status, const absl::Status& why) { return error_reply(status, std::string(why.message())); }
+
+Reply error_reply(int status, std::string_view message) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("error");
+  w.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
+  w.EndObject();
+  return json_reply(buffer, status);
+}
+
+Api::Api(Session& session, const ObjectIndex& index, const ServeOptions& options)
+    : session_(session), index_(index), options_(options), map_(session, 2) {
+  out_dir_ = options.out_dir;
+  if (out_dir_.empty()) {
+    std::filesystem::path folder = std::filesystem::path(session.input().path).parent_path();
+    out_dir_ = folder.empty() ? "." : folder.string();
+  }
+}
+
+Reply Api::info() const {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  const ServeInput& input = session_.input();
+  w.StartObject();
+  w.Key("file");
+  w.String(std::filesystem::path(input.path).filename().string());
+  w.Key("kind");
+  w.String(std::string(source_kind_name(input.source.kind)));
+  w.Key("game");
+  w.String(std::string(game_name(input.game)));
+  w.Key("archive");
+  w.Bool(session_.is_archive());
+  w.Key("datafiles");
+  w.StartArray();
+  for (std::size_t i = 0; i < session_.datafiles(); ++i) w.String(session_.datafile_name(i));
+  w.EndArray();
+  w.Key("patch_out");
+  w.Bool(!options_.patch_out.empty());
+  w.Key("patch_out_name");
+  w.String(std::filesystem::path(options_.patch_out).filename().string());
+  w.Key("index");
+  w.StartObject();
+  w.Key("ready");
+  w.Bool(index_.ready());
+  w.Key("done");
+  w.Uint64(index_.done());
+  w.Key("total");
+  w.Uint64(index_.total());
+  w.Key("objects");
+  w.Uint64(index_.objects());
+  w.Key("instances");
+  w.Uint64(index_.instances());
+  w.Key("errors");
+  w.StartArray();
+  for (const std::string& e : index_.errors()) w.String(e);
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+  return json_reply(buffer);
+}
+
+Reply Api::search(const std::map<std::string, std::string, std::less<>>& params) const {
+  SearchQuery query;
+  auto field = params.find("field");
+  if (field != params.end() && !parse_search_field(field->second, query.field))
+    return error_reply(400, "search field must be any, key, class, material or mesh");
+  if (auto q = params.find("q"); q != params.end()) query.text = q->second;
+  query.page = number_param(params, "page", 0, 1u << 30);
+  query.page_size = std::max<std::size_t>(1, number_param(params, "size", 50, 500));
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("ready");
+  w.Bool(index_.ready());
+  SearchResult result = index_.search(query);
+  w.Key("total");
+  w.Uint64(result.total);
+  w.Key("page");
+  w.Uint64(query.page);
+  w.Key("size");
+  w.Uint64(query.page_size);
+  w.Key("objects");
+  w.StartArray();
+  for (const IndexedObject* o : result.page) {
+    w.StartObject();
+    w.Key("datafile");
+    w.Uint(o->datafile);
+    w.Key("datafile_name");
+    w.String(session_.datafile_name(o->datafile));
+    w.Key("key");
+    w.String(o->key);
+    w.Key("pointer");
+    w.String(session_.object_pointer(o->datafile, o->key));
+    w.Key("classes");
+    w.String(o->classes);
+    w.Key("materials");
+    w.String(o->materials);
+    w.Key("meshes");
+    w.String(o->meshes);
+    w.Key("instances");
+    w.Uint(o->instances);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return json_reply(buffer);
+}
+
+Reply Api::object(std::string_view body) {
+  rapidjson::Document request;
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto datafile = request.FindMember("datafile");
+  auto key = request.FindMember("key");
+  if (datafile == request.MemberEnd() || !datafile->value.IsUint() || key == request.MemberEnd() ||
+      !key->value.IsString())
+    return error_reply(400, "the request needs \"datafile\" (a number) and \"key\" (a string)");
+  auto patch = patch_of(request);
+  if (!patch.ok()) return error_reply(400, patch.status());
+  std::string name = key->value.GetString();
+  auto json = session_.object_json(datafile->value.GetUint(), name, *patch);
+  if (!json.ok()) return error_reply(absl::IsNotFound(json.status()) ? 404 : 422, json.status());
+  rapidjson::Document object;
+  object.Parse<rapidjson::kParseFullPrecisionFlag>(json->data(), json->size());
+  std::string rows = field_rows(object, session_.input().game);
+  return {200, absl::StrCat("{\"pointer\":",
+                            text_of(rapidjson::Value(session_.object_pointer(datafile->value.GetUint(), name).c_str(),
+                                                     object.GetAllocator())),
+                            ",\"json\":", *json, ",\"rows\":", rows, "}")};
+}
+
+Reply Api::check(std::string_view body) {
+  rapidjson::Document request;
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto patch = patch_of(request);
+  if (!patch.ok()) return error_reply(400, patch.status());
+  PatchCheck check = session_.check(*patch);
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("ok");
+  w.Bool(!check.error);
+  if (check.error) {
+    w.Key("error");
+    w.String(*check.error);
+    w.Key("exit_code");
+    w.Int(check.exit_code);
+  }
+  w.Key("edited_objects");
+  w.Uint64(check.edited_objects);
+  w.Key("changes");
+  w.StartArray();
+  for (const patch::Change& c : check.changes) {
+    w.StartObject();
+    w.Key("op_index");
+    w.Uint64(c.op_index);
+    w.Key("op");
+    w.String(c.op);
+    w.Key("pointer");
+    w.String(c.pointer);
+    w.Key("old");
+    w.String(c.old_value);
+    w.Key("new");
+    w.String(c.new_value);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return json_reply(buffer);
+}
+
+Reply Api::save(std::string_view body) {
+  if (options_.patch_out.empty())
+    return error_reply(409, "no --patch-out was given: the page downloads the patch instead");
+  rapidjson::Document request;
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto p = request.FindMember("patch");
+  if (p == request.MemberEnd() || !p->value.IsArray()) return error_reply(400, "the request has no \"patch\" array");
+  PatchCheck check = session_.check(text_of(p->value));
+  if (check.error) return error_reply(422, *check.error);
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+  w.SetIndent(' ', 2);
+  p->value.Accept(w);
+  std::string text(buffer.GetString(), buffer.GetSize());
+  text += '\n';
+  if (auto s = write_file_atomically(options_.patch_out, {reinterpret_cast<const u8*>(text.data()), text.size()});
+      !s.ok())
+    return error_reply(500, s);
+  return {200, absl::StrCat(
+                   "{\"saved\":", text_of(rapidjson::Value(options_.patch_out.c_str(), request.GetAllocator())), "}")};
+}
+
+Reply Api::write(std::string_view body) {
+  rapidjson::Document request;
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto patch = patch_of(request);
+  if (!patch.ok()) return error_reply(400, patch.status());
+  auto name = request.FindMember("name");
+  if (name == request.MemberEnd() || !name->value.IsString())
+    return error_reply(400, "the request needs \"name\": the copy's file name");
+  auto replace = request.FindMember("replace");
+  const bool replace_existing = replace != request.MemberEnd() && replace->value.IsBool() && replace->value.GetBool();
+  auto target = output_target(name->value.GetString(), out_dir_, session_.input().path, replace_existing);
+  if (!target.ok()) return error_reply(absl::IsAlreadyExists(target.status()) ? 409 : 400, target.status());
+  PatchCheck check = session_.check(*patch);
+  if (check.error) return error_reply(422, *check.error);
+  if (auto s = session_.write_copy(*patch, *target); !s.ok()) return error_reply(500, s);
+  return {200, absl::StrCat("{\"written\":", text_of(rapidjson::Value(target->c_str(), request.GetAllocator())), "}")};
+}
+
+}  // namespace anvil::serve
+
+namespace anvil::serve {
+
+Reply Api::map(std::string_view body) {
+  rapidjson::Document request;
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto patch = patch_of(request);
+  if (!patch.ok()) return error_reply(400, patch.status());
+  std::vector<std::string> objects;
+  if (auto o = request.FindMember("objects"); o != request.MemberEnd()) {
+    if (!o->value.IsArray()) return error_reply(400, "\"objects\" must be an array of keys");
+    for (const rapidjson::Value& key : o->value.GetArray()) {
+      if (!key.IsString()) return error_reply(400, "\"objects\" must be an array of keys");
+      objects.emplace_back(key.GetString(), key.GetStringLength());
+    }
+  }
+  auto svg = map_.svg(*patch, objects);
+  if (!svg.ok()) return error_reply(422, svg.status());
+  return {200, std::move(*svg), "image/svg+xml; charset=utf-8"};
+}
+
+}  // namespace anvil::serve

@@ -1,0 +1,185 @@
+// The opened input and the patch engine's answers about it (serve/session.hpp).
+#include "serve/session.hpp"
+
+#include <absl/strings/str_cat.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <filesystem>
+
+#include "patch/archive_patch.hpp"
+#include "patch/object_keys.hpp"
+#include "pipeline/archive_patch_output.hpp"
+#include "pipeline/data_file_patch.hpp"
+#include "pipeline/patch_output.hpp"
+#include "reader/forge/archive_levels.hpp"
+#include "reader/level.hpp"
+#include "writer/json_text_handler.hpp"
+#include "writer/object_json.hpp"
+
+namespace anvil::serve {
+
+// A level file or a lone data file as a set of one level, carved once at start.
+class Session::SingleLevel final : public LevelSet {
+ public:
+  SingleLevel(const ServeInput& input)
+      : name_(std::filesystem::path(input.path).filename().string()),
+        level_(carve_source(input.input->bytes(), input.source, input.game)) {}
+
+  Game game() const override { return level_.game; }
+  std::size_t size() const override { return 1; }
+  const std::string& name(std::size_t) const override { return name_; }
+  absl::StatusOr<const Level*> level(std::size_t) override { return &level_; }
+  void release(std::size_t) override {}
+  absl::StatusOr<std::span<const u8>> bytes_of(std::size_t) override { return level_.bytes; }
+  const Level& carved() const { return level_; }
+
+ private:
+  std::string name_;
+  Level level_;
+};
+
+namespace {
+
+// RFC 6901: "~" as "~0", "/" as "~1".
+std::string pointer_segment(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string object_value_json(const Object& object, const Extent& extent) {
+  rapidjson::StringBuffer buffer;
+  {
+    JsonTextHandler<rapidjson::StringBuffer> handler(buffer);
+    JsonWriter<JsonTextHandler<rapidjson::StringBuffer>> w(handler);
+    write_object_value(w, extent, object);
+  }
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+PatchCheck from_error(const patch::PatchError& e, const std::string& file) {
+  PatchCheck check;
+  check.exit_code = e.exit_code;
+  // As `anvilrt patch` words it: a data file that does not read is the file's fault, not the patch's.
+  check.error = e.input_fault ? absl::StrCat(file, ": ", e.reason, " (needed by op ", e.op_index, " (", e.pointer, "))")
+                              : e.message();
+  return check;
+}
+
+// The edited object `piece` of a patch result, if the patch edited it.
+const Object* edited(const patch::PatchResult& result, std::size_t piece, std::size_t& index) {
+  for (std::size_t i = 0; i < result.edited.size(); ++i)
+    if (result.edited[i] == piece) {
+      index = i;
+      return &result.edited_objects[i];
+    }
+  return nullptr;
+}
+
+}  // namespace
+
+Session::Session(const ServeInput& input) : input_(input) {
+  if (input.archive != nullptr)
+    archive_ = std::make_unique<forge::ArchiveLevels>(input.input->bytes(), *input.archive, input.game);
+  else
+    single_ = std::make_unique<SingleLevel>(input);
+}
+
+Session::~Session() = default;
+
+LevelSet& Session::set() {
+  if (archive_) return *archive_;
+  return *single_;
+}
+
+std::size_t Session::datafiles() const { return archive_ ? archive_->size() : 1; }
+
+std::string Session::datafile_name(std::size_t i) const { return archive_ ? archive_->name(i) : single_->name(i); }
+
+std::string Session::object_pointer(std::size_t datafile, std::string_view key) const {
+  std::string object = "/objects/" + pointer_segment(key);
+  if (!archive_) return object;
+  return patch::datafile_pointer(archive_->name(datafile)) + object;
+}
+
+void Session::with_levels(const std::function<void(LevelSet&)>& work) {
+  std::lock_guard hold(lock_);
+  work(set());
+}
+
+PatchCheck Session::check(std::string_view patch_json) {
+  std::lock_guard hold(lock_);
+  patch::PatchOptions options;
+  options.record_changes = true;
+  PatchCheck check;
+  if (archive_) {
+    patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json, options);
+    if (outcome.error) return from_error(*outcome.error, input_.path);
+    check.edited_objects = outcome.edited_objects();
+    check.changes = std::move(outcome.document_changes);
+    for (patch::DataFilePatch& d : outcome.datafiles)
+      for (patch::Change& c : d.result.changes) check.changes.push_back(std::move(c));
+    return check;
+  }
+  patch::PatchOutcome outcome = patch::apply_patch_text(single_->carved(), patch_json, options);
+  if (outcome.error) return from_error(*outcome.error, input_.path);
+  check.edited_objects = outcome.result.edited.size();
+  check.changes = std::move(outcome.result.changes);
+  return check;
+}
+
+absl::StatusOr<std::string> Session::object_json(std::size_t datafile, std::string_view key,
+                                                 std::string_view patch_json) {
+  std::lock_guard hold(lock_);
+  if (datafile >= datafiles()) return absl::NotFoundError("no such data file");
+  absl::StatusOr<const Level*> level = set().level(datafile);
+  if (!level.ok()) return level.status();
+  patch::ObjectKeys keys(**level);
+  std::optional<std::size_t> piece = keys.find(key);
+  if (!piece) return absl::NotFoundError("no object " + std::string(key));
+  const Piece p = (*level)->pieces[*piece];  // a copy: the patch below may release the level
+  // The patch's result for this level, if it edited the object.
+  patch::PatchResult result;
+  if (archive_) {
+    patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json);
+    if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
+    for (patch::DataFilePatch& d : outcome.datafiles)
+      if (d.datafile == datafile) result = std::move(d.result);
+    level = archive_->level(datafile);  // the patch may have released it
+    if (!level.ok()) return level.status();
+  } else {
+    patch::PatchOutcome outcome = patch::apply_patch_text(single_->carved(), patch_json);
+    if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
+    result = std::move(outcome.result);
+  }
+  std::size_t index = 0;
+  if (const Object* object = edited(result, *piece, index))
+    return object_value_json(*object, Extent{p.offset, result.overlays[index].size()});
+  return object_value_json(parse_piece(**level, (*level)->pieces[*piece]), Extent{p.offset, p.length});
+}
+
+absl::Status Session::write_copy(std::string_view patch_json, const std::string& target) {
+  std::lock_guard hold(lock_);
+  if (archive_) {
+    patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json);
+    if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
+    auto written = forge::write_patched_archive(input_.input->bytes(), *archive_, outcome, target);
+    return written.ok() ? absl::OkStatus() : written.status();
+  }
+  const Level& level = single_->carved();
+  patch::PatchOutcome outcome = patch::apply_patch_text(level, patch_json);
+  if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
+  // A data file whose objects changed size is written whole, its entries' sizes following (as `patch`).
+  if (input_.source.kind == SourceKind::data_file && patch::resizes(level, outcome.result))
+    return patch::write_patched_data_file(level, outcome.result, target, {}, input_.source.variant);
+  return patch::write_patched(level, outcome.result, target);
+}
+
+}  // namespace anvil::serve

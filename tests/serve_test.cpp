@@ -1,0 +1,238 @@
+// `anvilrt serve`'s parts without HTTP (the HTTP side: tests/serve/serve_security.py and serve_browser.py):
+// the door's verdicts, the bounded output names, the search index, and the fields the page offers to edit
+// against what the patch engine accepts.
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <filesystem>
+#include <string>
+
+#include "reader/forge/archive_reader.hpp"
+#include "reader/input_file.hpp"
+#include "reader/level.hpp"
+#include "reader/level_source.hpp"
+#include "serve/fields.hpp"
+#include "serve/object_index.hpp"
+#include "serve/output_name.hpp"
+#include "serve/request_json.hpp"
+#include "serve/security.hpp"
+#include "serve/session.hpp"
+#include "tests/test_support.hpp"
+
+namespace anvil::serve {
+namespace {
+
+using test::corpus;
+using test::write_file;
+
+TEST(ServeDoor, TokenFromQueryHeaderOrCookie) {
+  const Door door{"00112233445566778899aabbccddeeff", 8080};
+  Knock k;
+  k.host = "127.0.0.1:8080";
+  EXPECT_TRUE(refusal(door, k).has_value());
+  k.query_token = door.token;
+  EXPECT_FALSE(refusal(door, k).has_value());
+  k.query_token = "00112233445566778899aabbccddeefe";
+  EXPECT_TRUE(refusal(door, k).has_value());
+  k.query_token.clear();
+  k.header_token = door.token;
+  EXPECT_FALSE(refusal(door, k).has_value());
+  k.header_token.clear();
+  k.cookies = "other=1; anvilrt_token_8080=" + door.token + "; x=y";
+  EXPECT_FALSE(refusal(door, k).has_value());
+  k.cookies = "anvilrt_token_8081=" + door.token;  // another editor's cookie
+  EXPECT_TRUE(refusal(door, k).has_value());
+  k.cookies = "anvilrt_token_80800=" + door.token;
+  EXPECT_TRUE(refusal(door, k).has_value());
+}
+
+TEST(ServeDoor, HostAndOrigin) {
+  const Door door{"ab", 8080};
+  Knock k;
+  k.host = "localhost:8080";
+  k.header_token = "ab";
+  EXPECT_FALSE(refusal(door, k).has_value());
+  for (const char* host : {"evil.example:8080", "127.0.0.1", "127.0.0.1:80", "localhost:8080.evil", ""}) {
+    k.host = host;
+    EXPECT_TRUE(refusal(door, k).has_value()) << host;
+  }
+  k.host = "127.0.0.1:8080";
+  k.origin = "http://127.0.0.1:8080";
+  EXPECT_FALSE(refusal(door, k).has_value());
+  for (const char* origin : {"http://evil.example", "null", "https://127.0.0.1:8080", "http://127.0.0.1:8081", ""}) {
+    k.origin = origin;
+    EXPECT_TRUE(refusal(door, k).has_value()) << origin;
+  }
+}
+
+TEST(ServeDoor, TokensAre128BitsOfHexAndDiffer) {
+  const std::string a = new_token(), b = new_token();
+  EXPECT_EQ(a.size(), 32u);
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_NE(a, b);
+}
+
+TEST(ServeRequests, DepthAndShapeBounded) {
+  rapidjson::Document d;
+  EXPECT_TRUE(parse_request(R"({"patch": []})", d).ok());
+  EXPECT_FALSE(parse_request("[]", d).ok());
+  EXPECT_FALSE(parse_request("{", d).ok());
+  std::string deep = "{\"a\":" + std::string(64, '[') + std::string(64, ']') + "}";
+  EXPECT_FALSE(parse_request(deep, d).ok());
+  std::string fits = "{\"a\":" + std::string(62, '[') + std::string(62, ']') + "}";
+  EXPECT_TRUE(parse_request(fits, d).ok());
+  EXPECT_FALSE(parse_request(std::string(kMaxBodyBytes + 1, ' '), d).ok());
+}
+
+TEST(ServeOutputName, OnlyAFileNameInTheFolder) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::temp_directory_path() / "anvilrt_serve_output_name";
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const std::string input = (folder / "input.forge").string();
+  write_file(input, std::vector<u8>{1, 2, 3});
+  auto ok = output_target("copy.forge", folder.string(), input, false);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(*ok, (folder / "copy.forge").string());
+  for (const char* name : {"", "../x", "a/b", "/etc/passwd", "..", ".x", "a\\b", "input.forge", "a\nb"})
+    EXPECT_FALSE(output_target(name, folder.string(), input, true).ok()) << name;
+  write_file((folder / "there.bin").string(), std::vector<u8>{1});
+  EXPECT_TRUE(absl::IsAlreadyExists(output_target("there.bin", folder.string(), input, false).status()));
+  EXPECT_TRUE(output_target("there.bin", folder.string(), input, true).ok());
+  fs::create_symlink(input, folder / "link.forge");
+  EXPECT_FALSE(output_target("link.forge", folder.string(), input, true).ok());
+  fs::remove_all(folder);
+}
+
+// A session over a corpus file, as `anvilrt serve` opens it.
+struct Opened {
+  InputFile file;
+  std::optional<forge::Archive> archive;
+  ServeInput input;
+};
+
+std::unique_ptr<Opened> open_corpus(const std::string& relative) {
+  auto file = InputFile::open(corpus(relative));
+  EXPECT_TRUE(file.ok());
+  auto opened = std::make_unique<Opened>(Opened{std::move(*file), std::nullopt, {}});
+  opened->input.path = corpus(relative);
+  opened->input.input = &opened->file;
+  opened->input.source = detect_source(opened->file.bytes());
+  if (opened->input.source.kind == SourceKind::archive) {
+    auto archive = forge::read_archive(opened->file.bytes());
+    EXPECT_TRUE(archive.ok());
+    opened->archive = std::move(*archive);
+    opened->input.archive = &*opened->archive;
+    opened->input.game = Game::ac2;
+  } else {
+    opened->input.game = detect_game(opened->file.bytes(), opened->input.source);
+  }
+  return opened;
+}
+
+SearchQuery query(SearchField field, std::string text, std::size_t page = 0, std::size_t size = 50) {
+  SearchQuery q;
+  q.field = field;
+  q.text = std::move(text);
+  q.page = page;
+  q.page_size = size;
+  return q;
+}
+
+TEST(ServeSearch, KeyClassAndPages) {
+  auto opened = open_corpus("forge/ac2_five_forms.forge");
+  Session session(opened->input);
+  ObjectIndex index;
+  index.build(session);
+  ASSERT_TRUE(index.ready());
+  EXPECT_EQ(index.objects(), 12u);
+  SearchResult all = index.search({});
+  EXPECT_EQ(all.total, 12u);
+  SearchResult key = index.search(query(SearchField::key, "0XA7F13E8D"));
+  ASSERT_EQ(key.total, 1u);
+  EXPECT_EQ(key.page[0]->key, "0xa7f13e8d804b9c06");
+  EXPECT_EQ(key.page[0]->instances, 1u);
+  EXPECT_EQ(index.search(query(SearchField::mesh, "dca9d66cbdb75ca2")).total, 1u);
+  EXPECT_EQ(index.search(query(SearchField::material, "0xf06cdba1a7d47290")).total, 1u);
+  EXPECT_EQ(index.search(query(SearchField::key, "0xf06cdba1a7d47290")).total, 0u);
+  SearchResult second = index.search(query(SearchField::any, "", 1, 5));
+  EXPECT_EQ(second.total, 12u);
+  ASSERT_EQ(second.page.size(), 5u);
+  EXPECT_EQ(second.page[0], all.page[5]);
+}
+
+std::string text_of_json(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  v.Accept(w);
+  return buffer.GetString();
+}
+
+// The page offers an edit where the engine takes one: every editable field accepts its own value
+// back, and every checked constant it shows read-only is refused by the engine when changed.
+void check_fields_against_engine(const std::string& relative) {
+  auto opened = open_corpus(relative);
+  Session session(opened->input);
+  ObjectIndex index;
+  index.build(session);
+  std::size_t editable = 0, constants = 0;
+  for (const IndexedObject* o : index.search(query(SearchField::any, "", 0, 1000)).page) {
+    auto json = session.object_json(o->datafile, o->key, "[]");
+    ASSERT_TRUE(json.ok()) << json.status();
+    rapidjson::Document object;
+    object.Parse(json->c_str());
+    rapidjson::Document rows;
+    rows.Parse(field_rows(object, opened->input.game).c_str());
+    ASSERT_TRUE(rows.IsArray());
+    const std::string pointer = session.object_pointer(o->datafile, o->key);
+    for (const rapidjson::Value& row : rows.GetArray()) {
+      const std::string kind = row["kind"].GetString(), at = pointer + row["pointer"].GetString();
+      rapidjson::Document patch(rapidjson::kArrayType);
+      rapidjson::Value op(rapidjson::kObjectType);
+      op.AddMember("op", "replace", patch.GetAllocator());
+      op.AddMember("path", rapidjson::Value(at.c_str(), patch.GetAllocator()), patch.GetAllocator());
+      if (row["editable"].GetBool()) {
+        op.AddMember("value", rapidjson::Value(row["value"], patch.GetAllocator()), patch.GetAllocator());
+        patch.PushBack(op, patch.GetAllocator());
+        EXPECT_FALSE(session.check(text_of_json(patch)).error) << at;
+        ++editable;
+      } else if (kind == "constant" && std::string(row["type"].GetString()) != "place" && row["value"].IsUint()) {
+        op.AddMember("value", row["value"].GetUint() + 1, patch.GetAllocator());
+        patch.PushBack(op, patch.GetAllocator());
+        EXPECT_TRUE(session.check(text_of_json(patch)).error) << at;
+        ++constants;
+      }
+    }
+  }
+  EXPECT_GT(editable, 0u);
+  EXPECT_GT(constants, 0u);
+}
+
+TEST(ServeFields, EditableWhereTheEngineTakesAnEditAc2Archive) {
+  check_fields_against_engine("forge/ac2_five_forms.forge");
+}
+TEST(ServeFields, EditableWhereTheEngineTakesAnEditSwsLevel) { check_fields_against_engine("sws/lod_selector.bin"); }
+TEST(ServeFields, EditableWhereTheEngineTakesAnEditSwsArchive) {
+  check_fields_against_engine("forge/sws_two_files.forge");
+}
+
+TEST(ServeSession, ObjectAsThePatchLeavesIt) {
+  auto opened = open_corpus("sws/lod_selector.bin");
+  Session session(opened->input);
+  const std::string patch = R"([{"op":"replace","path":"/objects/0x00001235/slots/2/switch_distance","value":77.5}])";
+  auto before = session.object_json(0, "0x00001235", "[]");
+  auto after = session.object_json(0, "0x00001235", patch);
+  ASSERT_TRUE(before.ok() && after.ok());
+  EXPECT_NE(before->find("\"switch_distance\":32.5"), std::string::npos);
+  EXPECT_NE(after->find("\"switch_distance\":77.5"), std::string::npos);
+  PatchCheck refused =
+      session.check(R"([{"op":"replace","path":"/objects/0x00001235/slots/2/switch_distance","value":"x"}])");
+  ASSERT_TRUE(refused.error);
+  EXPECT_EQ(refused.error->rfind("op 0 (/objects/0x00001235/slots/2/switch_distance): ", 0), 0u) << *refused.error;
+  EXPECT_TRUE(absl::IsNotFound(session.object_json(0, "0x99999999", "[]").status()));
+}
+
+}  // namespace
+}  // namespace anvil::serve
