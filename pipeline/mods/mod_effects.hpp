@@ -1,6 +1,6 @@
 // What each mod of a load order does to a game folder, and where two mods fight (docs/mods.md, check):
 // a mod's effect is the last value it wrote to each field (recorded changes of the folder patch,
-// pipeline/mods/folder_apply.hpp); two mods conflict where they write the same field, or one writes a
+// pipeline/folder_patch.hpp); two mods conflict where they write the same field, or one writes a
 // field inside one the other replaces or removes, and leave it different values. Equal values are no
 // conflict.
 #pragma once
