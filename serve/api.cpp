@@ -14,7 +14,7 @@
 #include "serve/fields.hpp"
 #include "serve/output_name.hpp"
 #include "serve/request_json.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::serve {
 namespace {
@@ -237,7 +237,7 @@ Reply Api::save(std::string_view body) {
   p->value.Accept(w);
   std::string text(buffer.GetString(), buffer.GetSize());
   text += '\n';
-  if (auto s = write_file_atomically(options_.patch_out, {reinterpret_cast<const u8*>(text.data()), text.size()});
+  if (auto s = platform::write_file_atomically(options_.patch_out, {reinterpret_cast<const u8*>(text.data()), text.size()});
       !s.ok())
     return error_reply(500, s);
   return {200, absl::StrCat(

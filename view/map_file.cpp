@@ -14,7 +14,7 @@
 #include "view/map_svg.hpp"
 #include "view/patched_levels.hpp"
 #include "view/placed_instances.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::view {
 namespace {
@@ -68,7 +68,7 @@ absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input,
 
 // `write(stream)` into the output, atomically; false from it is a write error.
 absl::Status write_output(const std::string& output, const std::function<bool(std::FILE*)>& write) {
-  AtomicFile file;
+  platform::AtomicFile file;
   if (auto s = file.open(output); !s.ok()) return s;
   if (!write(file.stream()))
     return absl::DataLossError(absl::StrCat(output == "-" ? std::string("standard output") : output,

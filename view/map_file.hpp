@@ -1,6 +1,6 @@
 // `anvilrt map`: the placed instances of an input (view/placed_instances.hpp), before and, with patches,
 // after them (view/patched_levels.hpp), drawn as SVG or PNG (view/map_svg.hpp, view/map_png.hpp) and
-// written atomically (writer/atomic_file.hpp).
+// written atomically (platform/replace_file.hpp).
 #pragma once
 
 #include <absl/status/status.h>

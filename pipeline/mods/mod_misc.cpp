@@ -6,7 +6,7 @@
 
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/mod_commands.hpp"
-#include "writer/atomic_file.hpp"
+#include "platform/replace_file.hpp"
 
 namespace anvil::mods {
 
@@ -53,7 +53,7 @@ absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::st
   merged.description = "merged from " + absl::StrJoin(names, ", ") + ", in that order";
   merged.patch = concatenated(docs, nullptr);
   const std::string text = patch::mod_text(merged);
-  AtomicFile file;
+  platform::AtomicFile file;
   if (auto s = file.open(out); !s.ok()) return s;
   if (std::fwrite(text.data(), 1, text.size(), file.stream()) != text.size())
     return absl::InternalError(absl::StrFormat("%s: cannot write", out));

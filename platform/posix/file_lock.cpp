@@ -17,7 +17,7 @@ absl::StatusOr<FileLock> FileLock::acquire(const std::string& path, std::chrono:
   const auto deadline = std::chrono::steady_clock::now() + wait;
   // Polled rather than blocked on, so that the wait is bounded without a signal to interrupt flock.
   for (;;) {
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return FileLock(fd);
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return FileLock(static_cast<NativeHandle>(fd));
     if (errno != EWOULDBLOCK && errno != EINTR) {
       int e = errno;
       ::close(fd);
@@ -34,16 +34,16 @@ absl::StatusOr<FileLock> FileLock::acquire(const std::string& path, std::chrono:
 FileLock& FileLock::operator=(FileLock&& other) noexcept {
   if (this != &other) {
     release();
-    fd_ = other.fd_;
-    other.fd_ = -1;
+    handle_ = other.handle_;
+    other.handle_ = kNoHandle;
   }
   return *this;
 }
 
 void FileLock::release() {
-  if (fd_ < 0) return;
-  ::close(fd_);  // closing the last descriptor of the open file lets go of its flock
-  fd_ = -1;
+  if (handle_ == kNoHandle) return;
+  ::close(static_cast<int>(handle_));  // closing the last descriptor of the open file lets go of its flock
+  handle_ = kNoHandle;
 }
 
 }  // namespace anvil::platform

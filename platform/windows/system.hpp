@@ -24,6 +24,9 @@ inline absl::Status last_error_status() { return error_status(::GetLastError());
 std::wstring final_path(HANDLE handle);
 // The HANDLE a NativeHandle holds.
 inline HANDLE as_handle(NativeHandle h) { return reinterpret_cast<HANDLE>(h); }
+// Installs, once, the console control handler that removes the temporaries (temp_file.cpp) and ends the
+// process; stop_signals.cpp installs its own after it, so that its own is asked first.
+void remove_temporaries_on_interrupt();
 // `folder`\`name`.
 std::wstring child(const std::wstring& folder, const std::wstring& name);
 

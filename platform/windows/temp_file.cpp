@@ -72,6 +72,8 @@ std::string random_letters(int count) {
 
 }  // namespace
 
+void windows::remove_temporaries_on_interrupt() { install_handler(); }
+
 absl::StatusOr<TempFile> TempFile::create(const std::string& pattern) {
   if (pattern.size() < 6 || pattern.compare(pattern.size() - 6, 6, "XXXXXX") != 0)
     return absl::InvalidArgumentError("a temporary's pattern ends in XXXXXX");
