@@ -213,8 +213,6 @@ void check_fields_against_engine(const std::string& relative) {
 TEST(ServeFields, EditableWhereTheEngineTakesAnEditAc2Archive) {
   check_fields_against_engine("forge/ac2_five_forms.forge");
 }
-  check_fields_against_engine("forge/sws_two_files.forge");
-}
 
 TEST(ServeSession, ObjectAsThePatchLeavesIt) {
   auto opened = open_corpus("sws/lod_selector.bin");
