@@ -23,7 +23,8 @@ commands:
   dump FILE            print the JSON document of a level file, data file or archive (--full: enough
                        to rebuild a level or data file)
   build DUMP.json      rebuild a level file from a --full dump
-  patch FILE PATCH     apply a JSON patch, all or nothing (-o OUT | --in-place, --dry-run)
+  patch FILE PATCH     apply a JSON patch, all or nothing (-o OUT | --in-place, --dry-run); FILE may be
+                       a game folder, whose archives change all or none (docs/game-folders.md)
   diff A B             print the patch that turns A into B (level files, data files, archives: what else
                        differs on stderr)
   gen -o FILE          write synthetic level data following the research notes' distributions
@@ -40,6 +41,8 @@ commands:
                        (docs/mods.md)
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
   map FILE -o OUT      a top-down map of every placed instance, SVG or PNG (--patch: before and after)
+  serve FILE           an editor in the browser, on 127.0.0.1 only, whose output is a patch file
+                       (docs/serve.md)
   version              the version, the git commit it was built from, the formats it reads
   help COMMAND         the help of a command
 
