@@ -136,7 +136,13 @@ def with_anvilrt(path, ops):
         prefix = "anvilrt: %s: " % patch_path
         if reason.startswith(prefix):
             reason = reason[len(prefix):]
-        reason = re.sub(r"^op \d+ \([^)]*\): ", "", reason)
+        # "op N (PATH): reason": the reason about PATH itself leaves PATH out (it is named once), which
+        # build's reason names: put it back so that the two compare.
+        m = re.match(r"^op \d+ \(([^)]*)\): ", reason)
+        if m:
+            reason = reason[m.end():]
+            if not reason.startswith("/"):
+                reason = "%s: %s" % (m.group(1), reason) if m.group(1).startswith("/objects/") else reason
         return r.returncode, reason
     with open(out, "rb") as f:
         return 0, f.read()

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "tests/game_folder_support.hpp"
+#include "tests/posix/signal_support.hpp"
 
 namespace anvil::test {
 namespace {
