@@ -331,7 +331,9 @@ TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
   EXPECT_EQ(scene.removed, 1u);
   EXPECT_EQ(scene.moved, 0u);
   for (const view::Mark& m : scene.marks)
-    if (m.kind == view::MarkKind::removed) EXPECT_EQ(m.instance->x, 5);
+    if (m.kind == view::MarkKind::removed) {
+      EXPECT_EQ(m.instance->x, 5);
+    }
 
   after = {at(0, 1), at(1, 6), at(2, 9)};
   scene = view::build_map_scene(before, &after, {});
