@@ -1,11 +1,16 @@
 #include "patch/mod_document.hpp"
 
 #include <absl/strings/ascii.h>
+#include <absl/strings/escaping.h>
 #include <absl/strings/str_format.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "patch/patch.hpp"
 
@@ -15,8 +20,8 @@ namespace {
 using rapidjson::Value;
 
 absl::Status member_error(std::string_view path, std::string_view member, std::string_view reason) {
-  return absl::InvalidArgumentError(
-      absl::StrFormat("%s: member '%s': %s", std::string(path), std::string(member), std::string(reason)));
+  return absl::InvalidArgumentError(absl::StrFormat("%s: member '%s': %s", std::string(path),
+                                                    absl::CHexEscape(std::string(member)), std::string(reason)));
 }
 
 bool is_sha256_hex(std::string_view text) {
@@ -57,7 +62,7 @@ absl::Status read_mod_object(std::string_view path, const Value& root, ModDocume
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: unknown member '%s' (a mod has anvilrt_mod, name, version, author, description, game, made_for, "
           "patch)",
-          std::string(path), std::string(member)));
+          std::string(path), absl::CHexEscape(std::string(member))));
   }
   for (const char* required : {"anvilrt_mod", "name", "patch"})
     if (!root.HasMember(required)) return member_error(path, required, "missing (required)");
@@ -82,6 +87,32 @@ absl::Status read_mod_object(std::string_view path, const Value& root, ModDocume
 
 }  // namespace
 
+namespace {
+
+// A member named twice in any object of the document: RapidJSON keeps both, and which one counts is not
+// JSON's to say (RFC 8259 section 4), so a mod that does it is refused, naming the member. Iterative: a
+// mod may be hostile.
+std::optional<std::string> member_given_twice(const Value& root) {
+  std::vector<const Value*> stack{&root};
+  while (!stack.empty()) {
+    const Value* v = stack.back();
+    stack.pop_back();
+    if (v->IsArray()) {
+      for (const Value& e : v->GetArray()) stack.push_back(&e);
+    } else if (v->IsObject()) {
+      std::set<std::string> seen;
+      for (const auto& m : v->GetObject()) {
+        if (!seen.insert(std::string(m.name.GetString(), m.name.GetStringLength())).second)
+          return std::string(m.name.GetString(), m.name.GetStringLength());
+        stack.push_back(&m.value);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> bad_mod_name(std::string_view name) {
   if (name.empty() || name.size() > 64) return "must have 1 to 64 characters";
   if (name.front() == '.') return "must not start with '.'";
@@ -95,6 +126,9 @@ absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view te
   rapidjson::Document root;
   if (auto error = parse_patch_text(text, root))
     return absl::InvalidArgumentError(absl::StrFormat("%s: %s", std::string(path), error->message()));
+  if (auto twice = member_given_twice(root))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: member \"%s\" given twice in one object", std::string(path), absl::CHexEscape(*twice)));
   ModDocument mod;
   if (root.IsArray()) {
     mod.bare_patch = true;
@@ -102,15 +136,14 @@ absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view te
     if (auto bad = bad_mod_name(mod.name))
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: the file name names the mod '%s', which %s (or give the patch in a mod object with a name)",
-          std::string(path), mod.name, *bad));
+          std::string(path), absl::CHexEscape(mod.name), *bad));
     mod.patch.Swap(root);
   } else if (root.IsObject()) {
     if (auto s = read_mod_object(path, root, mod); !s.ok()) return s;
     mod.patch.CopyFrom(root["patch"], mod.patch.GetAllocator());
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s: a mod is a patch (a JSON array) or a mod object ({\"anvilrt_mod\": 1, ...})",
-                        std::string(path)));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: a mod is a patch (a JSON array) or a mod object ({\"anvilrt_mod\": 1, ...})", std::string(path)));
   }
   if (auto error = check_patch_shape(mod.patch))
     return absl::InvalidArgumentError(absl::StrFormat("%s: member 'patch': %s", std::string(path), error->message()));
@@ -126,7 +159,7 @@ std::string mod_text(const ModDocument& mod) {
   w.Key("name");
   w.String(mod.name.c_str(), static_cast<rapidjson::SizeType>(mod.name.size()));
   for (auto [member, value] : {std::pair{"version", &mod.version}, std::pair{"author", &mod.author},
-                              std::pair{"description", &mod.description}}) {
+                               std::pair{"description", &mod.description}}) {
     if (value->empty()) continue;
     w.Key(member);
     w.String(value->c_str(), static_cast<rapidjson::SizeType>(value->size()));

@@ -305,6 +305,10 @@ TEST(ModDocument, ErrorsNameTheFileAndTheMember) {
   std::ofstream(dir.path("h.json")) << R"({"anvilrt_mod": 1, "name": "h", "made_for": {"a.forge": "12"}, "patch": []})";
   EXPECT_THAT(test::run_cli({"mod", "merge", dir.path("h.json"), "-o", dir.path("out.json")}).err,
               HasSubstr(dir.path("h.json") + ": member 'made_for/a.forge': must be a sha256 hash"));
+  // A member named twice in one object, here inside an operation (the fuzz target's first find).
+  std::ofstream(dir.path("d.json")) << R"({"anvilrt_mod":1,"name":"d","patch":[{"":"","":0}]})";
+  EXPECT_THAT(test::run_cli({"mod", "merge", dir.path("d.json"), "-o", dir.path("out.json")}).err,
+              HasSubstr(dir.path("d.json") + ": member \"\" given twice in one object"));
   EXPECT_FALSE(fs::exists(dir.path("out.json")));
 }
 
