@@ -50,24 +50,11 @@ bool looks_keys_up(const Value& ops) {
 
 }  // namespace
 
-void Router::fail(std::size_t index, patch::PatchError error) {
-  if (failure_ && failure_->op <= index) return;
-  error.op_index = index;
-  failure_ = Failure{index, std::move(error)};
-}
-
 // Runs one archive's operations (those before the earliest failure known) through the archive engine. A
 // bulk operation that matches nothing in this archive is dropped and the rest run again: it changes
 // nothing here, and fails only when it matches nothing in every archive it reached.
-void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outcome) {
-  auto cut = [&](std::size_t limit) {
-    while (!sub.index.empty() && sub.index.back() >= limit) {
-      sub.ops.PopBack();
-      sub.index.pop_back();
-      sub.named.pop_back();
-    }
-  };
-  if (failure_) cut(failure_->op);
+void Router::run_archive(std::size_t archive, patch::RoutedShare& sub, FolderPatchOutcome& outcome) {
+  if (failure_) sub.cut_from(failure_.op());
   if (sub.index.empty()) return;
   auto levels = folder_.levels(archive);
   if (!levels.ok()) {
@@ -116,9 +103,7 @@ void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outc
       ++bulk->second.matched_nothing;
       bulk->second.error = e;
       bulk->second.last = archive;
-      sub.ops.Erase(sub.ops.Begin() + k);
-      sub.index.erase(sub.index.begin() + static_cast<std::ptrdiff_t>(k));
-      sub.named.erase(sub.named.begin() + static_cast<std::ptrdiff_t>(k));
+      sub.erase(k);
       continue;
     }
     // The folder's pointer, not the one the archive was given.
@@ -141,7 +126,7 @@ FolderPatchOutcome Router::run() {
   }
   for (auto& [archive, sub] : subs_) run_archive(archive, sub, outcome);
   for (auto& [index, bulk] : bulk_) {
-    if (failure_ && failure_->op <= index) break;
+    if (failure_.at_or_before(index)) break;
     if (bulk.archives > 1 && bulk.matched_nothing == bulk.archives) {
       patch::PatchError e = bulk.error;
       e.pointer = pointers_[index];
@@ -151,7 +136,7 @@ FolderPatchOutcome Router::run() {
     }
   }
   if (failure_) {
-    outcome.error = std::move(failure_->error);
+    outcome.error = failure_.take();
     outcome.archives.clear();
   }
   return outcome;

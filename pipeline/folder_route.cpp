@@ -114,10 +114,7 @@ Target Router::locate(const std::string& pointer) {
 }
 
 void Router::add(std::size_t archive, std::size_t index, Value&& op, bool named) {
-  Sub& sub = subs_[archive];
-  sub.ops.PushBack(op, sub.ops.GetAllocator());
-  sub.index.push_back(index);
-  sub.named.push_back(named);
+  subs_[archive].add(std::move(op), index, named);
 }
 
 void Router::add_unchanged(std::size_t index, const Value& op) {
