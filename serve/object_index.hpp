@@ -1,6 +1,9 @@
 // The editor's search: every object of the opened file indexed once (its key, its classes, the
 // materials and meshes it names, its instances), built in the background when the server starts, so
 // that a search over a level of 600,000 instances answers from memory, a page of results at a time.
+// Each searched field is kept as one column: every object's value, lowercase, in one text, one line per
+// object, so that a search is one pass of a substring search over each column it looks in (a few MB),
+// not a comparison per object.
 #pragma once
 
 #include <atomic>
@@ -18,7 +21,6 @@ struct IndexedObject {
   std::uint32_t datafile = 0;
   std::string key;              // as `dump` keys it
   std::string classes;          // its class, then every class inside it, space-separated
-  std::string classes_folded;   // the same in lowercase, which the search compares
   std::string materials;        // the material ids it names (a MaterialInfo's source and replacement), lowercase
   std::string meshes;           // the mesh hashes and LODSelector ids it names, lowercase
   std::uint32_t instances = 0;  // the placements (instance matrices) it holds
@@ -58,7 +60,17 @@ class ObjectIndex {
   SearchResult search(const SearchQuery& query) const;
 
  private:
+  // One searched field of every object: its lowercase values, object after object, each ended by '\n'
+  // (which no value holds); starts[i] is where object i's line begins.
+  struct Column {
+    std::string text;
+    std::vector<std::uint32_t> starts;
+    void add(std::string_view value);
+    // Sets matched[i] for every object i whose line holds `needle` (not empty, no '\n').
+    void mark(std::string_view needle, std::vector<char>& matched) const;
+  };
   std::vector<IndexedObject> objects_;
+  Column keys_, classes_, materials_, meshes_;
   std::vector<std::string> errors_;
   mutable std::mutex errors_lock_;
   std::atomic<bool> ready_{false}, stop_{false};
