@@ -274,6 +274,14 @@ TEST(ServeSession, GameFolderAsPatchDirTakesIt) {
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_NE(after->find("-600.5"), std::string::npos);
 
+  // A bulk operation as the page makes it for a folder's selection: its archive and data file named.
+  const std::string bulk = R"([{"op":"transform","objects":[")" + in_b->key +
+                           R"("],"translate":[1,0,0],"archives":["B.forge"],"datafiles":[")" +
+                           session.name_in_archive(in_b->datafile) + R"("]}])";
+  PatchCheck bulk_check = session.check(bulk);
+  ASSERT_FALSE(bulk_check.error) << *bulk_check.error;
+  EXPECT_EQ(bulk_check.edited_objects, 1u);
+
   // The copy: a new folder, the same bytes as `anvilrt patch DIR PATCH -o OUTDIR`.
   ASSERT_TRUE(session.write_copy(patch, dir.path("copy")).ok());
   write_file(dir.path("p.json"), std::span<const u8>(reinterpret_cast<const u8*>(patch.data()), patch.size()));

@@ -241,7 +241,7 @@ def folder_steps(anvilrt, work, page_of):
     game.mkdir()
     for name, seed in (("A.forge", "1"), ("B.forge", "2")):
         subprocess.run([anvilrt, "gen", "--forge", "--game", "ac2", "--datafiles", "2", "--visuals", "3", "--seed", seed,
-                        "-o", str(game / name)], check=True)
+                        "-o", str(game / name), "-q"], check=True)
     key = first_placed(anvilrt, game / "B.forge")
     saved = work / "folder_patch.json"
     with Served(anvilrt, str(game), "--patch-out", str(saved)) as served:
