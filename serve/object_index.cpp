@@ -121,13 +121,14 @@ void ObjectIndex::build(Session& session) {
     });
     ++done_;
   }
-  for (Column* c : {&keys_, &classes_, &materials_, &meshes_}) c->starts.reserve(objects.size() + 1);
+  for (Column* c : {&keys_, &classes_, &materials_, &meshes_}) c->value_of.reserve(objects.size());
   for (const IndexedObject& o : objects) {
     keys_.add(o.key);  // dump's keys are lowercase already
     classes_.add(absl::AsciiStrToLower(o.classes));
     materials_.add(o.materials);
     meshes_.add(o.meshes);
   }
+  for (Column* c : {&keys_, &classes_, &materials_, &meshes_}) c->building = {};  // only the build needs it
   objects_ = std::move(objects);
   ready_ = true;
 }
@@ -146,26 +147,35 @@ std::size_t ObjectIndex::instances() const {
   return n;
 }
 
-void ObjectIndex::Column::add(std::string_view value) {
-  starts.push_back(static_cast<std::uint32_t>(text.size()));
-  text.append(value);
-  text.push_back('\n');
+void ObjectIndex::Column::add(std::string value) {
+  auto [it, fresh] = building.try_emplace(std::move(value), static_cast<std::uint32_t>(starts.size()));
+  if (fresh) {
+    starts.push_back(static_cast<std::uint32_t>(text.size()));
+    text.append(it->first);
+    text.push_back('\n');
+  }
+  value_of.push_back(it->second);
 }
 
 void ObjectIndex::Column::mark(std::string_view needle, std::vector<char>& matched) const {
+  std::vector<char> holds(starts.size(), 0);  // per distinct value
+  bool any = false;
   const std::boyer_moore_horspool_searcher searcher(needle.begin(), needle.end());
-  auto at = text.begin();
-  for (;;) {
+  for (auto at = text.begin();;) {
     at = std::search(at, text.end(), searcher);
-    if (at == text.end()) return;
-    // The object whose line holds the hit; the search goes on at the next object's line.
+    if (at == text.end()) break;
+    // The value whose line holds the hit; the search goes on at the next value's line.
     const auto offset = static_cast<std::uint32_t>(at - text.begin());
-    const std::size_t object =
+    const std::size_t value =
         static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
-    matched[object] = 1;
-    if (object + 1 >= starts.size()) return;
-    at = text.begin() + starts[object + 1];
+    holds[value] = 1;
+    any = true;
+    if (value + 1 >= starts.size()) break;
+    at = text.begin() + starts[value + 1];
   }
+  if (!any) return;
+  for (std::size_t i = 0; i < value_of.size(); ++i)
+    if (holds[value_of[i]]) matched[i] = 1;
 }
 
 SearchResult ObjectIndex::search(const SearchQuery& query) const {

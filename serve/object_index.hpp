@@ -1,10 +1,12 @@
 // The editor's search: every object of the opened file indexed once (its key, its classes, the
 // materials and meshes it names, its instances), built in the background when the server starts, so
 // that a search over a level of 600,000 instances answers from memory, a page of results at a time.
-// Each searched field is kept as one column: every object's value, lowercase, in one text, one line per
-// object, so that a search is one pass of a substring search over each column it looks in (a few MB),
-// not a comparison per object.
+// Each searched field is kept as one column: its distinct values, lowercase, in one text, one line each,
+// and each object's value among them, so that a search is one substring scan of each column it looks in
+// (of its distinct values only) and one pass over the objects, not a comparison per object.
 #pragma once
+
+#include <absl/container/flat_hash_map.h>
 
 #include <atomic>
 #include <cstdint>
@@ -60,13 +62,16 @@ class ObjectIndex {
   SearchResult search(const SearchQuery& query) const;
 
  private:
-  // One searched field of every object: its lowercase values, object after object, each ended by '\n'
-  // (which no value holds); starts[i] is where object i's line begins.
+  // One searched field of every object: its distinct lowercase values, each once, in one text, each
+  // ended by '\n' (which no value holds), and which of them each object has. Classes, materials and
+  // meshes repeat from object to object: a search scans the few distinct values, then marks the objects.
   struct Column {
     std::string text;
-    std::vector<std::uint32_t> starts;
-    void add(std::string_view value);
-    // Sets matched[i] for every object i whose line holds `needle` (not empty, no '\n').
+    std::vector<std::uint32_t> starts;                         // where each distinct value begins in `text`
+    std::vector<std::uint32_t> value_of;                       // per object: its value's index
+    absl::flat_hash_map<std::string, std::uint32_t> building;  // value -> index, while the index is built
+    void add(std::string value);
+    // Sets matched[i] for every object i whose value holds `needle` (not empty, no '\n').
     void mark(std::string_view needle, std::vector<char>& matched) const;
   };
   std::vector<IndexedObject> objects_;
