@@ -121,11 +121,12 @@ ArchivePatchOutcome Router::run() {
 
 }  // namespace archive
 
-ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& patch, const PatchOptions& options) {
+ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& patch, const PatchOptions& options,
+                                        const archive::KnownIds* known) {
   ArchivePatchOutcome outcome;
   if ((outcome.error = check_patch_shape(patch))) return outcome;
   try {
-    return archive::Router(set, patch, options).run();
+    return archive::Router(set, patch, options, known).run();
   } catch (const std::exception& e) {
     outcome.error = PatchError{PatchError::kWholePatch, "", std::string("internal error: ") + e.what(), kBadPatch};
   }

@@ -31,7 +31,8 @@ struct Target {
 
 class Router {
  public:
-  Router(LevelSet& set, const Value& patch, const PatchOptions& options) : set_(set), patch_(patch), options_(options) {
+  Router(LevelSet& set, const Value& patch, const PatchOptions& options, const KnownIds* known)
+      : set_(set), patch_(patch), options_(options), keys_(set, known) {
     sub_options_.record_changes = options.record_changes;
   }
 
@@ -79,7 +80,7 @@ class Router {
   std::vector<std::string> pointers_;  // each operation's pointer for errors (its path, or a bulk op's name)
   std::vector<Change> document_changes_;
   std::optional<Failure> failure_;  // the earliest failure so far
-  KeyIndex keys_{set_};             // keys of objects -> the data files holding them
+  KeyIndex keys_;                   // keys of objects -> the data files holding them
 };
 
 }  // namespace anvil::patch::archive

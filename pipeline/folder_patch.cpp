@@ -2,6 +2,9 @@
 
 #include <absl/strings/str_format.h>
 
+#include <string_view>
+
+#include "patch/ops.hpp"
 #include "pipeline/folder_router.hpp"
 
 namespace anvil::folder {
@@ -25,6 +28,27 @@ std::size_t FolderPatchOutcome::edited_archives() const {
 }
 
 namespace route {
+
+namespace {
+
+// Whether an operation of an archive's share addresses an object by its key (/objects/KEY/..., a bulk
+// operation's "objects"), which the archive engine looks up in every data file.
+bool looks_keys_up(const Value& ops) {
+  for (const Value& op : ops.GetArray()) {
+    if (!op.IsObject()) continue;
+    for (const char* member : {"path", "from"})
+      if (auto it = op.FindMember(member); it != op.MemberEnd() && it->value.IsString() &&
+                                           std::string_view(it->value.GetString()).starts_with("/objects/"))
+        return true;
+    if (auto it = op.FindMember("op"); it != op.MemberEnd() && it->value.IsString())
+      if (const patch::OpInfo* info = patch::find_op(it->value.GetString());
+          info && info->route == patch::OpRoute::by_objects)
+        return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void Router::fail(std::size_t index, patch::PatchError error) {
   if (failure_ && failure_->op <= index) return;
@@ -51,8 +75,19 @@ void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outc
                                               patch::kBadPatch, true});
     return;
   }
+  // The ids of the archive's data files, from the folder's key cache, when its operations look keys up.
+  const patch::archive::KnownIds* known = nullptr;
+  if (keys_[archive] || looks_keys_up(sub.ops)) {
+    auto ids = folder_.known_ids(archive);
+    if (!ids.ok()) {
+      fail(sub.index.front(), patch::PatchError{0, pointers_[sub.index.front()], std::string(ids.status().message()),
+                                                patch::kBadPatch, true});
+      return;
+    }
+    known = *ids;
+  }
   while (!sub.index.empty()) {
-    patch::ArchivePatchOutcome out = patch::apply_archive_patch(**levels, sub.ops, options_);
+    patch::ArchivePatchOutcome out = patch::apply_archive_patch(**levels, sub.ops, options_, known);
     if (!out.error) {
       const std::string prefix = archive_pointer(folder_.name(archive));
       for (patch::DataFilePatch& d : out.datafiles)
