@@ -58,7 +58,7 @@ FolderLevels::FolderLevels(GameFolder folder, FolderOptions options)
     : folder_(std::move(folder)), options_(options), opened_(folder_.archives.size()), known_(opened_.size()) {}
 
 FolderLevels::~FolderLevels() {
-  if (keys_) (void)keys_->save();
+  if (keys_ && options_.save_key_cache) (void)keys_->save();
 }
 
 // The archive's checksum vote from the votes the cache keeps, when it keeps every data file's and they

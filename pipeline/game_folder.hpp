@@ -49,13 +49,17 @@ std::string archive_pointer(std::string_view name);
 struct FolderOptions {
   std::optional<Game> game;  // every archive's dialect; found in each archive by content when not given
   std::optional<u8> layout;  // the data-file layout (FORGE.md 7); found by content when not given
+  // Whether what the key cache learns is written back (pipeline/folder_key_cache.hpp); `serve` reads a
+  // folder without writing anything into it.
+  bool save_key_cache = true;
 };
 
 // The archives of a game folder, each opened (mapped, its tables read, its dialect found) on first use.
 class FolderLevels {
  public:
   explicit FolderLevels(GameFolder folder, FolderOptions options = {});
-  // Saves what the key cache learnt (KeyCache::save; a failure only loses the cache).
+  // Saves what the key cache learnt, unless options.save_key_cache is false (KeyCache::save; a failure
+  // only loses the cache).
   ~FolderLevels();
   FolderLevels(const FolderLevels&) = delete;
   FolderLevels& operator=(const FolderLevels&) = delete;

@@ -77,7 +77,9 @@ const Object* edited(const patch::PatchResult& result, std::size_t piece, std::s
 
 Session::Session(const ServeInput& input) : input_(input) {
   if (input.folder != nullptr) {
-    folder_levels_ = std::make_unique<folder::FolderLevels>(*input.folder, input.folder_options);
+    folder::FolderOptions options = input.folder_options;
+    options.save_key_cache = false;  // the editor writes nothing into the folder it opened
+    folder_levels_ = std::make_unique<folder::FolderLevels>(*input.folder, options);
     auto set = view::FolderLevelSet::open(*folder_levels_);
     if (set.ok()) {
       folder_ = std::move(*set);
