@@ -1,6 +1,7 @@
 # CTest Windows.PackageHoldsEveryFile: `cpack -G ZIP` in BUILD_DIR, then the zip holds every file
-# cmake/windows/package.cmake promises, and anvilrt.exe imports no DLL but Windows' own (MinGW's runtime
-# DLLs are lib*.dll: libstdc++-6, libgcc_s_seh-1, libwinpthread-1; those of the libraries are too).
+# cmake/windows/package.cmake promises, and anvilrt.exe imports no DLL but Windows' own: those named below,
+# which every Windows has (MinGW's runtime DLLs, libstdc++-6, libgcc_s_seh-1, libwinpthread-1, and a
+# library's, zlib1 or libpng16, are not among them).
 # Run with -DBUILD_DIR= -DVERSION= -DOBJDUMP=.
 execute_process(COMMAND cpack -G ZIP WORKING_DIRECTORY "${BUILD_DIR}" RESULT_VARIABLE result OUTPUT_QUIET)
 set(zip "${BUILD_DIR}/anvilrt-${VERSION}-win64.zip")
@@ -10,7 +11,8 @@ endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E tar tf "${zip}" OUTPUT_VARIABLE listing COMMAND_ERROR_IS_FATAL ANY)
 set(missing "")
 foreach(file anvilrt.exe README.md LICENSE anvilrt.txt docs/design.md docs/patches.md notices/lzo2.txt
-             notices/libdeflate.txt notices/abseil.txt notices/boost1.74.txt notices/rapidjson.txt
+             notices/libdeflate.txt notices/abseil.txt notices/boost1.74.txt notices/rapidjson.txt notices/zlib.txt
+             notices/libpng1.6.txt notices/cpp-httplib.txt
              notices/mingw-w64-x86-64-dev.txt notices/gcc-mingw-w64-base.txt)
   string(FIND "${listing}" "anvilrt-${VERSION}-win64/${file}\n" at)
   if(at EQUAL -1)
@@ -25,9 +27,12 @@ if(listing MATCHES "notices/googletest")
 endif()
 execute_process(COMMAND "${OBJDUMP}" -p "${BUILD_DIR}/anvilrt.exe" OUTPUT_VARIABLE headers COMMAND_ERROR_IS_FATAL ANY)
 string(REGEX MATCHALL "DLL Name: [^\n]+" dlls "${headers}")
+set(windows_own advapi32 bcrypt kernel32 msvcrt shell32 user32 ws2_32)
 foreach(dll IN LISTS dlls)
-  if(dll MATCHES "DLL Name: lib")
-    message(FATAL_ERROR "anvilrt.exe imports a DLL Windows does not have: ${dll}")
+  string(REGEX REPLACE "^DLL Name: (.+)\\.[dD][lL][lL]$" "\\1" name "${dll}")
+  string(TOLOWER "${name}" name)
+  if(NOT name IN_LIST windows_own)
+    message(FATAL_ERROR "anvilrt.exe imports a DLL that is not Windows' own: ${dll}")
   endif()
 endforeach()
 message(STATUS "${zip}: every file; anvilrt.exe imports ${dlls}")
