@@ -17,7 +17,7 @@
 //
 //   anvilrt_bench [--visuals N] [--dir DIR] [--anvilrt PATH] [--runs N] [--only TEXT] [--forge-big VISUALS]
 //                 [--forge-only yes] [--same-only yes] [--diff-only yes] [--resize-only yes] [--put-only yes]
-//                 [--serve-only yes]
+//                 [--serve-only yes] [--mod-only yes]
 //
 // --only TEXT measures only the rows whose name holds TEXT (and memcpy, the reference), e.g.
 // --only "verify --no-json" for the --game auto row against the ac2 one; it leaves out the .forge rows.
@@ -26,8 +26,9 @@
 // level files, plain data files and an archive (bench/forge_rows.hpp same_objects_rows); --diff-only yes only
 // the row of diff of two archives (bench/forge_rows.hpp diff_rows); --resize-only yes only the row of a
 // resizing patch against a patch in place (resize_rows); --put-only yes only the row of put of a 20 MB data
-// file into a 1 GB archive (put_rows); --serve-only yes only the rows of `anvilrt serve` (serve_rows). The machine's
-// CPU model and memcpy rate are printed first, as the ratios differ by machine.
+// file into a 1 GB archive (put_rows); --serve-only yes only the rows of `anvilrt serve` (serve_rows); --mod-only yes
+// only the rows of `anvilrt mod` over a 1 GB game folder (mod_rows). The machine's CPU model and memcpy rate are
+// printed first, as the ratios differ by machine.
 #include <absl/strings/str_format.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -138,7 +139,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   std::optional<u64> forge_big;
   bool forge_only = false, same_only = false, diff_only = false, resize_only = false, put_only = false,
-       serve_only = false;
+       serve_only = false, mod_only = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--visuals")
@@ -165,20 +166,24 @@ int main(int argc, char** argv) {
       put_only = std::string(argv[i + 1]) == "yes";
     else if (a == "--serve-only")
       serve_only = std::string(argv[i + 1]) == "yes";
+    else if (a == "--mod-only")
+      mod_only = std::string(argv[i + 1]) == "yes";
   }
   std::filesystem::create_directories(dir);
   // The 1 GB archive: 2.3 x the census-size level's Visuals (its data compresses), in the full bench.
   bench::ForgeRowOptions forge{
       anvilrt_binary, dir, visuals, 64, forge_big.value_or(visuals == 630686 ? 1450000 : 0), runs};
   std::printf("%s\n", bench::machine_line().c_str());
-  if (forge_only || same_only || diff_only || resize_only || put_only || serve_only) {
+  if (forge_only || same_only || diff_only || resize_only || put_only || serve_only || mod_only) {
     if (anvilrt_binary.empty()) {
       std::fprintf(stderr,
-                   "anvilrt_bench: --forge-only, --same-only, --diff-only, --resize-only or --put-only needs --anvilrt "
-                   "PATH\n");
+                   "anvilrt_bench: --forge-only, --same-only, --diff-only, --resize-only, --put-only, --serve-only or "
+                   "--mod-only needs --anvilrt PATH\n");
       return 2;
     }
-    if (serve_only)
+    if (mod_only)
+      bench::mod_rows(forge);
+    else if (serve_only)
       bench::serve_rows(forge);
     else if (put_only)
       bench::put_rows(forge);
@@ -429,6 +434,7 @@ int main(int argc, char** argv) {
     std::printf("verify of a folder of 8 files (fastest of %d runs each): --jobs 1 %.2f s, --jobs 2 %.2f s: %.2f x\n",
                 runs, one, two, one / two);
     bench::forge_rows(forge);
+    if (forge.big_visuals != 0) bench::mod_rows(forge);  // with the other 1 GB rows
   }
   return 0;
 }

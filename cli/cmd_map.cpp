@@ -4,16 +4,61 @@
 
 #include <iostream>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "model/counted.hpp"
+#include "pipeline/game_folder.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "view/map_file.hpp"
+#include "view/map_folder.hpp"
 #include "view/one_level_set.hpp"
 
 namespace anvil::cli {
+
+namespace {
+
+// The map of a file (a level file, a data file or an archive). An empty message: the error was said.
+absl::StatusOr<view::MapSummary> map_file(const std::string& file, const std::string& game_option, const Common& common,
+                                          std::span<const view::NamedPatch> named, const view::MapRequest& request,
+                                          PathErrors& path_errors) {
+  auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
+  if (!opened) return absl::InvalidArgumentError("");
+  const InputFile& input = *opened->input;
+  std::optional<forge::ArchiveLevels> archive_levels;
+  std::optional<view::OneLevelSet> one;
+  view::MapInput map_input;
+  map_input.path = file;
+  if (opened->archive) {
+    const ArchiveInput& archive = *opened->archive;
+    archive_levels.emplace(input.bytes(), archive.archive, archive.game, archive.selected);
+    map_input.set = &*archive_levels;
+    map_input.archive = true;
+    map_input.variant = archive.archive.variant();
+  } else {
+    const Source& source = opened->source;
+    Game game = resolve_game(game_option, input.bytes(), source, file, common);
+    one.emplace(input.bytes(), source, game);
+    map_input.set = &*one;
+    map_input.variant = source.variant;
+    if (source.kind == SourceKind::level_file) map_input.level_file = input.bytes();
+  }
+  return view::write_map(map_input, named, request);
+}
+
+void report(const view::MapSummary& summary, const std::string& out, bool patched, const Common& common) {
+  if (common.quiet || out == "-") return;
+  std::string line = absl::StrFormat("%s: %s", out, counted(summary.instances, "instance"));
+  if (patched)
+    line += absl::StrFormat(" after the patches (%d moved, %d added, %d removed)", summary.moved, summary.added,
+                            summary.removed);
+  if (summary.unplaced) line += absl::StrFormat("; %d not placed (x or y not finite)", summary.unplaced);
+  std::cout << line << "\n";
+}
+
+}  // namespace
 
 int run_map(int argc, char** argv) {
   std::string file, out, game_option, width_text = "1200", height_text = "900", colours_text = "10";
@@ -31,7 +76,7 @@ int run_map(int argc, char** argv) {
       "colours", po::value(&colours_text),
       "N: the most common shown objects with a colour of their own (10, at most 12)")(
       "file", po::value(&file)->required(),
-      "a level file, a decompressed data file or a .forge archive (- for standard input)");
+      "a level file, a decompressed data file, a .forge archive or a game folder (- for standard input)");
   po::variables_map vm;
   Common common;
   int code = kOk;
@@ -52,7 +97,9 @@ int run_map(int argc, char** argv) {
              "are faded (\"kept\"). An object whose count of instances changed pairs its instances by position.\n"
              "The elements carry the indices after the patches, a removed one its index before.\n"
              "--png: the same picture as PNG, W x H pixels.\n"
-             "Of a .forge archive: every data file; a mark's title names its data file.\n"
+             "Of a .forge archive: every data file; a mark's title names its data file. Of a game folder (its\n"
+             ".forge archives, docs/game-folders.md): every data file of every archive, named A.forge/NAME; its\n"
+             "--patch (one) is the folder's, as anvilrt patch DIR takes it.\n"
              "Exit 0: written; 1: a patch's test failed or a bulk operation matched nothing; 2: bad input.",
              options, {{"file", "FILE"}}, common, vm, code))
     return code;
@@ -71,8 +118,6 @@ int run_map(int argc, char** argv) {
   }
 
   PathErrors path_errors;
-  auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
-  if (!opened) return kBadInput;
   std::vector<view::NamedPatch> named;
   for (const std::string& p : patches) {
     if (p == "-" && file == "-") {
@@ -83,42 +128,28 @@ int run_map(int argc, char** argv) {
     if (!text) return kBadInput;
     named.push_back({p, std::string(reinterpret_cast<const char*>(text->bytes().data()), text->bytes().size())});
   }
-  const InputFile& input = *opened->input;
-  std::optional<forge::ArchiveLevels> archive_levels;
-  std::optional<view::OneLevelSet> one;
-  view::MapInput map_input;
-  map_input.path = file;
-  if (opened->archive) {
-    const ArchiveInput& archive = *opened->archive;
-    archive_levels.emplace(input.bytes(), archive.archive, archive.game, archive.selected);
-    map_input.set = &*archive_levels;
-    map_input.archive = true;
-    map_input.variant = archive.archive.variant();
-  } else {
-    const Source& source = opened->source;
-    Game game = resolve_game(game_option, input.bytes(), source, file, common);
-    one.emplace(input.bytes(), source, game);
-    map_input.set = &*one;
-    map_input.variant = source.variant;
-    if (source.kind == SourceKind::level_file) map_input.level_file = input.bytes();
-  }
   view::MapRequest request{{static_cast<unsigned>(width), static_cast<unsigned>(height), objects, colours},
                            vm.count("png") > 0,
                            out,
                            std::max(1u, std::thread::hardware_concurrency())};
-  auto summary = view::write_map(map_input, named, request);
-  if (!summary.ok()) {
-    error(std::string(summary.status().message()));
-    return summary.status().code() == absl::StatusCode::kFailedPrecondition ? kDiffers : kBadInput;
+  const bool game_folder = file != "-" && folder::is_folder(file);
+  std::optional<absl::StatusOr<view::MapSummary>> summary;
+  if (game_folder) {
+    folder::FolderOptions folder_options;
+    if (game_option != "auto") folder_options.game = parse_game(game_option);
+    folder_options.layout = common.layout;
+    view::FolderMapRun run = view::write_folder_map(file, folder_options, named, request);
+    for (const std::string& line : run.recovered) std::cerr << "anvilrt: " << line << "\n";
+    summary = std::move(run.summary);
+  } else {
+    summary = map_file(file, game_option, common, named, request, path_errors);
+    if (!summary->ok() && summary->status().message().empty()) return kBadInput;  // said already
   }
-  if (!common.quiet && out != "-") {
-    std::string line = absl::StrFormat("%s: %s", out, counted(summary->instances, "instance"));
-    if (!patches.empty())
-      line += absl::StrFormat(" after the patches (%d moved, %d added, %d removed)", summary->moved, summary->added,
-                              summary->removed);
-    if (summary->unplaced) line += absl::StrFormat("; %d not placed (x or y not finite)", summary->unplaced);
-    std::cout << line << "\n";
+  if (!summary->ok()) {
+    error(std::string(summary->status().message()));
+    return summary->status().code() == absl::StatusCode::kFailedPrecondition ? kDiffers : kBadInput;
   }
+  report(**summary, out, !patches.empty(), common);
   return kOk;
 }
 

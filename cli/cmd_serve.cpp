@@ -1,8 +1,10 @@
 // anvilrt serve FILE [--patch-out PATCH.json] [--out-dir DIR] [--port N] [--open] [--game ac2|sws|auto]
 #include <iostream>
+#include <optional>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "pipeline/game_folder.hpp"
 #include "serve/server.hpp"
 
 namespace anvil::cli {
@@ -18,12 +20,15 @@ int run_serve(int argc, char** argv) {
       "the folder \"Write a copy\" writes into (default: FILE's folder); the page names only a file name")(
       "port", po::value(&options.port)->default_value(0), "the port on 127.0.0.1 (0: a free one)")(
       "open", "start the browser on the editor's URL (xdg-open)")(
-      "file", po::value(&file)->required(), "a level file, a decompressed data file or a .forge archive");
+      "file", po::value(&file)->required(),
+      "a level file, a decompressed data file, a .forge archive or a game folder");
   po::variables_map vm;
   Common common;
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt serve FILE [--patch-out PATCH.json] [--out-dir DIR] [--port N] [--open]\n\n"
+             "FILE may be a game folder (its .forge archives, docs/game-folders.md): the patch is then the\n"
+             "folder's, as anvilrt patch DIR takes it, and \"Write a copy\" writes a new folder.\n"
              "Opens FILE read-only and serves an editor for it in the browser, on 127.0.0.1 only. The first\n"
              "line of standard output is the URL to open; it carries a random token, without which the\n"
              "server answers 403. The page searches the objects (by key, class, material, mesh), shows an\n"
@@ -43,13 +48,31 @@ int run_serve(int argc, char** argv) {
   }
   options.open_browser = vm.count("open") > 0;
   PathErrors path_errors;
-  auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
-  if (!opened) return kBadInput;
-  serve::ServeInput input{.path = file, .input = &*opened->input, .source = opened->source};
-  if (opened->archive) {
+  std::optional<OpenedInput> opened;
+  std::optional<folder::GameFolder> game_folder;
+  serve::ServeInput input;
+  input.path = file;
+  if (folder::is_folder(file)) {
+    auto listed = folder::open_game_folder(file);
+    if (!listed.ok()) {
+      error(std::string(listed.status().message()));
+      return kBadInput;
+    }
+    for (const std::string& line : listed->recovered) std::cerr << "anvilrt: " << line << "\n";
+    game_folder = std::move(*listed);
+    input.folder = &*game_folder;
+    if (game_option != "auto") input.folder_options.game = parse_game(game_option);
+    input.folder_options.layout = common.layout;
+  } else if (opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors); !opened) {
+    return kBadInput;
+  } else if (opened->archive) {
+    input.input = &*opened->input;
+    input.source = opened->source;
     input.game = opened->archive->game;
     input.archive = &opened->archive->archive;
   } else {
+    input.input = &*opened->input;
+    input.source = opened->source;
     input.game = resolve_game(game_option, opened->input->bytes(), opened->source, file, common);
   }
   absl::Status status = serve::serve(

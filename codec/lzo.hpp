@@ -33,9 +33,9 @@ absl::Status decompress_into(Algorithm algorithm, std::span<const std::uint8_t> 
 // Encodes `in` with the algorithm's -999 compressor (deterministic).
 std::vector<std::uint8_t> compress(Algorithm algorithm, std::span<const std::uint8_t> in);
 
-// compress() of each of `parts`, on up to `threads` workers (0: thread_budget(), model/parallel.hpp). The blocks of a data file
-// are compressed independently, and -999 is slow (a few MB/s), so a put or a resize that re-compresses
-// many blocks takes all cores.
+// compress() of each of `parts`, on up to `threads` workers (0: thread_budget(), model/parallel.hpp). The blocks of a
+// data file are compressed independently, and -999 is slow (a few MB/s), so a put or a resize that re-compresses many
+// blocks takes all cores.
 std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,
                                                     std::span<const std::span<const std::uint8_t>> parts,
                                                     unsigned threads = 0);
@@ -48,5 +48,10 @@ std::uint32_t adler32(std::uint32_t start, std::span<const std::uint8_t> bytes);
 // The Adler-32 of `size` bytes started at 1, from theirs started at 0 (`from_zero`): the start adds 1 to
 // the low sum and `size` to the high one, so both candidate rules of FORGE.md 2 cost one pass.
 std::uint32_t adler32_started_at_1(std::uint32_t from_zero, std::size_t size);
+
+// The CRC-32 (ISO-HDLC, zlib's) of `bytes` continuing from `start` (0 is the standard start), libdeflate's,
+// vectorised: with Adler-32, the fingerprint of a data file's content that the key cache
+// (pipeline/folder_key_cache.hpp) knows it by.
+std::uint32_t crc32(std::uint32_t start, std::span<const std::uint8_t> bytes);
 
 }  // namespace anvil::codec

@@ -32,29 +32,41 @@ void KeyIndex::build() {
 }
 
 std::vector<std::size_t> KeyIndex::search(const std::string& key, const std::vector<bool>* among) {
-  std::vector<std::size_t> found;
   std::size_t width = id_width();
   // A key is "<id>" or "<id>@<offset>", the id in its one spelling ("0x" + lowercase hex of the width).
   const std::string id_text = key.substr(0, key.find('@'));
   auto id = json_text::parse_id(id_text, width);
-  if (!id || json_text::format_id(*id, width) != id_text) return found;
-  const bool plain = id_text.size() == key.size();
-  u8 needle[8];
-  std::memcpy(needle, &*id, sizeof needle);  // an id is stored as its width's little-endian bytes
+  if (!id || json_text::format_id(*id, width) != id_text) return {};
+  std::vector<std::size_t> candidates;
+  if (known_ != nullptr) {
+    for (std::size_t i = 0; i < set_.size(); ++i)
+      if ((among == nullptr || (*among)[i]) && std::binary_search((*known_)[i]->begin(), (*known_)[i]->end(), *id))
+        candidates.push_back(i);
+  } else {
+    u8 needle[8];
+    std::memcpy(needle, &*id, sizeof needle);  // an id is stored as its width's little-endian bytes
+    // The data files whose bytes hold the id's, searched on the command's threads.
+    auto found = set_.holding({needle, width}, among, thread_budget());
+    if (!found.ok())
+      refuse_unreadable(
+          absl::StrFormat("%s (an object key is looked up in every data file)", found.status().message()));
+    candidates = std::move(*found);
+  }
+  return confirm(candidates, key, *id);
+}
+
+std::vector<std::size_t> KeyIndex::confirm(const std::vector<std::size_t>& candidates, const std::string& key, u64 id) {
+  const bool plain = key.find('@') == std::string::npos;
+  std::vector<std::size_t> found;
   std::string spelled;
-  // The data files whose bytes hold the id's, searched on the command's threads; then each of those carved.
-  auto candidates = set_.holding({needle, width}, among, thread_budget());
-  if (!candidates.ok())
-    refuse_unreadable(
-        absl::StrFormat("%s (an object key is looked up in every data file)", candidates.status().message()));
-  for (std::size_t i : *candidates) {
+  for (std::size_t i : candidates) {
     auto level = set_.level(i);
     if (!level.ok())
       refuse_unreadable(
           absl::StrFormat("%s (an object key is looked up in every data file)", level.status().message()));
     bool holds = false;
     for (const Piece& p : (*level)->pieces) {
-      if (!p.is_object() || p.id != *id) continue;
+      if (!p.is_object() || p.id != id) continue;
       if (!plain) object_key(p, set_.game(), spelled);
       if (plain || spelled == key) {
         holds = true;
@@ -70,7 +82,7 @@ std::vector<std::size_t> KeyIndex::search(const std::string& key, const std::vec
 }
 
 std::vector<std::size_t> KeyIndex::holders(const std::string& key, const std::vector<bool>* among) {
-  if (!indexed_ && ++searches_ <= 2) return search(key, among);
+  if (!indexed_ && (known_ != nullptr || ++searches_ <= 2)) return search(key, among);
   build();
   std::vector<std::size_t> found;
   auto collect = [&](const absl::InlinedVector<u32, 1>& list) {
@@ -103,6 +115,7 @@ std::size_t KeyIndex::holder(const std::string& key, const std::vector<bool>* am
 }
 
 void KeyIndex::renamed(std::size_t datafile, const std::string& old_key, u64 new_id) {
+  known_ = nullptr;  // it no longer tells: the index of every key takes over
   build();
   std::size_t width = id_width();
   if (auto old_id = json_text::parse_id(old_key, width); old_id && json_text::format_id(*old_id, width) == old_key)

@@ -3,7 +3,9 @@
 // by searching each data file's decompressed bytes for its id's bytes and carving only the data files
 // that hold them; the index of every key (ids as numbers: a large archive has millions) is built, which
 // carves every data file, once an object is renamed (the bytes then no longer tell) or from the third
-// look-up on (a search reads every data file: a bulk operation of many keys pays that once).
+// look-up on (a search reads every data file: a bulk operation of many keys pays that once). A caller that
+// knows the ids each data file holds (a game folder's key cache) gives them, and a look-up then carves only
+// the data files whose ids hold the key's.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -30,9 +32,13 @@ struct Refusal {
 // A refusal for the archive's fault: a data file the operation needs does not read.
 [[noreturn]] inline void refuse_unreadable(std::string reason) { throw Refusal{std::move(reason), kBadPatch, true}; }
 
+// The ids of the objects of each data file of a set, sorted (what a key cache knows).
+using KnownIds = std::vector<const std::vector<u64>*>;
+
 class KeyIndex {
  public:
-  explicit KeyIndex(LevelSet& set) : set_(set) {}
+  // `known`, when given, the ids of every data file of `set` (by set index; it must outlive the index).
+  explicit KeyIndex(LevelSet& set, const KnownIds* known = nullptr) : set_(set), known_(known) {}
 
   // The width of the dialect's ids in bytes.
   std::size_t id_width() const { return dialect::facts(set_.game()).id_width; }
@@ -51,8 +57,11 @@ class KeyIndex {
   // Before any rename: the data files (among `among`) holding an object with this key, found by the id's
   // bytes and confirmed by carving; the holders stay read.
   std::vector<std::size_t> search(const std::string& key, const std::vector<bool>* among);
+  // The data files (in `candidates`, all read) whose objects have the key: carved; the others released.
+  std::vector<std::size_t> confirm(const std::vector<std::size_t>& candidates, const std::string& key, u64 id);
 
   LevelSet& set_;
+  const KnownIds* known_ = nullptr;  // dropped once an object is renamed
   bool indexed_ = false;
   std::size_t searches_ = 0;
   absl::flat_hash_map<u64, absl::InlinedVector<u32, 1>> ids_;

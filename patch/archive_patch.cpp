@@ -28,24 +28,11 @@ std::string datafile_pointer(std::string_view name) {
 
 namespace archive {
 
-void Router::fail(std::size_t index, PatchError error) {
-  if (failure_ && failure_->op <= index) return;
-  error.op_index = index;
-  failure_ = Failure{index, std::move(error)};
-}
-
 // Runs one data file's operations (those before the earliest failure known) through the engine. A bulk
 // operation that matches nothing here is dropped and the rest run again: it changes nothing, and it
 // fails only when it matches nothing anywhere.
-void Router::run_datafile(std::size_t datafile, Sub& sub, ArchivePatchOutcome& outcome) {
-  auto cut = [&](std::size_t limit) {
-    while (!sub.index.empty() && sub.index.back() >= limit) {
-      sub.ops.PopBack();
-      sub.index.pop_back();
-      sub.named.pop_back();
-    }
-  };
-  if (failure_) cut(failure_->op);
+void Router::run_datafile(std::size_t datafile, RoutedShare& sub, ArchivePatchOutcome& outcome) {
+  if (failure_) sub.cut_from(failure_.op());
   if (sub.index.empty()) return;
   auto level = set_.level(datafile);
   if (!level.ok()) {
@@ -74,9 +61,7 @@ void Router::run_datafile(std::size_t datafile, Sub& sub, ArchivePatchOutcome& o
     if (bulk != bulk_.end() && e.exit_code == kTestFailed) {
       ++bulk->second.matched_nothing;
       bulk->second.error = e;
-      sub.ops.Erase(sub.ops.Begin() + k);
-      sub.index.erase(sub.index.begin() + k);
-      sub.named.erase(sub.named.begin() + k);
+      sub.erase(k);
       continue;
     }
     if (sub.named[k])
@@ -100,7 +85,7 @@ ArchivePatchOutcome Router::run() {
   }
   for (auto& [datafile, sub] : subs_) run_datafile(datafile, sub, outcome);
   for (auto& [index, bulk] : bulk_) {
-    if (failure_ && failure_->op <= index) break;
+    if (failure_.at_or_before(index)) break;
     if (bulk.datafiles > 0 && bulk.matched_nothing == bulk.datafiles) {
       PatchError e = bulk.error;
       e.reason = bulk.datafiles > 1 ? absl::StrFormat("%s in any of the %d data files", e.reason, bulk.datafiles)
@@ -109,7 +94,7 @@ ArchivePatchOutcome Router::run() {
     }
   }
   if (failure_) {
-    outcome.error = std::move(failure_->error);
+    outcome.error = failure_.take();
     outcome.datafiles.clear();
     return outcome;
   }
@@ -121,11 +106,12 @@ ArchivePatchOutcome Router::run() {
 
 }  // namespace archive
 
-ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& patch, const PatchOptions& options) {
+ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& patch, const PatchOptions& options,
+                                        const archive::KnownIds* known) {
   ArchivePatchOutcome outcome;
   if ((outcome.error = check_patch_shape(patch))) return outcome;
   try {
-    return archive::Router(set, patch, options).run();
+    return archive::Router(set, patch, options, known).run();
   } catch (const std::exception& e) {
     outcome.error = PatchError{PatchError::kWholePatch, "", std::string("internal error: ") + e.what(), kBadPatch};
   }

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "patch/archive_keys.hpp"
 #include "patch/patch.hpp"
 #include "reader/level_set.hpp"
 
@@ -54,7 +55,9 @@ struct ArchivePatchOutcome {
 
 // Applies `patch` to the data files of `set`; never throws. PatchOptions::release_input is not used
 // (the set decides what stays in memory). Data files are read through set.level() and released again.
-ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& patch, const PatchOptions& options = {});
+// `known`: the ids each data file holds, when the caller knows them (archive_keys.hpp).
+ArchivePatchOutcome apply_archive_patch(LevelSet& set, const rapidjson::Value& patch, const PatchOptions& options = {},
+                                        const archive::KnownIds* known = nullptr);
 ArchivePatchOutcome apply_archive_patch_text(LevelSet& set, std::string_view patch_json,
                                              const PatchOptions& options = {});
 

@@ -74,18 +74,14 @@ Target Router::locate(const std::string& pointer) {
 }
 
 void Router::add(std::size_t datafile, std::size_t index, Value&& op, bool named) {
-  Sub& sub = subs_[datafile];
-  sub.ops.PushBack(op, sub.ops.GetAllocator());
-  sub.index.push_back(index);
-  sub.named.push_back(named);
+  subs_[datafile].add(std::move(op), index, named);
 }
 
 // An operation the single-level engine refuses whatever data file it is given (not an object, no or an
 // unknown "op", no "path", ...): given to the first data file, for the engine's own message.
 void Router::add_unchanged(std::size_t index, const Value& op) {
   if (set_.size() == 0) refuse("the archive holds no data files");
-  Sub& sub = subs_[0];
-  add(0, index, Value(op, sub.ops.GetAllocator()), false);
+  add(0, index, Value(op, subs_[0].ops.GetAllocator()), false);
 }
 
 // Keys follow ids (patch/patch.hpp): after an operation sets an object's "id", the new key names the

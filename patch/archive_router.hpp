@@ -14,6 +14,7 @@
 
 #include "patch/archive_keys.hpp"
 #include "patch/archive_patch.hpp"
+#include "patch/routed_share.hpp"
 
 namespace anvil::patch::archive {
 
@@ -31,28 +32,19 @@ struct Target {
 
 class Router {
  public:
-  Router(LevelSet& set, const Value& patch, const PatchOptions& options) : set_(set), patch_(patch), options_(options) {
+  Router(LevelSet& set, const Value& patch, const PatchOptions& options, const KnownIds* known)
+      : set_(set), patch_(patch), options_(options), keys_(set, known) {
     sub_options_.record_changes = options.record_changes;
   }
 
   ArchivePatchOutcome run();
 
  private:
-  // One data file's share of the patch: its operations (rewritten to its own document), in order.
-  struct Sub {
-    Document ops{rapidjson::kArrayType};
-    std::vector<std::size_t> index;  // each operation's index in the patch
-    std::vector<bool> named;         // whether an error there is named by the data file
-  };
   struct Bulk {
     std::size_t datafiles = 0;  // data files it was routed to
     std::size_t matched_nothing = 0;
     std::size_t last = 0;  // the last of those data files
     PatchError error;      // what a data file said when it matched nothing there
-  };
-  struct Failure {
-    std::size_t op = kNone;
-    PatchError error;
   };
 
   // Routing (archive_route.cpp, archive_route_bulk.cpp): each operation to the data files it addresses.
@@ -64,8 +56,8 @@ class Router {
   void add_unchanged(std::size_t index, const Value& op);
   void note_new_key(std::size_t datafile, const std::string& op, const Target& target, const Value& op_value);
   // Running (archive_patch.cpp): each data file's share through the single-level engine.
-  void fail(std::size_t index, PatchError error);
-  void run_datafile(std::size_t datafile, Sub& sub, ArchivePatchOutcome& outcome);
+  void fail(std::size_t index, PatchError error) { failure_.fail(index, std::move(error)); }
+  void run_datafile(std::size_t datafile, RoutedShare& sub, ArchivePatchOutcome& outcome);
   std::string with_datafile(const std::string& reason, std::size_t datafile) const {
     return absl::StrFormat("%s (data file %s)", reason, set_.name(datafile));
   }
@@ -74,12 +66,12 @@ class Router {
   const Value& patch_;
   PatchOptions options_;
   PatchOptions sub_options_;
-  std::map<std::size_t, Sub> subs_;
+  std::map<std::size_t, RoutedShare> subs_;  // each data file's share, in the data file's document
   std::map<std::size_t, Bulk> bulk_;
   std::vector<std::string> pointers_;  // each operation's pointer for errors (its path, or a bulk op's name)
   std::vector<Change> document_changes_;
-  std::optional<Failure> failure_;  // the earliest failure so far
-  KeyIndex keys_{set_};             // keys of objects -> the data files holding them
+  EarliestFailure failure_;
+  KeyIndex keys_;  // keys of objects -> the data files holding them
 };
 
 }  // namespace anvil::patch::archive

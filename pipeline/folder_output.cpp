@@ -3,16 +3,17 @@
 #include <absl/strings/str_cat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <span>
 
 #include "pipeline/archive_patch_output.hpp"
 #include "pipeline/forge_rewrite.hpp"
 
 namespace anvil::folder {
 
-namespace {
-
-absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& patched, FolderTransaction& txn) {
+absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& patched, FolderTransaction& txn,
+                                   const StagedArchive& staged) {
   auto levels = folder.levels(patched.archive);
   if (!levels.ok()) return levels.status();
   forge::ArchiveLevels& set = **levels;
@@ -22,29 +23,28 @@ absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& pat
     return absl::Status(changes.status().code(), absl::StrCat(input.path(), ": ", changes.status().message()));
   forge::ArchiveEdit edit;
   edit.changes = std::move(*changes);
+  std::set<std::size_t> edited;
+  for (const forge::DataFileChange& c : edit.changes) edited.insert(c.index);
   const forge::ChecksumVerdict& checksums = set.checksums().verdict;
   const std::string& name = folder.name(patched.archive);
   return txn.stage_with(name, [&](std::FILE* file, const std::string& temp) -> absl::Status {
     auto report = forge::rewrite_into(input.bytes(), edit, file, temp, txn.path(name), &input, checksums,
                                       set.archive().data_layout);
-    return report.ok() ? absl::OkStatus() : report.status();
+    if (!report.ok()) return report.status();
+    return staged ? staged(temp, edited) : absl::OkStatus();
   });
 }
 
-absl::Status stage_copy(const FolderLevels& folder, std::size_t a, FolderTransaction& txn) {
-  const std::string path = folder.folder().path(a);
-  auto input = InputFile::open(path);
+absl::Status stage_copy(FolderTransaction& txn, const std::string& name, const std::string& from) {
+  auto input = InputFile::open(from);
   if (!input.ok()) return input.status();
   const std::span<const u8> bytes = input->bytes();
-  const std::string& name = folder.name(a);
   return txn.stage_with(name, [&](std::FILE* file, const std::string&) -> absl::Status {
     if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
       return absl::InternalError(absl::StrCat(txn.path(name), ": cannot write: ", std::strerror(errno)));
     return absl::OkStatus();
   });
 }
-
-}  // namespace
 
 absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome& outcome, FolderTransaction& txn,
                                   bool copy_unchanged) {
@@ -57,7 +57,7 @@ absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome
   if (copy_unchanged)
     for (std::size_t a = 0; a < folder.size(); ++a)
       if (!edited[a])
-        if (auto s = stage_copy(folder, a, txn); !s.ok()) return s;
+        if (auto s = stage_copy(txn, folder.name(a), folder.folder().path(a)); !s.ok()) return s;
   return absl::OkStatus();
 }
 

@@ -6,6 +6,11 @@
 
 #include <absl/status/status.h>
 
+#include <cstddef>
+#include <functional>
+#include <set>
+#include <string>
+
 #include "pipeline/folder_patch.hpp"
 #include "pipeline/folder_transaction.hpp"
 
@@ -16,5 +21,16 @@ namespace anvil::folder {
 // copied byte for byte. Errors are one line naming the archive or the file written.
 absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome& outcome, FolderTransaction& txn,
                                   bool copy_unchanged = false);
+
+// What a caller learns of one staged archive before its stage is closed: the temporary it was written to
+// (read back and checked) and the archive indices of the data files edited (a mod's undo data).
+using StagedArchive = std::function<absl::Status(const std::string& temp, const std::set<std::size_t>& edited)>;
+
+// Stages archive `patched.archive` of `folder` with its edits, under its file name in `txn`.
+absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& patched, FolderTransaction& txn,
+                                   const StagedArchive& staged = {});
+
+// Stages the file `from` under `name` in `txn`, byte for byte.
+absl::Status stage_copy(FolderTransaction& txn, const std::string& name, const std::string& from);
 
 }  // namespace anvil::folder

@@ -2,6 +2,9 @@
 
 #include <absl/strings/str_format.h>
 
+#include <string_view>
+
+#include "patch/ops.hpp"
 #include "pipeline/folder_router.hpp"
 
 namespace anvil::folder {
@@ -26,24 +29,32 @@ std::size_t FolderPatchOutcome::edited_archives() const {
 
 namespace route {
 
-void Router::fail(std::size_t index, patch::PatchError error) {
-  if (failure_ && failure_->op <= index) return;
-  error.op_index = index;
-  failure_ = Failure{index, std::move(error)};
+namespace {
+
+// Whether an operation of an archive's share addresses an object by its key (/objects/KEY/..., a bulk
+// operation's "objects"), which the archive engine looks up in every data file.
+bool looks_keys_up(const Value& ops) {
+  for (const Value& op : ops.GetArray()) {
+    if (!op.IsObject()) continue;
+    for (const char* member : {"path", "from"})
+      if (auto it = op.FindMember(member); it != op.MemberEnd() && it->value.IsString() &&
+                                           std::string_view(it->value.GetString()).starts_with("/objects/"))
+        return true;
+    if (auto it = op.FindMember("op"); it != op.MemberEnd() && it->value.IsString())
+      if (const patch::OpInfo* info = patch::find_op(it->value.GetString());
+          info && info->route == patch::OpRoute::by_objects)
+        return true;
+  }
+  return false;
 }
+
+}  // namespace
 
 // Runs one archive's operations (those before the earliest failure known) through the archive engine. A
 // bulk operation that matches nothing in this archive is dropped and the rest run again: it changes
 // nothing here, and fails only when it matches nothing in every archive it reached.
-void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outcome) {
-  auto cut = [&](std::size_t limit) {
-    while (!sub.index.empty() && sub.index.back() >= limit) {
-      sub.ops.PopBack();
-      sub.index.pop_back();
-      sub.named.pop_back();
-    }
-  };
-  if (failure_) cut(failure_->op);
+void Router::run_archive(std::size_t archive, patch::RoutedShare& sub, FolderPatchOutcome& outcome) {
+  if (failure_) sub.cut_from(failure_.op());
   if (sub.index.empty()) return;
   auto levels = folder_.levels(archive);
   if (!levels.ok()) {
@@ -51,8 +62,19 @@ void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outc
                                               patch::kBadPatch, true});
     return;
   }
+  // The ids of the archive's data files, from the folder's key cache, when its operations look keys up.
+  const patch::archive::KnownIds* known = nullptr;
+  if (keys_[archive] || looks_keys_up(sub.ops)) {
+    auto ids = folder_.known_ids(archive);
+    if (!ids.ok()) {
+      fail(sub.index.front(), patch::PatchError{0, pointers_[sub.index.front()], std::string(ids.status().message()),
+                                                patch::kBadPatch, true});
+      return;
+    }
+    known = *ids;
+  }
   while (!sub.index.empty()) {
-    patch::ArchivePatchOutcome out = patch::apply_archive_patch(**levels, sub.ops, options_);
+    patch::ArchivePatchOutcome out = patch::apply_archive_patch(**levels, sub.ops, options_, known);
     if (!out.error) {
       const std::string prefix = archive_pointer(folder_.name(archive));
       for (patch::DataFilePatch& d : out.datafiles)
@@ -81,9 +103,7 @@ void Router::run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outc
       ++bulk->second.matched_nothing;
       bulk->second.error = e;
       bulk->second.last = archive;
-      sub.ops.Erase(sub.ops.Begin() + k);
-      sub.index.erase(sub.index.begin() + static_cast<std::ptrdiff_t>(k));
-      sub.named.erase(sub.named.begin() + static_cast<std::ptrdiff_t>(k));
+      sub.erase(k);
       continue;
     }
     // The folder's pointer, not the one the archive was given.
@@ -106,7 +126,7 @@ FolderPatchOutcome Router::run() {
   }
   for (auto& [archive, sub] : subs_) run_archive(archive, sub, outcome);
   for (auto& [index, bulk] : bulk_) {
-    if (failure_ && failure_->op <= index) break;
+    if (failure_.at_or_before(index)) break;
     if (bulk.archives > 1 && bulk.matched_nothing == bulk.archives) {
       patch::PatchError e = bulk.error;
       e.pointer = pointers_[index];
@@ -116,7 +136,7 @@ FolderPatchOutcome Router::run() {
     }
   }
   if (failure_) {
-    outcome.error = std::move(failure_->error);
+    outcome.error = failure_.take();
     outcome.archives.clear();
   }
   return outcome;

@@ -46,7 +46,14 @@ std::size_t Router::key_holder(const std::string& key, const std::vector<bool>* 
   std::vector<std::size_t> holders;
   for (std::size_t a = 0; a < folder_.size(); ++a) {
     if (among && !(*among)[a]) continue;
-    if (!keys_[a]) keys_[a] = std::make_unique<patch::archive::KeyIndex>(open(a));
+    if (!keys_[a]) {
+      forge::ArchiveLevels& set = open(a);
+      auto known = folder_.known_ids(a);
+      if (!known.ok())
+        patch::archive::refuse_unreadable(absl::StrFormat(
+            "%s (an object key is looked up in every archive of the folder)", known.status().message()));
+      keys_[a] = std::make_unique<patch::archive::KeyIndex>(set, *known);
+    }
     if (!keys_[a]->holders(key, nullptr).empty()) holders.push_back(a);
   }
   if (holders.empty())
@@ -107,10 +114,7 @@ Target Router::locate(const std::string& pointer) {
 }
 
 void Router::add(std::size_t archive, std::size_t index, Value&& op, bool named) {
-  Sub& sub = subs_[archive];
-  sub.ops.PushBack(op, sub.ops.GetAllocator());
-  sub.index.push_back(index);
-  sub.named.push_back(named);
+  subs_[archive].add(std::move(op), index, named);
 }
 
 void Router::add_unchanged(std::size_t index, const Value& op) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "patch/archive_keys.hpp"
+#include "patch/routed_share.hpp"
 #include "pipeline/folder_patch.hpp"
 
 namespace anvil::folder::route {
@@ -34,19 +35,10 @@ class Router {
   FolderPatchOutcome run();
 
  private:
-  struct Sub {
-    Document ops{rapidjson::kArrayType};
-    std::vector<std::size_t> index;  // each operation's index in the folder's patch
-    std::vector<bool> named;         // whether an error there is named by the archive
-  };
   struct Bulk {
     std::size_t archives = 0;
     std::size_t matched_nothing = 0;
     std::size_t last = 0;
-    patch::PatchError error;
-  };
-  struct Failure {
-    std::size_t op = 0;
     patch::PatchError error;
   };
 
@@ -62,8 +54,8 @@ class Router {
   void add_unchanged(std::size_t index, const Value& op);
   void note_new_key(std::size_t archive, const std::string& op, const Target& target, const Value& op_value);
   // folder_patch.cpp
-  void fail(std::size_t index, patch::PatchError error);
-  void run_archive(std::size_t archive, Sub& sub, FolderPatchOutcome& outcome);
+  void fail(std::size_t index, patch::PatchError error) { failure_.fail(index, std::move(error)); }
+  void run_archive(std::size_t archive, patch::RoutedShare& sub, FolderPatchOutcome& outcome);
   std::string with_archive(const std::string& reason, std::size_t archive) const {
     return reason + " (archive " + folder_.name(archive) + ")";
   }
@@ -71,10 +63,10 @@ class Router {
   FolderLevels& folder_;
   const Value& patch_;
   patch::PatchOptions options_;
-  std::map<std::size_t, Sub> subs_;
+  std::map<std::size_t, patch::RoutedShare> subs_;  // each archive's share, in the archive's document
   std::map<std::size_t, Bulk> bulk_;
   std::vector<std::string> pointers_;
-  std::optional<Failure> failure_;
+  patch::EarliestFailure failure_;
   std::vector<std::unique_ptr<patch::archive::KeyIndex>> keys_;  // per archive, made on first look-up
   std::map<std::string, std::size_t> renamed_;                   // keys given by an operation -> archive
 };

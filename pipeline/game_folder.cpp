@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "model/parallel.hpp"
 #include "patch/json_util.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "reader/forge/archive_game.hpp"
@@ -54,7 +55,54 @@ absl::StatusOr<GameFolder> open_game_folder(const std::string& dir) {
 }
 
 FolderLevels::FolderLevels(GameFolder folder, FolderOptions options)
-    : folder_(std::move(folder)), options_(options), opened_(folder_.archives.size()) {}
+    : folder_(std::move(folder)), options_(options), opened_(folder_.archives.size()), known_(opened_.size()) {}
+
+FolderLevels::~FolderLevels() {
+  if (keys_) (void)keys_->save();
+}
+
+// The archive's checksum vote from the votes the cache keeps, when it keeps every data file's and they
+// settle the rule (as the vote over the stored bytes does: archive_checksums); otherwise the archive votes,
+// and the cache learns each data file's vote.
+void FolderLevels::use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints) {
+  forge::ArchiveChecksums known;
+  forge::ChecksumVote total;
+  for (const DataFilePrint& print : prints) {
+    const forge::ChecksumVote* vote = keys_->find_vote(print);
+    if (vote == nullptr) break;
+    known.files.push_back(*vote);
+    total += *vote;
+  }
+  if (known.files.size() == prints.size()) {
+    known.verdict = forge::judge(total);
+    if (known.verdict.blocks == 0 || known.verdict.rule) return set.use_checksums(std::move(known));
+  }
+  const forge::ArchiveChecksums& voted = set.checksums();
+  for (std::size_t i = 0; i < prints.size() && i < voted.files.size(); ++i) keys_->add_vote(prints[i], voted.files[i]);
+}
+
+absl::StatusOr<const patch::archive::KnownIds*> FolderLevels::known_ids(std::size_t a) {
+  if (known_.at(a)) return known_[a].get();
+  auto levels = this->levels(a);
+  if (!levels.ok()) return levels.status();
+  forge::ArchiveLevels& set = **levels;
+  if (!keys_) keys_ = KeyCache::load(folder_.dir);
+  std::vector<DataFilePrint> prints(set.size());
+  const InputFile& file = opened_[a]->input;
+  for_each_index(set.size(), thread_budget(),
+                 [&](std::size_t i) { prints[i] = print_of(set.game(), file, set.stored_extent(i)); });
+  use_known_votes(set, prints);
+  auto known = std::make_unique<patch::archive::KnownIds>(set.size());
+  std::vector<std::size_t> unknown;
+  for (std::size_t i = 0; i < set.size(); ++i)
+    if (!((*known)[i] = keys_->find(prints[i]))) unknown.push_back(i);
+  auto ids = set.object_ids(unknown, thread_budget());
+  if (!ids.ok()) return absl::Status(ids.status().code(), absl::StrCat(folder_.path(a), ": ", ids.status().message()));
+  for (std::size_t k = 0; k < unknown.size(); ++k)
+    (*known)[unknown[k]] = keys_->add(prints[unknown[k]], std::move((*ids)[k]));
+  known_[a] = std::move(known);
+  return known_[a].get();
+}
 
 absl::StatusOr<forge::ArchiveLevels*> FolderLevels::levels(std::size_t a) {
   if (opened_.at(a)) return opened_[a]->levels.get();

@@ -17,6 +17,8 @@
 
 #include "model/forge/archive.hpp"
 #include "model/object.hpp"
+#include "patch/archive_keys.hpp"
+#include "pipeline/folder_key_cache.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/input_file.hpp"
 
@@ -53,6 +55,8 @@ struct FolderOptions {
 class FolderLevels {
  public:
   explicit FolderLevels(GameFolder folder, FolderOptions options = {});
+  // Saves what the key cache learnt (KeyCache::save; a failure only loses the cache).
+  ~FolderLevels();
   FolderLevels(const FolderLevels&) = delete;
   FolderLevels& operator=(const FolderLevels&) = delete;
 
@@ -64,6 +68,10 @@ class FolderLevels {
   // The file archive a is read from (levels(a) first).
   const InputFile& input(std::size_t a) const { return opened_.at(a)->input; }
   bool is_open(std::size_t a) const { return opened_.at(a) != nullptr; }
+  // The ids of the objects of each data file of archive a (levels(a) first), from the folder's key cache
+  // (pipeline/folder_key_cache.hpp), the data files it does not know carved on the command's threads;
+  // an error, one line naming the data file, when one does not read.
+  absl::StatusOr<const patch::archive::KnownIds*> known_ids(std::size_t a);
 
  private:
   struct Opened {
@@ -74,6 +82,9 @@ class FolderLevels {
   GameFolder folder_;
   FolderOptions options_;
   std::vector<std::unique_ptr<Opened>> opened_;
+  void use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints);
+  std::optional<KeyCache> keys_;                                  // loaded on first use
+  std::vector<std::unique_ptr<patch::archive::KnownIds>> known_;  // by archive
 };
 
 }  // namespace anvil::folder

@@ -8,13 +8,14 @@
 #include <rapidjson/writer.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "model/object.hpp"
+#include "platform/replace_file.hpp"
 #include "reader/level_source.hpp"
 #include "serve/fields.hpp"
 #include "serve/output_name.hpp"
 #include "serve/request_json.hpp"
-#include "platform/replace_file.hpp"
 
 namespace anvil::serve {
 namespace {
@@ -38,6 +39,16 @@ absl::StatusOr<std::string> patch_of(const rapidjson::Document& request) {
 
 Reply json_reply(const rapidjson::StringBuffer& buffer, int status = 200) {
   return {status, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+// Every POST route's first step: the body parsed into `request` (serve/request_json.hpp) and its "patch"
+// array's text into `patch`; the 400 reply when either fails.
+std::optional<Reply> read_patch_request(std::string_view body, rapidjson::Document& request, std::string& patch) {
+  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  auto text = patch_of(request);
+  if (!text.ok()) return error_reply(400, text.status());
+  patch = std::move(*text);
+  return std::nullopt;
 }
 
 std::size_t number_param(const std::map<std::string, std::string, std::less<>>& params, std::string_view name,
@@ -66,7 +77,10 @@ Api::Api(Session& session, const ObjectIndex& index, const ServeOptions& options
     : session_(session), index_(index), options_(options), map_(session, 2) {
   out_dir_ = options.out_dir;
   if (out_dir_.empty()) {
-    std::filesystem::path folder = std::filesystem::path(session.input().path).parent_path();
+    // The input's folder (a game folder's parent: "game/" names the folder game, not a file in it).
+    std::filesystem::path input = std::filesystem::path(session.input().path).lexically_normal();
+    if (!input.has_filename()) input = input.parent_path();
+    std::filesystem::path folder = input.parent_path();
     out_dir_ = folder.empty() ? "." : folder.string();
   }
 }
@@ -79,15 +93,27 @@ Reply Api::info() const {
   w.Key("file");
   w.String(std::filesystem::path(input.path).filename().string());
   w.Key("kind");
-  w.String(std::string(source_kind_name(input.source.kind)));
+  w.String(session_.is_folder() ? std::string("game folder") : std::string(source_kind_name(input.source.kind)));
   w.Key("game");
   w.String(std::string(game_name(input.game)));
-  w.Key("archive");
-  w.Bool(session_.is_archive());
+  w.Key("archive");  // several data files, each named in the map's titles
+  w.Bool(session_.is_archive() || session_.is_folder());
+  w.Key("folder");
+  w.Bool(session_.is_folder());
   w.Key("datafiles");
   w.StartArray();
   for (std::size_t i = 0; i < session_.datafiles(); ++i) w.String(session_.datafile_name(i));
   w.EndArray();
+  if (session_.is_folder()) {  // each data file's archive and its name there (a bulk operation's members)
+    w.Key("datafile_archives");
+    w.StartArray();
+    for (std::size_t i = 0; i < session_.datafiles(); ++i) w.String(session_.archive_name(i));
+    w.EndArray();
+    w.Key("datafile_names");
+    w.StartArray();
+    for (std::size_t i = 0; i < session_.datafiles(); ++i) w.String(session_.name_in_archive(i));
+    w.EndArray();
+  }
   w.Key("patch_out");
   w.Bool(!options_.patch_out.empty());
   w.Key("patch_out_name");
@@ -162,16 +188,15 @@ Reply Api::search(const std::map<std::string, std::string, std::less<>>& params)
 
 Reply Api::object(std::string_view body) {
   rapidjson::Document request;
-  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
+  std::string patch;
+  if (auto refused = read_patch_request(body, request, patch)) return *refused;
   auto datafile = request.FindMember("datafile");
   auto key = request.FindMember("key");
   if (datafile == request.MemberEnd() || !datafile->value.IsUint() || key == request.MemberEnd() ||
       !key->value.IsString())
     return error_reply(400, "the request needs \"datafile\" (a number) and \"key\" (a string)");
-  auto patch = patch_of(request);
-  if (!patch.ok()) return error_reply(400, patch.status());
   std::string name = key->value.GetString();
-  auto json = session_.object_json(datafile->value.GetUint(), name, *patch);
+  auto json = session_.object_json(datafile->value.GetUint(), name, patch);
   if (!json.ok()) return error_reply(absl::IsNotFound(json.status()) ? 404 : 422, json.status());
   rapidjson::Document object;
   object.Parse<rapidjson::kParseFullPrecisionFlag>(json->data(), json->size());
@@ -184,10 +209,9 @@ Reply Api::object(std::string_view body) {
 
 Reply Api::check(std::string_view body) {
   rapidjson::Document request;
-  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
-  auto patch = patch_of(request);
-  if (!patch.ok()) return error_reply(400, patch.status());
-  PatchCheck check = session_.check(*patch);
+  std::string patch;
+  if (auto refused = read_patch_request(body, request, patch)) return *refused;
+  PatchCheck check = session_.check(patch);
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
@@ -226,18 +250,18 @@ Reply Api::save(std::string_view body) {
   if (options_.patch_out.empty())
     return error_reply(409, "no --patch-out was given: the page downloads the patch instead");
   rapidjson::Document request;
-  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
-  auto p = request.FindMember("patch");
-  if (p == request.MemberEnd() || !p->value.IsArray()) return error_reply(400, "the request has no \"patch\" array");
-  PatchCheck check = session_.check(text_of(p->value));
+  std::string patch;
+  if (auto refused = read_patch_request(body, request, patch)) return *refused;
+  PatchCheck check = session_.check(patch);
   if (check.error) return error_reply(422, *check.error);
   rapidjson::StringBuffer buffer;
   rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
   w.SetIndent(' ', 2);
-  p->value.Accept(w);
+  request["patch"].Accept(w);
   std::string text(buffer.GetString(), buffer.GetSize());
   text += '\n';
-  if (auto s = platform::write_file_atomically(options_.patch_out, {reinterpret_cast<const u8*>(text.data()), text.size()});
+  if (auto s =
+          platform::write_file_atomically(options_.patch_out, {reinterpret_cast<const u8*>(text.data()), text.size()});
       !s.ok())
     return error_reply(500, s);
   return {200, absl::StrCat(
@@ -246,19 +270,19 @@ Reply Api::save(std::string_view body) {
 
 Reply Api::write(std::string_view body) {
   rapidjson::Document request;
-  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
-  auto patch = patch_of(request);
-  if (!patch.ok()) return error_reply(400, patch.status());
+  std::string patch;
+  if (auto refused = read_patch_request(body, request, patch)) return *refused;
   auto name = request.FindMember("name");
   if (name == request.MemberEnd() || !name->value.IsString())
     return error_reply(400, "the request needs \"name\": the copy's file name");
   auto replace = request.FindMember("replace");
   const bool replace_existing = replace != request.MemberEnd() && replace->value.IsBool() && replace->value.GetBool();
-  auto target = output_target(name->value.GetString(), out_dir_, session_.input().path, replace_existing);
+  auto target =
+      output_target(name->value.GetString(), out_dir_, session_.input().path, replace_existing, session_.is_folder());
   if (!target.ok()) return error_reply(absl::IsAlreadyExists(target.status()) ? 409 : 400, target.status());
-  PatchCheck check = session_.check(*patch);
+  PatchCheck check = session_.check(patch);
   if (check.error) return error_reply(422, *check.error);
-  if (auto s = session_.write_copy(*patch, *target); !s.ok()) return error_reply(500, s);
+  if (auto s = session_.write_copy(patch, *target); !s.ok()) return error_reply(500, s);
   return {200, absl::StrCat("{\"written\":", text_of(rapidjson::Value(target->c_str(), request.GetAllocator())), "}")};
 }
 
@@ -268,9 +292,8 @@ namespace anvil::serve {
 
 Reply Api::map(std::string_view body) {
   rapidjson::Document request;
-  if (auto s = parse_request(body, request); !s.ok()) return error_reply(400, s);
-  auto patch = patch_of(request);
-  if (!patch.ok()) return error_reply(400, patch.status());
+  std::string patch;
+  if (auto refused = read_patch_request(body, request, patch)) return *refused;
   std::vector<std::string> objects;
   if (auto o = request.FindMember("objects"); o != request.MemberEnd()) {
     if (!o->value.IsArray()) return error_reply(400, "\"objects\" must be an array of keys");
@@ -279,7 +302,7 @@ Reply Api::map(std::string_view body) {
       objects.emplace_back(key.GetString(), key.GetStringLength());
     }
   }
-  auto svg = map_.svg(*patch, objects);
+  auto svg = map_.svg(patch, objects);
   if (!svg.ok()) return error_reply(422, svg.status());
   return {200, std::move(*svg), "image/svg+xml; charset=utf-8"};
 }

@@ -31,6 +31,7 @@ absl::StatusOr<std::string> MapView::svg(std::string_view patch_json, const std:
     map_input.path = input.path;
     map_input.set = &set;
     map_input.archive = session_.is_archive();
+    map_input.folder = session_.folder_set();
     map_input.variant = input.archive != nullptr ? input.archive->variant() : input.source.variant;
     const view::NamedPatch patch{"the pending patch", std::string(patch_json)};
     auto after = view::instances_after(map_input, {&patch, 1}, *before_, threads_);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <string_view>
 
 #include "model/dialect.hpp"
 #include "reader/level.hpp"
@@ -97,29 +98,7 @@ IndexedObject index_object(const Level& level, const Piece& piece, std::uint32_t
   w.start_object();
   std::visit([&](const auto& o) { w.fields(o); }, object);
   w.end_object();
-  entry.classes_folded = absl::AsciiStrToLower(entry.classes);
   return entry;
-}
-
-// The search's text, its skip table made once for all the objects it is compared with.
-using Searcher = std::boyer_moore_horspool_searcher<std::string::const_iterator>;
-
-bool matches(const IndexedObject& o, SearchField field, const Searcher& searcher) {
-  // Every field the search compares is lowercase already (ids, keys, the folded classes).
-  auto has = [&](const std::string& s) { return std::search(s.begin(), s.end(), searcher) != s.end(); };
-  switch (field) {
-    case SearchField::key:
-      return has(o.key);
-    case SearchField::class_name:
-      return has(o.classes_folded);
-    case SearchField::material:
-      return has(o.materials);
-    case SearchField::mesh:
-      return has(o.meshes);
-    case SearchField::any:
-      break;
-  }
-  return has(o.key) || has(o.classes_folded) || has(o.materials) || has(o.meshes);
 }
 
 }  // namespace
@@ -138,10 +117,18 @@ void ObjectIndex::build(Session& session) {
       }
       for (const Piece& piece : (*level)->pieces)
         if (piece.is_object()) objects.push_back(index_object(**level, piece, static_cast<std::uint32_t>(d)));
-      if (session.is_archive()) set.release(d);
+      set.release(d);  // an archive's or a folder's data file read again when asked for; a single level kept
     });
     ++done_;
   }
+  for (Column* c : {&keys_, &classes_, &materials_, &meshes_}) c->value_of.reserve(objects.size());
+  for (const IndexedObject& o : objects) {
+    keys_.add(o.key);  // dump's keys are lowercase already
+    classes_.add(absl::AsciiStrToLower(o.classes));
+    materials_.add(o.materials);
+    meshes_.add(o.meshes);
+  }
+  for (Column* c : {&keys_, &classes_, &materials_, &meshes_}) c->building = {};  // only the build needs it
   objects_ = std::move(objects);
   ready_ = true;
 }
@@ -160,17 +147,59 @@ std::size_t ObjectIndex::instances() const {
   return n;
 }
 
+void ObjectIndex::Column::add(std::string value) {
+  auto [it, fresh] = building.try_emplace(std::move(value), static_cast<std::uint32_t>(starts.size()));
+  if (fresh) {
+    starts.push_back(static_cast<std::uint32_t>(text.size()));
+    text.append(it->first);
+    text.push_back('\n');
+  }
+  value_of.push_back(it->second);
+}
+
+void ObjectIndex::Column::mark(std::string_view needle, std::vector<char>& matched) const {
+  std::vector<char> holds(starts.size(), 0);  // per distinct value
+  bool any = false;
+  const std::boyer_moore_horspool_searcher searcher(needle.begin(), needle.end());
+  for (auto at = text.begin();;) {
+    at = std::search(at, text.end(), searcher);
+    if (at == text.end()) break;
+    // The value whose line holds the hit; the search goes on at the next value's line.
+    const auto offset = static_cast<std::uint32_t>(at - text.begin());
+    const std::size_t value =
+        static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
+    holds[value] = 1;
+    any = true;
+    if (value + 1 >= starts.size()) break;
+    at = text.begin() + starts[value + 1];
+  }
+  if (!any) return;
+  for (std::size_t i = 0; i < value_of.size(); ++i)
+    if (holds[value_of[i]]) matched[i] = 1;
+}
+
 SearchResult ObjectIndex::search(const SearchQuery& query) const {
   SearchResult result;
   if (!ready()) return result;
   const std::size_t first = query.page * query.page_size;
-  const std::string text = absl::AsciiStrToLower(query.text);
-  const Searcher searcher(text.begin(), text.end());
-  for (const IndexedObject& o : objects_) {
-    if (!text.empty() && !matches(o, query.field, searcher)) continue;
+  auto take = [&](const IndexedObject& o) {
     if (result.total >= first && result.page.size() < query.page_size) result.page.push_back(&o);
     ++result.total;
+  };
+  const std::string text = absl::AsciiStrToLower(query.text);
+  if (text.empty()) {
+    for (const IndexedObject& o : objects_) take(o);
+    return result;
   }
+  if (text.find('\n') != std::string::npos) return result;  // no value holds one
+  std::vector<char> matched(objects_.size(), 0);
+  const SearchField f = query.field;
+  if (f == SearchField::any || f == SearchField::key) keys_.mark(text, matched);
+  if (f == SearchField::any || f == SearchField::class_name) classes_.mark(text, matched);
+  if (f == SearchField::any || f == SearchField::material) materials_.mark(text, matched);
+  if (f == SearchField::any || f == SearchField::mesh) meshes_.mark(text, matched);
+  for (std::size_t i = 0; i < objects_.size(); ++i)
+    if (matched[i]) take(objects_[i]);
   return result;
 }
 

@@ -1,7 +1,12 @@
 // The editor's search: every object of the opened file indexed once (its key, its classes, the
 // materials and meshes it names, its instances), built in the background when the server starts, so
 // that a search over a level of 600,000 instances answers from memory, a page of results at a time.
+// Each searched field is kept as one column: its distinct values, lowercase, in one text, one line each,
+// and each object's value among them, so that a search is one substring scan of each column it looks in
+// (of its distinct values only) and one pass over the objects, not a comparison per object.
 #pragma once
+
+#include <absl/container/flat_hash_map.h>
 
 #include <atomic>
 #include <cstdint>
@@ -18,7 +23,6 @@ struct IndexedObject {
   std::uint32_t datafile = 0;
   std::string key;              // as `dump` keys it
   std::string classes;          // its class, then every class inside it, space-separated
-  std::string classes_folded;   // the same in lowercase, which the search compares
   std::string materials;        // the material ids it names (a MaterialInfo's source and replacement), lowercase
   std::string meshes;           // the mesh hashes and LODSelector ids it names, lowercase
   std::uint32_t instances = 0;  // the placements (instance matrices) it holds
@@ -58,7 +62,20 @@ class ObjectIndex {
   SearchResult search(const SearchQuery& query) const;
 
  private:
+  // One searched field of every object: its distinct lowercase values, each once, in one text, each
+  // ended by '\n' (which no value holds), and which of them each object has. Classes, materials and
+  // meshes repeat from object to object: a search scans the few distinct values, then marks the objects.
+  struct Column {
+    std::string text;
+    std::vector<std::uint32_t> starts;                         // where each distinct value begins in `text`
+    std::vector<std::uint32_t> value_of;                       // per object: its value's index
+    absl::flat_hash_map<std::string, std::uint32_t> building;  // value -> index, while the index is built
+    void add(std::string value);
+    // Sets matched[i] for every object i whose value holds `needle` (not empty, no '\n').
+    void mark(std::string_view needle, std::vector<char>& matched) const;
+  };
   std::vector<IndexedObject> objects_;
+  Column keys_, classes_, materials_, meshes_;
   std::vector<std::string> errors_;
   mutable std::mutex errors_lock_;
   std::atomic<bool> ready_{false}, stop_{false};

@@ -8,7 +8,7 @@
 namespace anvil::serve {
 
 absl::StatusOr<std::string> output_target(std::string_view name, const std::string& folder,
-                                          const std::string& input_path, bool replace_existing) {
+                                          const std::string& input_path, bool replace_existing, bool folder_copy) {
   if (name.empty()) return absl::InvalidArgumentError("name the copy: a file name");
   if (name.size() > 200) return absl::InvalidArgumentError("the copy's name is longer than 200 characters");
   for (char c : name)
@@ -21,6 +21,12 @@ absl::StatusOr<std::string> output_target(std::string_view name, const std::stri
   if (std::filesystem::equivalent(target, input_path, error) && !error)
     return absl::InvalidArgumentError("the copy cannot replace the input: the editor never writes it");
   std::filesystem::file_status status = std::filesystem::symlink_status(target, error);
+  if (folder_copy && std::filesystem::exists(status)) {
+    if (!std::filesystem::is_directory(status) || !std::filesystem::is_empty(target, error) || error)
+      return absl::InvalidArgumentError(
+          absl::StrCat(target.string(), " exists: a game folder's copy is written into a new folder or an empty one"));
+    return target.string();
+  }
   if (std::filesystem::exists(status)) {
     if (!std::filesystem::is_regular_file(status))
       return absl::InvalidArgumentError(absl::StrCat(target.string(), " exists and is not a regular file"));

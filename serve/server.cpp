@@ -96,6 +96,7 @@ absl::Status serve(const ServeInput& input, const ServeOptions& options,
   platform::survive_broken_pipes();  // a tab closed while its answer is written
   Door door{new_token(), 0};
   Session session(input);
+  if (!session.status().ok()) return session.status();
   ObjectIndex index;
   std::thread indexer([&] { index.build(session); });
 

@@ -7,12 +7,16 @@
 #include <filesystem>
 
 #include "patch/archive_patch.hpp"
+#include "patch/json_util.hpp"
 #include "patch/object_keys.hpp"
 #include "pipeline/archive_patch_output.hpp"
 #include "pipeline/data_file_patch.hpp"
+#include "pipeline/folder_patch.hpp"
+#include "pipeline/folder_patch_run.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/level.hpp"
+#include "view/folder_level_set.hpp"
 #include "writer/json_text_handler.hpp"
 #include "writer/object_json.hpp"
 
@@ -39,20 +43,6 @@ class Session::SingleLevel final : public LevelSet {
 };
 
 namespace {
-
-// RFC 6901: "~" as "~0", "/" as "~1".
-std::string pointer_segment(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
 
 std::string object_value_json(const Object& object, const Extent& extent) {
   rapidjson::StringBuffer buffer;
@@ -86,6 +76,16 @@ const Object* edited(const patch::PatchResult& result, std::size_t piece, std::s
 }  // namespace
 
 Session::Session(const ServeInput& input) : input_(input) {
+  if (input.folder != nullptr) {
+    folder_levels_ = std::make_unique<folder::FolderLevels>(*input.folder, input.folder_options);
+    auto set = view::FolderLevelSet::open(*folder_levels_);
+    if (set.ok()) {
+      folder_ = std::move(*set);
+      input_.game = folder_->game();
+    } else
+      status_ = set.status();
+    return;
+  }
   if (input.archive != nullptr)
     archive_ = std::make_unique<forge::ArchiveLevels>(input.input->bytes(), *input.archive, input.game);
   else
@@ -95,16 +95,34 @@ Session::Session(const ServeInput& input) : input_(input) {
 Session::~Session() = default;
 
 LevelSet& Session::set() {
+  if (folder_) return *folder_;
   if (archive_) return *archive_;
   return *single_;
 }
 
-std::size_t Session::datafiles() const { return archive_ ? archive_->size() : 1; }
+std::size_t Session::datafiles() const {
+  if (folder_) return folder_->size();
+  return archive_ ? archive_->size() : 1;
+}
 
-std::string Session::datafile_name(std::size_t i) const { return archive_ ? archive_->name(i) : single_->name(i); }
+std::string Session::datafile_name(std::size_t i) const {
+  if (folder_) return folder_->name(i);
+  return archive_ ? archive_->name(i) : single_->name(i);
+}
+
+std::string Session::archive_name(std::size_t i) const {
+  return folder_ ? folder_levels_->name(folder_->archive_of(i)) : std::string();
+}
+
+std::string Session::name_in_archive(std::size_t i) const {
+  return folder_ ? folder_->datafile_name(i) : std::string();
+}
 
 std::string Session::object_pointer(std::size_t datafile, std::string_view key) const {
-  std::string object = "/objects/" + pointer_segment(key);
+  std::string object = "/objects/" + patch::escape_segment(key);
+  if (folder_)
+    return folder::archive_pointer(archive_name(datafile)) + patch::datafile_pointer(name_in_archive(datafile)) +
+           object;
   if (!archive_) return object;
   return patch::datafile_pointer(archive_->name(datafile)) + object;
 }
@@ -119,6 +137,17 @@ PatchCheck Session::check(std::string_view patch_json) {
   patch::PatchOptions options;
   options.record_changes = true;
   PatchCheck check;
+  if (folder_) {
+    folder::FolderPatchOutcome outcome = folder::apply_folder_patch_text(*folder_levels_, patch_json, options);
+    if (outcome.error) return from_error(*outcome.error, input_.path);
+    check.edited_objects = outcome.edited_objects();
+    for (folder::ArchivePatch& a : outcome.archives) {
+      for (patch::Change& c : a.outcome.document_changes) check.changes.push_back(std::move(c));
+      for (patch::DataFilePatch& d : a.outcome.datafiles)
+        for (patch::Change& c : d.result.changes) check.changes.push_back(std::move(c));
+    }
+    return check;
+  }
   if (archive_) {
     patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json, options);
     if (outcome.error) return from_error(*outcome.error, input_.path);
@@ -147,7 +176,16 @@ absl::StatusOr<std::string> Session::object_json(std::size_t datafile, std::stri
   const Piece p = (*level)->pieces[*piece];  // a copy: the patch below may release the level
   // The patch's result for this level, if it edited the object.
   patch::PatchResult result;
-  if (archive_) {
+  if (folder_) {
+    folder::FolderPatchOutcome outcome = folder::apply_folder_patch_text(*folder_levels_, patch_json);
+    if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
+    for (folder::ArchivePatch& a : outcome.archives)
+      if (a.archive == folder_->archive_of(datafile))
+        for (patch::DataFilePatch& d : a.outcome.datafiles)
+          if (d.datafile == folder_->index_in_archive(datafile)) result = std::move(d.result);
+    level = folder_->level(datafile);  // the patch may have released it
+    if (!level.ok()) return level.status();
+  } else if (archive_) {
     patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json);
     if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
     for (patch::DataFilePatch& d : outcome.datafiles)
@@ -167,6 +205,17 @@ absl::StatusOr<std::string> Session::object_json(std::size_t datafile, std::stri
 
 absl::Status Session::write_copy(std::string_view patch_json, const std::string& target) {
   std::lock_guard hold(lock_);
+  if (folder_) {
+    folder::FolderPatchRequest request;
+    request.dir = input_.folder->dir;
+    request.out_dir = target;
+    request.options = input_.folder_options;
+    request.intent = "serve: write a copy";
+    folder::FolderPatchRun run = folder::patch_folder(request, patch_json);
+    if (!run.status.ok()) return run.status;
+    if (run.outcome.error) return absl::InvalidArgumentError(run.outcome.error->message());
+    return absl::OkStatus();
+  }
   if (archive_) {
     patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json);
     if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());

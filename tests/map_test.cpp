@@ -1,7 +1,7 @@
 // `anvilrt map` through the binary: one mark per instance of every corpus file (the instances counted from
 // `dump`, not from the map's own reading), the arrow of a moved instance at the dump's positions, the
-// classes of added and removed instances, the PNG's size and pixels, the errors; and the library's two
-// readings of a level file agreeing.
+// classes of added and removed instances, the PNG's size and pixels, the errors; the map of a game folder
+// and of a folder's patch; and the library's two readings of a level file agreeing.
 #include <gtest/gtest.h>
 #include <png.h>
 #include <rapidjson/document.h>
@@ -18,6 +18,7 @@
 #include "gen/generator.hpp"
 #include "reader/level.hpp"
 #include "reader/level_source.hpp"
+#include "tests/game_folder_support.hpp"
 #include "tests/test_support.hpp"
 #include "view/map_png.hpp"
 #include "view/map_scene.hpp"
@@ -405,6 +406,99 @@ TEST(Map, LevelFileReadInPartsEqualsTheSetReading) {
   EXPECT_NE(from_set->back().key.find('@'), std::string::npos) << from_set->back().key;
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 3), *from_set);
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 1), *from_set);
+}
+
+// The map of a game folder: every instance of every archive, its title naming "A.forge/NAME".
+TEST(MapFolder, EveryInstanceOfEveryArchiveHasExactlyOneMark) {
+  TempDir dir;
+  const std::string game = dir.path("game");
+  generate_game_folder(game, "ac2", {"A.forge", "B.forge"}, {1, 2});
+  std::multiset<InstanceId> want;
+  for (const std::string name : {"A.forge", "B.forge"}) {
+    rapidjson::Document doc;
+    for (const auto& [datafile, key, index] : dumped_instances(game + "/" + name, doc))
+      want.insert({name + "/" + datafile, key, index});
+  }
+  ASSERT_GT(want.size(), 4u);
+  CliResult map = run_cli({"map", game, "-o", dir.path("map.svg")});
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  EXPECT_EQ(map.out, dir.path("map.svg") + ": " + std::to_string(want.size()) + " instances\n");
+  std::multiset<InstanceId> found;
+  for (const MapMark& m : parse_map(read_text(dir.path("map.svg"))).marks)
+    found.insert({title_datafile(m), m.key, m.index});
+  EXPECT_EQ(found, want);
+}
+
+// The first object of an archive with a finite instance 0: its key and x, y.
+std::tuple<std::string, double, double> first_placed(const std::string& archive) {
+  rapidjson::Document doc;
+  dumped_instances(archive, doc);
+  for (auto d = doc["datafiles"].MemberBegin(); d != doc["datafiles"].MemberEnd(); ++d)
+    for (auto o = d->value["objects"].MemberBegin(); o != d->value["objects"].MemberEnd(); ++o) {
+      auto instance = o->value.FindMember("instance");
+      if (instance == o->value.MemberEnd() || !instance->value.IsObject() || !instance->value.HasMember("instances"))
+        continue;
+      const auto& list = instance->value["instances"];
+      if (list.Empty()) continue;
+      auto x = number(list[0][12]), y = number(list[0][13]);
+      if (x && y) return {o->name.GetString(), *x, *y};
+    }
+  return {};
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  write_file(path, std::span<const u8>(reinterpret_cast<const u8*>(text.data()), text.size()));
+}
+
+// A folder patch addressing an object by its key alone (/objects/KEY: the one archive holding it) draws
+// one arrow, in that archive's data file; `anvilrt patch DIR` takes the same patch.
+TEST(MapFolder, FolderPatchMovingOneInstanceDrawsOneArrow) {
+  TempDir dir;
+  const std::string game = dir.path("game");
+  generate_game_folder(game, "ac2", {"A.forge", "B.forge"}, {1, 2});
+  const auto [key, x, y] = first_placed(game + "/B.forge");
+  ASSERT_FALSE(key.empty());
+  write_text(dir.path("move.json"), "[{\"op\":\"replace\",\"path\":\"/objects/" + key +
+                                        "/instance/instances/0/12\",\"value\":" + std::to_string(x + 24) + "}]");
+  CliResult dry = run_cli({"patch", game, dir.path("move.json"), "--dry-run", "-q"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  CliResult map = run_cli({"map", game, "--patch", dir.path("move.json"), "-o", dir.path("map.svg"), "-q"});
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  ParsedMap got = parse_map(read_text(dir.path("map.svg")));
+  std::vector<const MapMark*> moved;
+  for (const MapMark& m : got.marks)
+    if (has_class(m, "moved")) moved.push_back(&m);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0]->key, key);
+  EXPECT_EQ(title_datafile(*moved[0]).rfind("B.forge/", 0), 0u) << moved[0]->title;
+  EXPECT_NEAR(moved[0]->numbers.at("x1"), got.origin_x + got.scale * x, 0.051);
+  EXPECT_NEAR(moved[0]->numbers.at("x2"), got.origin_x + got.scale * (x + 24), 0.051);
+  EXPECT_NEAR(moved[0]->numbers.at("y2"), got.origin_y - got.scale * y, 0.051);
+}
+
+// A key two archives hold is refused by /objects/KEY with `anvilrt patch DIR`'s own line; a folder takes
+// one patch.
+TEST(MapFolder, RefusesAsPatchOfTheFolderDoes) {
+  TempDir dir;
+  const std::string game = dir.path("game");
+  generate_game_folder(game, "ac2", {"A.forge", "B.forge"}, {5, 5});
+  const auto [key, x, y] = first_placed(game + "/A.forge");
+  ASSERT_FALSE(key.empty());
+  write_text(dir.path("p.json"),
+             "[{\"op\":\"replace\",\"path\":\"/objects/" + key + "/instance/instances/0/12\",\"value\":1}]");
+  CliResult patch = run_cli({"patch", game, dir.path("p.json"), "--dry-run", "-q"});
+  ASSERT_EQ(patch.exit_code, 2);
+  ASSERT_NE(patch.err.find("several archives"), std::string::npos) << patch.err;
+  CliResult map = run_cli({"map", game, "--patch", dir.path("p.json"), "-o", dir.path("m.svg")});
+  EXPECT_EQ(map.exit_code, 2);
+  EXPECT_EQ(map.err, patch.err);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("m.svg")));
+
+  write_text(dir.path("none.json"), "[]");
+  map = run_cli({"map", game, "--patch", dir.path("none.json"), dir.path("none.json"), "-o", dir.path("m.svg")});
+  EXPECT_EQ(map.exit_code, 2);
+  EXPECT_NE(map.err.find("a game folder takes one patch"), std::string::npos) << map.err;
+  EXPECT_EQ(std::count(map.err.begin(), map.err.end(), '\n'), 1);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // `anvilrt serve`'s parts without HTTP (the HTTP side: tests/serve/serve_security.py and serve_browser.py):
 // the door's verdicts, the bounded output names, the search index, and the fields the page offers to edit
-// against what the patch engine accepts.
+// against what the patch engine accepts; a game folder's session against `anvilrt patch DIR`.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "pipeline/game_folder.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
@@ -19,6 +20,7 @@
 #include "serve/request_json.hpp"
 #include "serve/security.hpp"
 #include "serve/session.hpp"
+#include "tests/game_folder_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil::serve {
@@ -228,6 +230,70 @@ TEST(ServeSession, ObjectAsThePatchLeavesIt) {
   ASSERT_TRUE(refused.error);
   EXPECT_EQ(refused.error->rfind("op 0 (/objects/0x00001235/slots/2/switch_distance): ", 0), 0u) << *refused.error;
   EXPECT_TRUE(absl::IsNotFound(session.object_json(0, "0x99999999", "[]").status()));
+}
+
+// A game folder's session: its data files named A.forge/NAME, every object indexed, pointers of the
+// folder document; a patch checked by the folder engine; the copy a new folder as `patch DIR -o` writes.
+TEST(ServeSession, GameFolderAsPatchDirTakesIt) {
+  test::TempDir dir;
+  const std::string game = dir.path("game");
+  test::generate_game_folder(game, "ac2", {"A.forge", "B.forge"}, {1, 2});
+  auto listed = folder::open_game_folder(game);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ServeInput input;
+  input.path = game;
+  input.folder = &*listed;
+  Session session(input);
+  ASSERT_TRUE(session.status().ok()) << session.status();
+  ASSERT_TRUE(session.is_folder());
+  ASSERT_EQ(session.datafiles(), 4u);
+  EXPECT_EQ(session.datafile_name(2).rfind("B.forge/", 0), 0u) << session.datafile_name(2);
+  ObjectIndex index;
+  index.build(session);
+  ASSERT_TRUE(index.ready());
+  std::size_t objects = 0;
+  for (const std::string name : {"A.forge", "B.forge"})
+    for (const auto& [datafile, keys] : test::archive_keys(game + "/" + name)) objects += keys.size();
+  EXPECT_EQ(index.objects(), objects);
+
+  // An object of B.forge, by its pointer in the folder's document.
+  const IndexedObject* in_b = nullptr;
+  for (const IndexedObject* o : index.search(query(SearchField::any, "", 0, 500)).page)
+    if (o->datafile >= 2 && o->instances > 0 && !in_b) in_b = o;
+  ASSERT_NE(in_b, nullptr);
+  const std::string pointer = session.object_pointer(in_b->datafile, in_b->key);
+  EXPECT_EQ(pointer,
+            "/archives/B.forge/datafiles/" + session.name_in_archive(in_b->datafile) + "/objects/" + in_b->key);
+  const std::string patch = R"([{"op":"replace","path":")" + pointer + R"(/instance/instances/0/12","value":-600.5}])";
+  PatchCheck check = session.check(patch);
+  ASSERT_FALSE(check.error) << *check.error;
+  EXPECT_EQ(check.edited_objects, 1u);
+  ASSERT_EQ(check.changes.size(), 1u);
+  EXPECT_EQ(check.changes[0].pointer, pointer + "/instance/instances/0/12");
+  auto after = session.object_json(in_b->datafile, in_b->key, patch);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_NE(after->find("-600.5"), std::string::npos);
+
+  // A bulk operation as the page makes it for a folder's selection: its archive and data file named.
+  const std::string bulk = R"([{"op":"transform","objects":[")" + in_b->key +
+                           R"("],"translate":[1,0,0],"archives":["B.forge"],"datafiles":[")" +
+                           session.name_in_archive(in_b->datafile) + R"("]}])";
+  PatchCheck bulk_check = session.check(bulk);
+  ASSERT_FALSE(bulk_check.error) << *bulk_check.error;
+  EXPECT_EQ(bulk_check.edited_objects, 1u);
+
+  // The copy: a new folder, the same bytes as `anvilrt patch DIR PATCH -o OUTDIR`.
+  ASSERT_TRUE(session.write_copy(patch, dir.path("copy")).ok());
+  write_file(dir.path("p.json"), std::span<const u8>(reinterpret_cast<const u8*>(patch.data()), patch.size()));
+  test::CliResult r = test::run_cli({"patch", game, dir.path("p.json"), "-o", dir.path("by_cli"), "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::snapshot_folder(dir.path("copy")), test::snapshot_folder(dir.path("by_cli")));
+  EXPECT_NE(test::snapshot_folder(dir.path("copy")), test::snapshot_folder(game));
+  // Only into a new folder or an empty one; never the input.
+  EXPECT_FALSE(output_target("copy", dir.path(""), game, true, true).ok());
+  EXPECT_FALSE(output_target("game", dir.path(""), game, true, true).ok());
+  std::filesystem::create_directory(dir.path("empty"));
+  EXPECT_TRUE(output_target("empty", dir.path(""), game, false, true).ok());
 }
 
 }  // namespace

@@ -8,13 +8,15 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string_view>
 
+#include "platform/replace_file.hpp"
+#include "view/folder_level_set.hpp"
 #include "view/map_png.hpp"
 #include "view/map_svg.hpp"
 #include "view/patched_levels.hpp"
 #include "view/placed_instances.hpp"
-#include "platform/replace_file.hpp"
 
 namespace anvil::view {
 namespace {
@@ -42,7 +44,12 @@ absl::Status check_objects(const MapOptions& options, const std::vector<PlacedIn
 // edited ones read again, in set order.
 absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input, std::span<const NamedPatch> patches,
                                                           const std::vector<PlacedInstance>& before, unsigned threads) {
-  PatchedLevels patched(*input.set, input.variant);
+  std::optional<PatchedLevels> patched_set;
+  if (input.folder)
+    patched_set.emplace(*input.folder);
+  else
+    patched_set.emplace(*input.set, input.variant);
+  PatchedLevels& patched = *patched_set;
   for (const NamedPatch& p : patches)
     if (auto s = patched.apply(p.text, p.name, input.archive, input.path); !s.ok()) return s;
   auto fresh = placed_instances(patched, threads, &patched.changed());

@@ -16,10 +16,14 @@
 
 namespace anvil::view {
 
+class FolderLevelSet;
+
 struct MapInput {
   std::string path;  // named in errors
   LevelSet* set = nullptr;
-  bool archive = false;         // the set is an archive's data files (patched as one document)
+  bool archive = false;  // the set is an archive's data files (patched as one document)
+  // The set is this game folder's data files (patched as the folder's document; `archive` not read).
+  FolderLevelSet* folder = nullptr;
   forge::ForgeVariant variant;  // an archive's, or a lone data file's
   // A level file, carved whole: read in parts on all threads without a second parse.
   std::optional<std::span<const u8>> level_file;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "view/huge_pages.hpp"
+
 namespace anvil::view {
 namespace {
 
@@ -197,6 +199,7 @@ MapScene build_map_scene(const std::vector<PlacedInstance>& before, const std::v
     scene.marks = compare(first, selected(*after, options));
   } else {
     scene.marks.reserve(first.size());
+    advise_huge_pages(scene.marks.data(), first.size() * sizeof(Mark));  // as the records' list
     for (const PlacedInstance* p : first) scene.marks.push_back({p, MarkKind::plain});
   }
   for (Mark& m : scene.marks) {

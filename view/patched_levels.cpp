@@ -6,11 +6,21 @@
 #include "patch/archive_patch.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/data_file_patch.hpp"
+#include "pipeline/folder_patch.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level_source.hpp"
+#include "view/folder_level_set.hpp"
 
 namespace anvil::view {
 namespace {
+
+// A data file's new bytes, as `anvilrt patch` writes them (the objects' encodings in place, or, when one
+// changed size inside a data file, the data file rebuilt around it).
+absl::StatusOr<std::vector<u8>> patched_bytes(const Level& level, const patch::PatchResult& result,
+                                              forge::ForgeVariant variant) {
+  if (!level.regions.empty() && patch::resizes(level, result)) return patch::patched_data_file(level, result, variant);
+  return patch::patched_bytes(level, result);
+}
 
 absl::Status patch_error(const patch::PatchError& e, const std::string& patch_name, const std::string& input) {
   std::string line = e.input_fault ? absl::StrFormat("%s: %s (needed by op %d (%s) of %s)", input, e.reason, e.op_index,
@@ -21,6 +31,10 @@ absl::Status patch_error(const patch::PatchError& e, const std::string& patch_na
 
 }  // namespace
 
+PatchedLevels::PatchedLevels(FolderLevelSet& folder) : base_(folder), folder_(&folder) {}
+
+forge::ForgeVariant PatchedLevels::variant(std::size_t i) const { return folder_ ? folder_->variant(i) : variant_; }
+
 absl::StatusOr<const Level*> PatchedLevels::level(std::size_t i) {
   auto it = patched_.find(i);
   if (it == patched_.end()) return base_.level(i);
@@ -29,7 +43,7 @@ absl::StatusOr<const Level*> PatchedLevels::level(std::size_t i) {
     if (!p.data_file) {
       p.level = std::make_unique<Level>(carve_level(p.bytes, game()));
     } else {
-      auto view = forge::view_data_file(p.bytes, variant_);
+      auto view = forge::view_data_file(p.bytes, p.variant);
       if (!view.ok())  // the patch engine's output always reads back (pipeline/data_file_patch.hpp checks it)
         return absl::InternalError(
             absl::StrCat(name(i), ": the patched data file does not read: ", view.status().message()));
@@ -54,7 +68,7 @@ absl::StatusOr<std::span<const u8>> PatchedLevels::bytes_of(std::size_t i) {
 }
 
 void PatchedLevels::replace(std::size_t i, const Level& like, std::vector<u8> bytes) {
-  Patched p{std::move(bytes), !like.regions.empty(), nullptr};
+  Patched p{std::move(bytes), !like.regions.empty(), variant(i), nullptr};
   if (patched_.find(i) == patched_.end()) base_.release(i);
   patched_[i] = std::move(p);
   changed_[i] = true;
@@ -62,20 +76,15 @@ void PatchedLevels::replace(std::size_t i, const Level& like, std::vector<u8> by
 
 absl::Status PatchedLevels::apply(std::string_view text, const std::string& patch_name, bool archive,
                                   const std::string& input) {
-  // Each edited data file's new bytes, as `anvilrt patch` writes them (the objects' encodings in place, or,
-  // when one changed size inside a data file, the data file rebuilt around it).
-  auto patched_bytes = [&](const Level& level, const patch::PatchResult& result) -> absl::StatusOr<std::vector<u8>> {
-    if (!level.regions.empty() && patch::resizes(level, result))
-      return patch::patched_data_file(level, result, variant_);
-    return patch::patched_bytes(level, result);
-  };
+  if (folder_) return apply_to_folder(text, patch_name, input);
+  ++applied_;
   if (!archive) {
     auto level = this->level(0);
     if (!level.ok()) return level.status();
     patch::PatchOutcome outcome = patch::apply_patch_text(**level, text);
     if (outcome.error) return patch_error(*outcome.error, patch_name, input);
     if (outcome.result.edited.empty()) return absl::OkStatus();
-    auto bytes = patched_bytes(**level, outcome.result);
+    auto bytes = patched_bytes(**level, outcome.result, variant_);
     if (!bytes.ok()) return absl::InvalidArgumentError(absl::StrCat(input, ": ", bytes.status().message()));
     replace(0, **level, std::move(*bytes));
     return absl::OkStatus();
@@ -86,12 +95,40 @@ absl::Status PatchedLevels::apply(std::string_view text, const std::string& patc
     if (d.result.edited.empty()) continue;
     auto level = this->level(d.datafile);
     if (!level.ok()) return absl::InvalidArgumentError(absl::StrCat(input, ": ", level.status().message()));
-    auto bytes = patched_bytes(**level, d.result);
+    auto bytes = patched_bytes(**level, d.result, variant_);
     if (!bytes.ok())
       return absl::InvalidArgumentError(
           absl::StrFormat("%s: data file %s: %s", input, name(d.datafile), bytes.status().message()));
     replace(d.datafile, **level, std::move(*bytes));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace anvil::view
+
+namespace anvil::view {
+
+absl::Status PatchedLevels::apply_to_folder(std::string_view text, const std::string& patch_name,
+                                            const std::string& input) {
+  if (applied_++ > 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat(patch_name, ": a game folder takes one patch here (join the patches into one)"));
+  folder::FolderPatchOutcome outcome = folder::apply_folder_patch_text(folder_->folder(), text);
+  if (outcome.error) return patch_error(*outcome.error, patch_name, input);
+  for (const folder::ArchivePatch& a : outcome.archives)
+    for (const patch::DataFilePatch& d : a.outcome.datafiles) {
+      if (d.result.edited.empty()) continue;
+      const std::optional<std::size_t> i = folder_->member(a.archive, d.datafile);
+      if (!i)
+        return absl::InternalError(absl::StrCat(input, ": the patch edited a data file the folder does not list"));
+      auto level = this->level(*i);
+      if (!level.ok()) return absl::InvalidArgumentError(absl::StrCat(input, ": ", level.status().message()));
+      auto bytes = patched_bytes(**level, d.result, variant(*i));
+      if (!bytes.ok())
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s: data file %s: %s", input, name(*i), bytes.status().message()));
+      replace(*i, **level, std::move(*bytes));
+    }
   return absl::OkStatus();
 }
 

@@ -1,8 +1,5 @@
-// Writing one archive of a game folder for a mod command: its data files edited by a folder patch
-// (pipeline/folder_patch.hpp), written into the temporary a folder transaction stages it in
-// (pipeline/folder_transaction.hpp) as `anvilrt patch DIR` writes an archive (forge::rewrite_into: the
-// kernel copies the untouched bytes, the edited data files are placed, the result read back and checked),
-// and the undo data that write adds (undo_data.hpp).
+// Writing one archive of a game folder for a mod command: as `anvilrt patch DIR` writes it
+// (folder::stage_patched_archive), and the undo data that write adds (undo_data.hpp).
 #pragma once
 
 #include <absl/status/status.h>
@@ -22,8 +19,5 @@ namespace anvil::mods {
 // original's), stages the undo data, and sets the record's stamp to the staged file's.
 absl::Status stage_archive(folder::FolderTransaction& txn, folder::FolderLevels& folder,
                            const folder::ArchivePatch& patched, ArchiveUndo& undo, ArchiveRecord& record);
-
-// Stages the file `from` under `name` in `txn`, byte for byte.
-absl::Status stage_copy(folder::FolderTransaction& txn, const std::string& name, const std::string& from);
 
 }  // namespace anvil::mods

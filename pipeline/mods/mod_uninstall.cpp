@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "pipeline/folder_output.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
 #include "pipeline/mods/mod_commands.hpp"
@@ -113,7 +114,7 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
       continue;
     }
     // No mod changes it any more: its original bytes, and no undo data.
-    if (auto s = stage_copy(*txn, name, restored.at(name)); !s.ok()) return s;
+    if (auto s = folder::stage_copy(*txn, name, restored.at(name)); !s.ok()) return s;
     if (auto s = txn->stage_removal(undo_relative(name)); !s.ok()) return s;
     report.notes.push_back(absl::StrFormat("%s: back to its original bytes", name));
   }

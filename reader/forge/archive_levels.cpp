@@ -91,6 +91,33 @@ absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const 
   return found;
 }
 
+absl::StatusOr<std::vector<std::vector<u64>>> ArchiveLevels::object_ids(std::span<const std::size_t> which,
+                                                                        unsigned threads) {
+  if (which.empty()) return std::vector<std::vector<u64>>{};
+  checksums();  // voted once, before the threads read it
+  std::vector<std::vector<u64>> ids(which.size());
+  std::vector<absl::Status> status(which.size());
+  for_each_index(which.size(), threads, [&](std::size_t k) {
+    auto data = read(which[k]);
+    if (!data.ok()) {
+      status[k] = data.status();
+      return;
+    }
+    for (const Piece& p : carve_regions(data->bytes, game_, data->regions).pieces)
+      if (p.is_object()) ids[k].push_back(p.id);
+  });
+  for (const absl::Status& s : status)
+    if (!s.ok()) return s;
+  return ids;
+}
+
+Extent ArchiveLevels::stored_extent(std::size_t i) const {
+  const DataFileAt& file = archive_.files.at(selected_.at(i));
+  // A table may name bytes past the archive's end; then read() refuses the data file.
+  if (file.stored_offset() > bytes_.size() || file.index.size > bytes_.size() - file.stored_offset()) return {};
+  return {file.stored_offset(), file.index.size};
+}
+
 const ArchiveChecksums& ArchiveLevels::checksums() {
   if (!checksums_) checksums_ = archive_checksums(bytes_, archive_, release_voted_);
   return *checksums_;

@@ -56,9 +56,20 @@ class ArchiveLevels final : public LevelSet {
   absl::StatusOr<std::vector<std::size_t>> holding(std::span<const u8> needle, const std::vector<bool>* among,
                                                    unsigned threads) override;
 
+  // The ids of the objects of each of the set's data files `which`, each decompressed and carved on
+  // `threads` threads at once and dropped (what a key cache keeps: pipeline/folder_key_cache.hpp); the
+  // first error in `which`'s order, naming its data file.
+  absl::StatusOr<std::vector<std::vector<u64>>> object_ids(std::span<const std::size_t> which, unsigned threads);
+  // Where set member i's stored bytes lie in the archive (empty when its table entry reaches past the
+  // archive's end).
+  Extent stored_extent(std::size_t i) const;
+
   // The archive's checksum rule and each data file's vote (FORGE.md 2), which decompressed() checks the
   // blocks against: taken over the whole archive when a data file is first decompressed, unless given.
   const ArchiveChecksums& checksums();
+  // Takes the checksum vote as given (before the first data file is decompressed): the votes of the data
+  // files a caller has kept, judged.
+  void use_checksums(ArchiveChecksums checksums) { checksums_ = std::move(checksums); }
   // Hands the archive ranges the vote has read to `release` (a mapped archive drops those pages, so that
   // the vote over a large archive keeps a small RSS).
   void release_voted_with(ReleaseFn release) { release_voted_ = std::move(release); }

@@ -293,7 +293,12 @@ function bulk(op, fields) {
   const ops = [];
   for (const [datafile, keys] of groups) {
     const o = {op, objects: keys, ...fields};
-    if (state.info.archive) o.datafiles = [state.info.datafiles[datafile]];
+    if (state.info.folder) {
+      o.archives = [state.info.datafile_archives[datafile]];
+      o.datafiles = [state.info.datafile_names[datafile]];
+    } else if (state.info.archive) {
+      o.datafiles = [state.info.datafiles[datafile]];
+    }
     ops.push(o);
   }
   propose(ops);
@@ -413,6 +418,7 @@ async function start() {
   if (info.error) return status(info.error, 'error');
   state.info = info;
   $('file').textContent = `${info.file} (${info.kind}, ${info.game}, ${info.datafiles.length} data file(s))`;
+  if (info.folder) $('copy-name').placeholder = "the copy's folder name (a new folder)";
   $('save').textContent = info.patch_out ? `Save patch (${info.patch_out_name})` : 'Save patch (download)';
   $('search-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -2,8 +2,10 @@
 """`anvilrt serve` driven through its page in headless Chromium (Debian's chromium, chromium-driver and
 python3-selenium): search an object, move an instance and change a SwitchDistance through the page's
 controls, save the patch, apply it with `anvilrt patch` and compare the bytes with the same edit written
-by hand; an edit the engine refuses shows the engine's reason; undo empties the pending patch. Each step's
-screenshot is kept in SHOTS.
+by hand; "Write a copy" writes the same bytes as `anvilrt patch -o`, and asks before replacing a file; an
+edit the engine refuses shows the engine's reason; undo empties the pending patch. The same on a
+generated game folder (two archives): the saved patch is the folder's, which `anvilrt patch DIR` takes, and
+the copy a new folder. Each step's screenshot is kept in SHOTS.
 
 The SwitchDistance is an `sws` LODSelector's field (FORMAT.md 3.1): the ac2 archive holds none, so that
 step runs on corpus/sws/lod_selector.bin.
@@ -78,6 +80,28 @@ class Page:
         rows[0].find_elements(By.TAG_NAME, "td")[2].click()
         self.wait.until(lambda d: self.by_id("object-pointer").text.endswith(key))
 
+    def write_copy(self, name, confirm=False):
+        box = self.by_id("copy-name")
+        box.clear()
+        box.send_keys(name)
+        self.by_id("write-copy").click()
+        if confirm:
+            self.wait.until(ec.alert_is_present())
+            self.driver.switch_to.alert.accept()
+        return self.wait_status("written, read back and verified")
+
+    def move_instance(self, positions):
+        """Types the instance's new position into the matrix fields and applies it: the 16 numbers before."""
+        matrix = self.driver.find_element(By.CSS_SELECTOR, ".matrix")
+        original = [float(i.get_attribute("value")) for i in matrix.find_elements(By.CSS_SELECTOR, "input.raw")]
+        for axis, value in enumerate(positions):
+            box = matrix.find_element(By.NAME, f"position{axis}")
+            box.clear()
+            box.send_keys(value)
+        matrix.find_element(By.CSS_SELECTOR, "button.apply-matrix").click()
+        self.wait_status("accepted")
+        return original
+
     def field_input(self, pointer):
         return self.driver.find_element(By.CSS_SELECTOR, f"#fields input[data-pointer='{pointer}']")
 
@@ -125,14 +149,7 @@ def archive_steps(anvilrt, corpus, work, page_of):
         page.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#map [data-key='{other_key}'].highlight"))
         page.shot("clicked_mark")
         page.open_result(VISUAL)
-        matrix = page.driver.find_element(By.CSS_SELECTOR, ".matrix")
-        original = [float(i.get_attribute("value")) for i in matrix.find_elements(By.CSS_SELECTOR, "input.raw")]
-        for axis, value in enumerate(("-600.5", "3600.25", "210")):
-            box = matrix.find_element(By.NAME, f"position{axis}")
-            box.clear()
-            box.send_keys(value)
-        matrix.find_element(By.CSS_SELECTOR, "button.apply-matrix").click()
-        page.wait_status("accepted")
+        original = page.move_instance(("-600.5", "3600.25", "210"))
         page.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#map .moved[data-key='{VISUAL}']"))
         page.shot("moved")
         pending = page.pending()
@@ -159,6 +176,15 @@ def archive_steps(anvilrt, corpus, work, page_of):
         assert from_page == from_hand, "the page's patch and the hand-written one give the same bytes"
         assert from_page != source.read_bytes(), "the patch changed something"
 
+        # "Write a copy": the patched copy, named in the page, written beside the input (its folder is the
+        # default --out-dir), the same bytes as `anvilrt patch -o`; a second time the page asks first.
+        page.write_copy("page_copy.forge")
+        assert (work / "page_copy.forge").read_bytes() == from_page, "the page's copy is patch -o's output"
+        (work / "page_copy.forge").write_bytes(b"to be replaced")
+        page.write_copy("page_copy.forge", confirm=True)
+        assert (work / "page_copy.forge").read_bytes() == from_page, "the replaced copy is patch -o's output"
+        page.shot("copy_written")
+
         page.by_id("undo").click()
         page.wait.until(lambda d: page.pending() == [])
         page.wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#map .moved"))
@@ -168,7 +194,7 @@ def archive_steps(anvilrt, corpus, work, page_of):
         page.by_id("undo").click()
         page.wait.until(lambda d: page.pending() == [])
         assert served.stop() == 0
-    print("ok   archive: search, move, refused edit, save, same bytes as by hand, undo")
+    print("ok   archive: search, move, refused edit, save, same bytes as by hand, write a copy, undo")
 
 
 def switch_distance_steps(anvilrt, corpus, work, page_of):
@@ -195,6 +221,59 @@ def switch_distance_steps(anvilrt, corpus, work, page_of):
     print("ok   sws level file: SwitchDistance through its field, same bytes as by hand, undo")
 
 
+def forge_files(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.forge"))}
+
+
+def first_placed(anvilrt, archive):
+    """The key of the first object of an archive that places an instance (from `anvilrt dump`)."""
+    dump = json.loads(subprocess.run([anvilrt, "dump", str(archive), "-q"], check=True, capture_output=True,
+                                     text=True).stdout)
+    for datafile in dump["datafiles"].values():
+        for key, value in datafile["objects"].items():
+            if isinstance(value.get("instance"), dict) and value["instance"].get("instances"):
+                return key
+    raise AssertionError(f"{archive} places no instance")
+
+
+def folder_steps(anvilrt, work, page_of):
+    game = work / "game"
+    game.mkdir()
+    for name, seed in (("A.forge", "1"), ("B.forge", "2")):
+        subprocess.run([anvilrt, "gen", "--forge", "--game", "ac2", "--datafiles", "2", "--visuals", "3", "--seed", seed,
+                        "-o", str(game / name), "-q"], check=True)
+    key = first_placed(anvilrt, game / "B.forge")
+    saved = work / "folder_patch.json"
+    with Served(anvilrt, str(game), "--patch-out", str(saved)) as served:
+        page = page_of(served.url)
+        page.wait.until(lambda d: page.by_id("search-total").text.endswith("object(s)"))
+        assert "game folder" in page.by_id("file").text, page.by_id("file").text
+        rows = page.search("key", key)
+        assert len(rows) == 1, f"one object of that key in the folder, found {len(rows)}"
+        page.open_result(key)
+        assert page.by_id("object-pointer").text.startswith("/archives/B.forge/datafiles/"), page.by_id("object-pointer").text
+        original = page.move_instance(("-120.5", "48.25", "7"))
+        page.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#map .moved[data-key='{key}']"))
+        page.shot("folder_moved")
+        page.by_id("save").click()
+        page.wait_status("saved")
+        by_hand = work / "folder_by_hand.json"
+        moved = original[:12] + [-120.5, 48.25, 7.0] + original[15:]
+        by_hand.write_text(json.dumps([{"op": "replace", "path": f"/objects/{key}/instance/instances/0", "value": moved}]))
+        for patch, out in ((saved, "folder_from_page"), (by_hand, "folder_by_hand")):
+            subprocess.run([anvilrt, "patch", str(game), str(patch), "-o", str(work / out), "-q"], check=True)
+        from_page = forge_files(work / "folder_from_page")
+        assert from_page == forge_files(work / "folder_by_hand"), "the page's folder patch gives the hand-written one's bytes"
+        assert from_page["B.forge"] != (game / "B.forge").read_bytes() and from_page["A.forge"] == (game / "A.forge").read_bytes()
+        page.write_copy("game_copy")
+        assert forge_files(work / "game_copy") == from_page, "the page's copy of the folder is patch DIR -o's output"
+        page.shot("folder_copy_written")
+        page.by_id("undo").click()
+        page.wait.until(lambda d: page.pending() == [])
+        assert served.stop() == 0
+    print("ok   game folder: search, move, save, patch DIR takes it, same bytes as by hand, copy folder, undo")
+
+
 def main():
     anvilrt, corpus, work, shots = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4])
     for folder in (work, shots):
@@ -209,6 +288,7 @@ def main():
             return page
         archive_steps(anvilrt, corpus, work, page_of)
         switch_distance_steps(anvilrt, corpus, work, page_of)
+        folder_steps(anvilrt, work, page_of)
     finally:
         driver.quit()
     return 0

@@ -1,0 +1,26 @@
+// `anvilrt map DIR`: the map of a game folder (docs/game-folders.md), every data file of every archive, as
+// one level set (view/folder_level_set.hpp); with a patch, the folder's patch as `anvilrt patch DIR`
+// applies it. Nothing is written but the map.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pipeline/game_folder.hpp"
+#include "view/map_file.hpp"
+
+namespace anvil::view {
+
+struct FolderMapRun {
+  std::vector<std::string> recovered;  // what opening the folder finished or rolled back, one line each
+  absl::StatusOr<MapSummary> summary;  // errors as write_map's (the folder's, one line)
+};
+
+// Opens DIR read-only (every archive), then draws and writes its map as write_map does. One patch at most.
+FolderMapRun write_folder_map(const std::string& dir, const folder::FolderOptions& options,
+                              std::span<const NamedPatch> patches, const MapRequest& request);
+
+}  // namespace anvil::view
