@@ -21,6 +21,7 @@
 #include "pipeline/patch_output.hpp"
 #include "pipeline/read_back.hpp"
 #include "pipeline/verify.hpp"
+#include "platform/file_stream.hpp"
 #include "reader/json_numbers.hpp"
 #include "reader/level_source.hpp"
 #include "reader/object_json.hpp"
@@ -295,14 +296,17 @@ std::string PatchCheck::check(std::span<const u8> text) const {
   if (!resized) {
     if (auto failure = patch::check_written(level_, result, bytes)) return where(game_) + "check_written: " + *failure;
     // The streamed output (what `anvilrt patch` writes) is the same bytes.
-    char* data = nullptr;
-    std::size_t length = 0;
-    std::FILE* sink = open_memstream(&data, &length);
-    if (sink == nullptr) return where(game_) + "open_memstream failed";
+    std::FILE* sink = platform::anonymous_file();
+    if (sink == nullptr) return where(game_) + "no anonymous file for the streamed output";
     absl::Status streamed = patch::stream_patched(level_, result, sink, "memory");
+    std::vector<u8> stream_bytes;
+    if (streamed.ok() && std::fflush(sink) == 0) {
+      std::rewind(sink);
+      u8 buffer[65536];
+      for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, sink)) > 0;)
+        stream_bytes.insert(stream_bytes.end(), buffer, buffer + got);
+    }
     std::fclose(sink);
-    std::vector<u8> stream_bytes(data, data + length);
-    std::free(data);
     if (!streamed.ok()) return where(game_) + "stream_patched: " + std::string(streamed.message());
     if (auto diff = describe_difference(bytes, stream_bytes); !diff.empty())
       return where(game_) + "the streamed output differs from the patched bytes: " + diff;

@@ -54,9 +54,12 @@ absl::Status write_checked(const std::string& target, const platform::OutputOpti
   if (!sink.failure().ok()) return prefixed(target, sink.failure());
   if (!produced.ok()) return produced;
   if (std::fflush(file.stream()) != 0) return cannot_write();
-  auto written = InputFile::open(file.temp_path());
-  if (!written.ok()) return written.status();
-  if (auto s = check(written->bytes(), &*written); !s.ok()) return prefixed(target, s);
+  {
+    // Closed before the commit: Windows replaces no file while a mapping of it is open.
+    auto written = InputFile::open(file.temp_path());
+    if (!written.ok()) return written.status();
+    if (auto s = check(written->bytes(), &*written); !s.ok()) return prefixed(target, s);
+  }
   return file.commit();
 }
 

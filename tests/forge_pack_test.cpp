@@ -16,6 +16,7 @@
 #include "gen/forge.hpp"
 #include "model/json_text.hpp"
 #include "pipeline/forge_rewrite.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/referenced.hpp"
@@ -57,7 +58,8 @@ std::string generated(const test::TempDir& dir, const Shape& s, const std::strin
 // Every file of a folder by name.
 std::map<std::string, std::vector<u8>> folder_files(const std::string& dir) {
   std::map<std::string, std::vector<u8>> out;
-  for (const auto& e : fs::directory_iterator(dir)) out[e.path().filename().string()] = test::read_file(e.path());
+  for (const auto& e : fs::directory_iterator(platform::path_of(dir)))
+    out[platform::utf8_of(e.path().filename())] = test::read_file(platform::utf8_of(e.path()));
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "platform/environment.hpp"
+
 namespace anvil::test {
 
 namespace fs = std::filesystem;
@@ -70,8 +72,10 @@ std::string object_field(const std::string& archive, const std::string& key, con
   return {};
 }
 
-ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) { ::setenv(name, value.c_str(), 1); }
-ScopedEnv::~ScopedEnv() { ::unsetenv(name_.c_str()); }
+ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
+  platform::set_environment(name, value);
+}
+ScopedEnv::~ScopedEnv() { platform::unset_environment(name_); }
 
 namespace {
 

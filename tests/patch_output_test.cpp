@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "patch/patch.hpp"
+#include "platform/file_stream.hpp"
 #include "reader/input_file.hpp"
 #include "reader/level.hpp"
 #include "tests/test_support.hpp"
@@ -82,14 +83,14 @@ TEST_F(PatchOutput, StreamedFileIsTheOriginalWithTheEditedObjectsOverlaid) {
   EXPECT_EQ(entries(dir_.path("")), std::vector<std::string>{"out.bin"});  // no temporary left
 
   // stream_patched alone writes the same bytes.
-  char* data = nullptr;
-  std::size_t length = 0;
-  std::FILE* sink = open_memstream(&data, &length);
+  std::FILE* sink = platform::anonymous_file();
   ASSERT_NE(sink, nullptr);
   ASSERT_TRUE(patch::stream_patched(level, out.result, sink, "memory").ok());
+  ASSERT_EQ(std::fflush(sink), 0);
+  std::rewind(sink);
+  std::vector<u8> streamed(expected.size() + 1);
+  streamed.resize(std::fread(streamed.data(), 1, streamed.size(), sink));
   std::fclose(sink);
-  std::vector<u8> streamed(data, data + length);
-  std::free(data);
   EXPECT_EQ(streamed, expected);
 }
 

@@ -1,10 +1,7 @@
-// SHA-256 of bytes, for the tests that pin a generated file's digest. The digest has one implementation per
-// system, chosen by tests/CMakeLists.txt: OpenSSL's libcrypto on Linux (tests/posix/sha256_openssl.cpp, Debian's
-// libssl-dev), Windows' own CNG in the Windows build (tests/windows/sha256_bcrypt.cpp, bcrypt.dll), which then
-// needs no OpenSSL built for Windows.
+// SHA-256 of bytes as lowercase hex, for the tests that pin a generated file's digest: the system's digest
+// (platform/sha256.hpp) through the one the mods' `made_for` uses (pipeline/mods/sha256.hpp).
 #pragma once
 
-#include <array>
 #include <span>
 #include <string>
 
@@ -12,11 +9,6 @@
 
 namespace anvil::test {
 
-using Sha256 = std::array<unsigned char, 32>;
-
-Sha256 sha256(std::span<const u8> bytes);
-
-// sha256(bytes) as lowercase hex.
 std::string sha256_hex(std::span<const u8> bytes);
 
 }  // namespace anvil::test

@@ -187,6 +187,8 @@ void draw_mark(Canvas& c, const MapScene& s, const Mark& m) {
 
 }  // namespace
 
+bool png_maps_available() { return true; }
+
 absl::StatusOr<std::vector<u8>> render_map_png(const MapScene& scene) {
   const MapOptions& o = scene.options;
   Canvas canvas(o.width, o.height);

@@ -12,6 +12,10 @@
 
 namespace anvil::view {
 
+// Whether this build draws PNG maps: false where Anti-Grain Geometry could not be built for it (a Windows
+// build whose deps had no AGG source package: view/CMakeLists.txt), where render_map_png refuses in one line.
+bool png_maps_available();
+
 absl::StatusOr<std::vector<u8>> render_map_png(const MapScene& scene);
 absl::StatusOr<std::vector<u8>> render_map_png(const std::vector<PlacedInstance>& before,
                                                const std::vector<PlacedInstance>* after, const MapOptions& options);

@@ -11,9 +11,13 @@
 set -euo pipefail
 
 # One line per library: the Debian package the Linux build links (its source package and version are
-# built), then how: cmake [args] (the project's CMake), autotools, libdeflate (its Makefile) or boost.
+# built), then how: cmake [args] (the project's CMake), autotools, zlib and libdeflate (their own
+# configure and Makefile), boost, or header (cpp-httplib: one header).
 libraries=(
   "liblzo2-dev autotools"
+  "zlib1g-dev zlib"
+  "libpng-dev autotools"
+  "libcpp-httplib-dev header"
   "libdeflate-dev libdeflate"
   "libabsl-dev cmake -DABSL_PROPAGATE_CXX_STD=ON -DBUILD_TESTING=OFF -DCMAKE_CXX_STANDARD=20"
   "libgtest-dev cmake -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON"
@@ -59,12 +63,26 @@ private_apt() {
 }
 
 # Unpacks the source package SOURCE=VERSION (Debian's patches applied) into $deps/src/ and prints its folder.
+# A mirror keeps only the newest Debian revision of an upstream version (a security update replaces the one
+# installed here): when VERSION itself cannot be had, the other revisions of the same upstream version the
+# mirror lists are tried, newest first, and the one built is said.
 fetch_source() {
-  local source=$1 version=$2 dir=$deps/src/${1}_$2
-  rm -rf "$dir" && mkdir -p "$dir"
-  (cd "$dir" && apt-get "${apt_options[@]}" source -qq "$source=$version" >/dev/null 2>&1) ||
-    { echo "deps: apt-get source $source=$version failed (is that version on the mirror?)" >&2; exit 1; }
-  find "$dir" -mindepth 1 -maxdepth 1 -type d
+  local source=$1 version=$2 dir=$deps/src/${1}_$2 candidate
+  local upstream=${version%-*}
+  rm -rf "$dir"
+  for candidate in "$version" $(apt-cache "${apt_options[@]}" madison "$source" 2>/dev/null |
+    awk -F' [|] ' -v v="$version" -v u="$upstream" '$3 ~ /Sources/ && $2 != v && index($2, u "-") == 1 { print $2 }' |
+    sort -u -r -V); do
+    mkdir -p "$dir"
+    if (cd "$dir" && apt-get "${apt_options[@]}" source -qq "$source=$candidate" >/dev/null 2>&1); then
+      [ "$candidate" = "$version" ] || echo "deps: $source $version is not on the mirror: building $candidate" >&2
+      find "$dir" -mindepth 1 -maxdepth 1 -type d
+      return 0
+    fi
+    rm -rf "$dir"
+  done
+  echo "deps: apt-get source $source=$version failed (is that version on the mirror?)" >&2
+  exit 1
 }
 
 build_cmake() {  # SRC INSTALL [cmake args...]
@@ -76,9 +94,27 @@ build_cmake() {  # SRC INSTALL [cmake args...]
   cmake --install "$src/build-windows" >/dev/null
 }
 
-build_autotools() {  # SRC INSTALL
-  (cd "$1" && ./configure -q --host=$triple CC=$triple-gcc-posix --prefix="$2" --disable-shared --enable-static &&
+build_autotools() {  # SRC INSTALL: the libraries before it in the list (libpng's zlib) from the staging prefix
+  (cd "$1" && ./configure -q --host=$triple CC=$triple-gcc-posix --prefix="$2" --disable-shared --enable-static \
+    CPPFLAGS="-I$staging/include" LDFLAGS="-L$staging/lib" PKG_CONFIG_LIBDIR="$staging/lib/pkgconfig" &&
     make -s -j "$jobs" >/dev/null && make -s install >/dev/null)
+}
+
+build_zlib() {  # SRC INSTALL: zlib's own configure, which takes the target from CHOST
+  (cd "$1" && CHOST=$triple CC=$triple-gcc-posix AR=$triple-ar RANLIB=$triple-ranlib ./configure --static --prefix="$2" \
+    >/dev/null && make -s -j "$jobs" libz.a >/dev/null && make -s install >/dev/null)
+}
+
+# cpp-httplib: its one header (Debian's shared library is that header compiled with OpenSSL, zlib and Brotli,
+# none of which anvilrt serve uses), and a pkg-config file of the Linux one's name with Windows' sockets.
+build_header() {  # SRC INSTALL
+  mkdir -p "$2/include" "$2/lib/pkgconfig"
+  cp "$1/httplib.h" "$2/include/"
+  local version
+  version=$(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$1/httplib.h")
+  printf '%s\n' "prefix=$2" 'includedir=${prefix}/include' '' 'Name: cpp-httplib' \
+    'Description: A C++ HTTP/HTTPS server and client library (header only)' "Version: $version" \
+    'Libs: -lws2_32' 'Cflags: -I${includedir}' >"$2/lib/pkgconfig/cpp-httplib.pc"
 }
 
 build_libdeflate() {  # SRC INSTALL: its Makefile names the static archive libdeflatestatic.lib on Windows
@@ -142,7 +178,7 @@ if [ -d "$staging/lib/pkgconfig" ]; then
   sed -i -E "s|^prefix=.*|prefix=$prefix|; s|^libdir=/.*|libdir=$prefix/lib|; s|^includedir=/.*|includedir=$prefix/include|" \
     "$staging"/lib/pkgconfig/*.pc
 fi
-grep -rlF --include='*.cmake' "$deps/install/" "$staging" | while read -r file; do
+{ grep -rlF --include='*.cmake' "$deps/install/" "$staging" || true; } | while read -r file; do
   sed -i -E "s|$deps/install/[^/\"]*|$prefix|g" "$file"
 done
 printf '%s' "${key%$'\n'}" >"$staging/.versions"

@@ -1,5 +1,5 @@
-// SHA-256 of an archive, for a mod's `made_for` (docs/mods.md): the one place anvilrt computes a hash,
-// through OpenSSL's libcrypto (docs/design.md, Dependencies).
+// SHA-256 of an archive, for a mod's `made_for` (docs/mods.md), as lowercase hex: the digest is the
+// system's (platform/sha256.hpp).
 #pragma once
 
 #include <span>

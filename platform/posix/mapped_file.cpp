@@ -49,25 +49,6 @@ absl::StatusOr<ReadableFile> ReadableFile::reopen(std::FILE* stream) {
   return open("/proc/self/fd/" + std::to_string(::fileno(stream)));
 }
 
-ReadableFile::ReadableFile(ReadableFile&& other) noexcept
-    : handle_(std::exchange(other.handle_, kNoHandle)),
-      owned_(other.owned_),
-      kind_(other.kind_),
-      size_(other.size_) {}
-
-ReadableFile& ReadableFile::operator=(ReadableFile&& other) noexcept {
-  if (this != &other) {
-    close();
-    handle_ = std::exchange(other.handle_, kNoHandle);
-    owned_ = other.owned_;
-    kind_ = other.kind_;
-    size_ = other.size_;
-  }
-  return *this;
-}
-
-ReadableFile::~ReadableFile() { close(); }
-
 void ReadableFile::close() {
   if (owned_ && handle_ >= 0) ::close(static_cast<int>(handle_));
   handle_ = kNoHandle;
@@ -84,8 +65,8 @@ absl::StatusOr<std::size_t> ReadableFile::read(std::span<std::uint8_t> into) {
 absl::StatusOr<std::size_t> ReadableFile::read_at(std::uint64_t offset, std::span<std::uint8_t> into) const {
   std::size_t done = 0;
   while (done < into.size()) {
-    ssize_t n = ::pread(static_cast<int>(handle_), into.data() + done, into.size() - done,
-                        static_cast<off_t>(offset + done));
+    ssize_t n =
+        ::pread(static_cast<int>(handle_), into.data() + done, into.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return errno_status(errno);
     if (n == 0) break;
@@ -99,7 +80,8 @@ bool ReadableFile::copy_to(std::FILE* out, std::uint64_t size) const {
   const int to_fd = ::fileno(out);
   loff_t from = 0, to = 0;
   while (static_cast<std::uint64_t>(from) < size) {
-    ssize_t n = ::copy_file_range(static_cast<int>(handle_), &from, to_fd, &to, size - static_cast<std::uint64_t>(from), 0);
+    ssize_t n =
+        ::copy_file_range(static_cast<int>(handle_), &from, to_fd, &to, size - static_cast<std::uint64_t>(from), 0);
     if (n > 0) continue;
     if (n < 0 && errno == EINTR) continue;
     break;  // EXDEV, ENOSYS, a short source: the caller writes the bytes instead
@@ -120,23 +102,6 @@ absl::StatusOr<Mapping> Mapping::map(const ReadableFile& file) {
   out.data_ = static_cast<const std::uint8_t*>(p);
   return out;
 }
-
-Mapping::Mapping(Mapping&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      section_(std::exchange(other.section_, kNoHandle)) {}
-
-Mapping& Mapping::operator=(Mapping&& other) noexcept {
-  if (this != &other) {
-    unmap();
-    data_ = std::exchange(other.data_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    section_ = std::exchange(other.section_, kNoHandle);
-  }
-  return *this;
-}
-
-Mapping::~Mapping() { unmap(); }
 
 void Mapping::unmap() {
   if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);

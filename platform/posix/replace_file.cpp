@@ -86,14 +86,6 @@ void sync_folder(const std::string& file) {
 
 }  // namespace
 
-AtomicFile::~AtomicFile() { discard(); }
-
-void AtomicFile::discard() {
-  if (file_ != nullptr) std::fclose(file_);
-  file_ = nullptr;
-  temp_.remove();  // nothing once renamed
-}
-
 absl::Status AtomicFile::open(const std::string& target, const OutputOptions& options) {
   discard();
   target_ = target;

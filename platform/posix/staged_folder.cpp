@@ -71,30 +71,6 @@ absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
   return out;
 }
 
-StagedFolder::StagedFolder(StagedFolder&& other) noexcept
-    : dir_(std::move(other.dir_)),
-      folder_(std::exchange(other.folder_, kNoHandle)),
-      created_(std::move(other.created_)),
-      stage_(std::move(other.stage_)),
-      staged_(std::move(other.staged_)) {
-  other.created_.clear();
-}
-
-StagedFolder& StagedFolder::operator=(StagedFolder&& other) noexcept {
-  if (this != &other) {
-    discard();
-    dir_ = std::move(other.dir_);
-    folder_ = std::exchange(other.folder_, kNoHandle);
-    created_ = std::move(other.created_);
-    other.created_.clear();
-    stage_ = std::move(other.stage_);
-    staged_ = std::move(other.staged_);
-  }
-  return *this;
-}
-
-StagedFolder::~StagedFolder() { discard(); }
-
 void StagedFolder::discard() {
   stage_.remove();
   staged_.clear();
@@ -139,7 +115,8 @@ absl::Status StagedFolder::commit(bool no_clobber) {
                            : (::renameat(from, staged.c_str(), to, name.c_str()) == 0 ? 0 : errno);
     if (error != 0) return file_error(path(name), "cannot write", error);
   }
-  ::fsync(static_cast<int>(folder_));  // the renames made durable (best effort: some file systems refuse to sync a folder)
+  ::fsync(
+      static_cast<int>(folder_));  // the renames made durable (best effort: some file systems refuse to sync a folder)
   stage_.remove();
   staged_.clear();
   created_.clear();

@@ -153,21 +153,6 @@ absl::StatusOr<TempFile> TempFile::create(const std::string& pattern) {
   return absl::InternalError("too many temporary files at once");
 }
 
-TempFile::TempFile(TempFile&& other) noexcept
-    : slot_(std::exchange(other.slot_, -1)),
-      handle_(std::exchange(other.handle_, kNoHandle)),
-      path_(std::move(other.path_)) {}
-
-TempFile& TempFile::operator=(TempFile&& other) noexcept {
-  if (this != &other) {
-    remove();
-    slot_ = std::exchange(other.slot_, -1);
-    handle_ = std::exchange(other.handle_, kNoHandle);
-    path_ = std::move(other.path_);
-  }
-  return *this;
-}
-
 absl::Status TempFile::rename_to(const std::string& target) {
   if (slot_ < 0) return errno_status(ENOENT);
   BlockSignals block;
@@ -236,25 +221,6 @@ absl::StatusOr<TempFolder> TempFolder::create(NativeHandle parent, std::string_v
     return folder;
   }
   return absl::InternalError("too many temporary folders at once");
-}
-
-TempFolder::TempFolder(TempFolder&& other) noexcept
-    : slot_(std::exchange(other.slot_, -1)),
-      parent_(std::exchange(other.parent_, kNoHandle)),
-      handle_(std::exchange(other.handle_, kNoHandle)),
-      files_(std::exchange(other.files_, 0)),
-      name_(std::move(other.name_)) {}
-
-TempFolder& TempFolder::operator=(TempFolder&& other) noexcept {
-  if (this != &other) {
-    remove();
-    slot_ = std::exchange(other.slot_, -1);
-    parent_ = std::exchange(other.parent_, kNoHandle);
-    handle_ = std::exchange(other.handle_, kNoHandle);
-    files_ = std::exchange(other.files_, 0);
-    name_ = std::move(other.name_);
-  }
-  return *this;
 }
 
 absl::StatusOr<NativeHandle> TempFolder::create_file(std::string& name) {

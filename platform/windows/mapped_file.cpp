@@ -57,22 +57,6 @@ absl::StatusOr<ReadableFile> ReadableFile::reopen(std::FILE* stream) {
   return file;
 }
 
-ReadableFile::ReadableFile(ReadableFile&& other) noexcept
-    : handle_(std::exchange(other.handle_, kNoHandle)), owned_(other.owned_), kind_(other.kind_), size_(other.size_) {}
-
-ReadableFile& ReadableFile::operator=(ReadableFile&& other) noexcept {
-  if (this != &other) {
-    close();
-    handle_ = std::exchange(other.handle_, kNoHandle);
-    owned_ = other.owned_;
-    kind_ = other.kind_;
-    size_ = other.size_;
-  }
-  return *this;
-}
-
-ReadableFile::~ReadableFile() { close(); }
-
 void ReadableFile::close() {
   if (owned_ && handle_ != kNoHandle) ::CloseHandle(as_handle(handle_));
   handle_ = kNoHandle;
@@ -129,23 +113,6 @@ absl::StatusOr<Mapping> Mapping::map(const ReadableFile& file) {
   ::PrefetchVirtualMemory(::GetCurrentProcess(), 1, &range, 0);
   return out;
 }
-
-Mapping::Mapping(Mapping&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      section_(std::exchange(other.section_, kNoHandle)) {}
-
-Mapping& Mapping::operator=(Mapping&& other) noexcept {
-  if (this != &other) {
-    unmap();
-    data_ = std::exchange(other.data_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    section_ = std::exchange(other.section_, kNoHandle);
-  }
-  return *this;
-}
-
-Mapping::~Mapping() { unmap(); }
 
 void Mapping::unmap() {
   if (data_ != nullptr) ::UnmapViewOfFile(data_);

@@ -106,14 +106,6 @@ std::string temp_pattern(const std::wstring& final) {
 
 }  // namespace
 
-AtomicFile::~AtomicFile() { discard(); }
-
-void AtomicFile::discard() {
-  if (file_ != nullptr) std::fclose(file_);
-  file_ = nullptr;
-  temp_.remove();  // nothing once renamed
-}
-
 absl::Status AtomicFile::open(const std::string& target, const OutputOptions& options) {
   discard();
   target_ = target;

@@ -68,30 +68,6 @@ absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
   return out;
 }
 
-StagedFolder::StagedFolder(StagedFolder&& other) noexcept
-    : dir_(std::move(other.dir_)),
-      folder_(std::exchange(other.folder_, kNoHandle)),
-      created_(std::move(other.created_)),
-      stage_(std::move(other.stage_)),
-      staged_(std::move(other.staged_)) {
-  other.created_.clear();
-}
-
-StagedFolder& StagedFolder::operator=(StagedFolder&& other) noexcept {
-  if (this != &other) {
-    discard();
-    dir_ = std::move(other.dir_);
-    folder_ = std::exchange(other.folder_, kNoHandle);
-    created_ = std::move(other.created_);
-    other.created_.clear();
-    stage_ = std::move(other.stage_);
-    staged_ = std::move(other.staged_);
-  }
-  return *this;
-}
-
-StagedFolder::~StagedFolder() { discard(); }
-
 void StagedFolder::discard() {
   stage_.remove();
   staged_.clear();

@@ -102,21 +102,6 @@ absl::StatusOr<TempFile> TempFile::create(const std::string& pattern) {
   return absl::InternalError("too many temporary files at once");
 }
 
-TempFile::TempFile(TempFile&& other) noexcept
-    : slot_(std::exchange(other.slot_, -1)),
-      handle_(std::exchange(other.handle_, kNoHandle)),
-      path_(std::move(other.path_)) {}
-
-TempFile& TempFile::operator=(TempFile&& other) noexcept {
-  if (this != &other) {
-    remove();
-    slot_ = std::exchange(other.slot_, -1);
-    handle_ = std::exchange(other.handle_, kNoHandle);
-    path_ = std::move(other.path_);
-  }
-  return *this;
-}
-
 namespace {
 
 // Replaces `target` by `from`: ReplaceFileW keeps what the replaced file carried (its attributes, its
@@ -197,25 +182,6 @@ absl::StatusOr<TempFolder> TempFolder::create(NativeHandle parent, std::string_v
     return absl::AlreadyExistsError("no free temporary name");
   }
   return absl::InternalError("too many temporary folders at once");
-}
-
-TempFolder::TempFolder(TempFolder&& other) noexcept
-    : slot_(std::exchange(other.slot_, -1)),
-      parent_(std::exchange(other.parent_, kNoHandle)),
-      handle_(std::exchange(other.handle_, kNoHandle)),
-      files_(std::exchange(other.files_, 0)),
-      name_(std::move(other.name_)) {}
-
-TempFolder& TempFolder::operator=(TempFolder&& other) noexcept {
-  if (this != &other) {
-    remove();
-    slot_ = std::exchange(other.slot_, -1);
-    parent_ = std::exchange(other.parent_, kNoHandle);
-    handle_ = std::exchange(other.handle_, kNoHandle);
-    files_ = std::exchange(other.files_, 0);
-    name_ = std::move(other.name_);
-  }
-  return *this;
 }
 
 absl::StatusOr<NativeHandle> TempFolder::create_file(std::string& name) {

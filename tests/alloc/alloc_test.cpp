@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,23 +38,29 @@ void note(std::size_t size) {
   }
 }
 
+// Each block is malloc's alone (std::aligned_alloc is not in every C runtime: Windows' has none), with room
+// for the alignment asked: [padding][malloc's pointer][size][the object, at an `align` boundary].
 void* counted_new(std::size_t size, std::size_t align = kHeader) {
-  std::size_t header = std::max(kHeader, align);
-  if (size > SIZE_MAX - header) throw std::bad_alloc();
-  void* raw = align > kHeader ? std::aligned_alloc(align, (size + header + align - 1) / align * align)
-                              : std::malloc(size + header);
+  align = std::max(kHeader, align);
+  constexpr std::size_t kBookkeeping = sizeof(void*) + sizeof(std::size_t);
+  if (size > SIZE_MAX - kBookkeeping - align) throw std::bad_alloc();
+  char* raw = static_cast<char*>(std::malloc(size + kBookkeeping + align));
   if (raw == nullptr) throw std::bad_alloc();
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(raw) + kBookkeeping;
+  char* object = raw + ((first + align - 1) / align * align - reinterpret_cast<std::uintptr_t>(raw));
+  std::memcpy(object - sizeof(std::size_t), &size, sizeof size);
+  std::memcpy(object - kBookkeeping, &raw, sizeof raw);
   note(size);
-  std::memcpy(static_cast<char*>(raw) + header - sizeof(std::size_t), &size, sizeof size);
-  return static_cast<char*>(raw) + header;
+  return object;
 }
 
-void counted_delete(void* p, std::size_t align = kHeader) noexcept {
+void counted_delete(void* p, std::size_t = kHeader) noexcept {
   if (p == nullptr) return;
-  std::size_t header = std::max(kHeader, align);
-  char* raw = static_cast<char*>(p) - header;
+  char* object = static_cast<char*>(p);
   std::size_t size;
-  std::memcpy(&size, raw + header - sizeof(std::size_t), sizeof size);
+  char* raw;
+  std::memcpy(&size, object - sizeof(std::size_t), sizeof size);
+  std::memcpy(&raw, object - sizeof(std::size_t) - sizeof(void*), sizeof raw);
   g_live.fetch_sub(size);
   std::free(raw);
 }

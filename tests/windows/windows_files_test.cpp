@@ -61,7 +61,7 @@ TEST(WindowsExtract, ReservedDeviceNamesAreWrittenAsFiles) {
     found.push_back(platform::utf8_of(entry.path().filename()));
   }
   std::sort(found.begin(), found.end());
-  EXPECT_EQ(found, (std::vector<std::string>{"COM%31 .data", "CO%4e.data", "a%3ab%2a.data", "conout%24.data",
+  EXPECT_EQ(found, (std::vector<std::string>{"CO%4e.data", "COM%31 .data", "a%3ab%2a.data", "conout%24.data",
                                              "forge.json", "nu%6c.x.data"}));
   // The same names as on Linux: the folder packs back into the same data files.
   auto packed = test::run_cli({"pack", out, "-o", dir.path("packed.forge"), "-q"});
@@ -84,6 +84,88 @@ TEST(WindowsExtract, ReparsePointsAreNotFollowed) {
   EXPECT_EQ(test::read_text(victim), "keep");
   EXPECT_EQ(attributes_of(link) & FILE_ATTRIBUTE_REPARSE_POINT, 0u) << "the link was replaced by the file";
   EXPECT_GT(fs::file_size(platform::path_of(link)), 4u);
+}
+
+// A junction (a folder's mount-point reparse point, what `mklink /J` makes) at `link`, leading to the folder
+// `target`: REPARSE_DATA_BUFFER's mount-point form, whose header MinGW's headers lack.
+bool make_junction(const std::string& link, const std::string& target) {
+  if (!::CreateDirectoryW(wide(link).c_str(), nullptr)) return false;
+  HANDLE h = ::CreateFileW(wide(link).c_str(), GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return false;
+  const std::wstring print = fs::absolute(platform::path_of(target)).wstring();
+  const std::wstring substitute = L"\\??\\" + print;
+  struct MountPointHeader {
+    DWORD tag;
+    WORD data_length, reserved, substitute_offset, substitute_length, print_offset, print_length;
+  };
+  const std::size_t names = (substitute.size() + 1 + print.size() + 1) * sizeof(wchar_t);
+  std::vector<char> buffer(sizeof(MountPointHeader) + names, 0);
+  MountPointHeader header{IO_REPARSE_TAG_MOUNT_POINT,
+                          static_cast<WORD>(names + 8),
+                          0,
+                          0,
+                          static_cast<WORD>(substitute.size() * sizeof(wchar_t)),
+                          static_cast<WORD>((substitute.size() + 1) * sizeof(wchar_t)),
+                          static_cast<WORD>(print.size() * sizeof(wchar_t))};
+  std::memcpy(buffer.data(), &header, sizeof header);
+  std::memcpy(buffer.data() + sizeof header, substitute.c_str(), substitute.size() * sizeof(wchar_t));
+  std::memcpy(buffer.data() + sizeof header + header.print_offset, print.c_str(), print.size() * sizeof(wchar_t));
+  DWORD returned = 0;
+  const bool made = ::DeviceIoControl(h, FSCTL_SET_REPARSE_POINT, buffer.data(), static_cast<DWORD>(buffer.size()),
+                                      nullptr, 0, &returned, nullptr);
+  ::CloseHandle(h);
+  if (!made) ::RemoveDirectoryW(wide(link).c_str());
+  return made;
+}
+
+// A junction planted at a data file's name is removed itself (never what it leads to), and the file
+// takes the name: nothing is written into the folder it led to.
+TEST(WindowsExtract, AJunctionAtANameIsNotFollowed) {
+  test::TempDir dir;
+  std::string archive = archive_with_names(dir, {"one", "two"});
+  std::string out = dir.path("out");
+  fs::create_directories(platform::path_of(out));
+  std::string victim = dir.path("victim");
+  fs::create_directories(platform::path_of(victim));
+  test::write_file(victim + "\\kept.txt", std::vector<u8>{'k', 'e', 'e', 'p'});
+  std::string junction = out + "\\one.data";
+  if (!make_junction(junction, victim))
+    GTEST_SKIP() << "cannot make a junction here (Wine answers FSCTL_SET_REPARSE_POINT with error 50, not "
+                    "supported; Windows makes one): error "
+                 << ::GetLastError();
+  ASSERT_NE(attributes_of(junction) & FILE_ATTRIBUTE_REPARSE_POINT, 0u);
+  auto r = test::run_cli({"extract", archive, "-o", out, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> in_victim;
+  for (const auto& entry : fs::directory_iterator(platform::path_of(victim)))
+    in_victim.push_back(platform::utf8_of(entry.path().filename()));
+  EXPECT_EQ(in_victim, std::vector<std::string>{"kept.txt"});
+  EXPECT_EQ(test::read_text(victim + "\\kept.txt"), "keep");
+  const DWORD now = attributes_of(junction);
+  EXPECT_EQ(now & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY), 0u) << "the junction became the file";
+  EXPECT_GT(fs::file_size(platform::path_of(junction)), 4u);
+}
+
+// Windows drops trailing dots and spaces from a file name: a data file's name that ends in them keeps
+// them, since ".data" follows (docs/data-file-names.md), and the folder packs back to the same names.
+TEST(WindowsExtract, TrailingDotsAndSpacesAreKept) {
+  test::TempDir dir;
+  std::string archive = archive_with_names(dir, {"a. ", "end..", "sp  "});
+  std::string out = dir.path("out");
+  auto r = test::run_cli({"extract", archive, "-o", out, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator(platform::path_of(out)))
+    found.push_back(platform::utf8_of(entry.path().filename()));
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, (std::vector<std::string>{"a. .data", "end...data", "forge.json", "sp  .data"}));
+  auto packed = test::run_cli({"pack", out, "-o", dir.path("packed.forge"), "-q"});
+  ASSERT_EQ(packed.exit_code, 0) << packed.err;
+  auto listed = test::run_cli({"ls", dir.path("packed.forge")});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  for (const char* name : {"a. ", "end..", "sp  "})
+    EXPECT_NE(listed.out.find(name), std::string::npos) << name << " in " << listed.out;
 }
 
 // The game running holds its files open without sharing them: `patch` of one is refused in one line
