@@ -94,7 +94,7 @@ KeyCache KeyCache::load(const std::string& dir) {
     if ((b.size() - at) / 8 < ids) return cache;
     if (flags & kHasIds) {
       entry.ids.emplace(ids);
-      std::memcpy(entry.ids->data(), b.data() + at, std::size_t{ids} * 8);
+      if (ids > 0) std::memcpy(entry.ids->data(), b.data() + at, std::size_t{ids} * 8);  // data() may be null
       if (!std::is_sorted(entry.ids->begin(), entry.ids->end())) return cache;
     }
     at += std::size_t{ids} * 8;
