@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,14 @@ bool copy_folder(const std::string& from, const std::string& to) {
   return !ec;
 }
 
+// The command's wall time, or nothing (said on stderr) when it failed.
+std::optional<double> timed(const std::vector<std::string>& args, const char* what) {
+  const CliRun r = run_cli(args);
+  if (r.wall >= 0) return r.wall;
+  std::fprintf(stderr, "anvilrt_bench: %s failed\n", what);
+  return std::nullopt;
+}
+
 u64 undo_bytes(const std::string& folder) {
   u64 total = 0;
   const fs::path undo = fs::path(folder) / ".anvilrt" / "mods" / "undo";
@@ -113,24 +122,19 @@ void mod_rows(const ForgeRowOptions& o) {
     std::vector<std::string> args{o.anvilrt, "mod", "install", work};
     args.insert(args.end(), mod_files.begin(), mod_files.end());
     args.push_back("-q");
-    CliRun r = run_cli(args);
-    if (r.wall < 0) {
-      std::fprintf(stderr, "anvilrt_bench: mod install failed\n");
-      return;
-    }
-    install = std::min(install, r.wall);
+    const auto fresh = timed(args, "mod install");
+    if (!fresh) return;
+    install = std::min(install, *fresh);
     undo = undo_bytes(work);
 
     if (!copy_folder(original, work)) return;
     double sum = 0;
     for (int i = 0; i < kArchives; ++i) {
-      CliRun p = run_cli(
-          {o.anvilrt, "patch", work + "/" + targets[i].archive, mod_files[i], "--in-place", "--game", "ac2", "-q"});
-      if (p.wall < 0) {
-        std::fprintf(stderr, "anvilrt_bench: patch failed\n");
-        return;
-      }
-      sum += p.wall;
+      const auto p = timed(
+          {o.anvilrt, "patch", work + "/" + targets[i].archive, mod_files[i], "--in-place", "--game", "ac2", "-q"},
+          "patch");
+      if (!p) return;
+      sum += *p;
     }
     patch = std::min(patch, sum);
 
@@ -139,26 +143,20 @@ void mod_rows(const ForgeRowOptions& o) {
     if (!copy_folder(original, work)) return;
     args[2] = "check";
     args.pop_back();  // -q: check prints its report
-    CliRun c = run_cli(args);
+    const auto cold = timed(args, "mod check");
     fs::create_directory(work + "/.anvilrt");
-    CliRun learning = run_cli(args);
-    CliRun kept = run_cli(args);
-    if (c.wall < 0 || learning.wall < 0 || kept.wall < 0) {
-      std::fprintf(stderr, "anvilrt_bench: mod check failed\n");
-      return;
-    }
-    check_new = std::min(check_new, c.wall);
-    check_kept = std::min(check_kept, kept.wall);
+    const auto learning = timed(args, "mod check (learning the key cache)");
+    const auto kept = timed(args, "mod check (with the key cache)");
+    if (!cold || !learning || !kept) return;
+    check_new = std::min(check_new, *cold);
+    check_kept = std::min(check_kept, *kept);
 
     // install after that check: the mods checked, then installed, into a folder whose key cache is kept.
     args[2] = "install";
     args.push_back("-q");
-    CliRun after_check = run_cli(args);
-    if (after_check.wall < 0) {
-      std::fprintf(stderr, "anvilrt_bench: mod install after check failed\n");
-      return;
-    }
-    install_kept = std::min(install_kept, after_check.wall);
+    const auto after_check = timed(args, "mod install after check");
+    if (!after_check) return;
+    install_kept = std::min(install_kept, *after_check);
   }
   std::printf(
       "mod install of the 3 mods: %.2f s = %.2f x patch of the same op on each archive (%.2f s in all) "
