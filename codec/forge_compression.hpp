@@ -2,6 +2,7 @@
 // verify --recompress alike.
 #pragma once
 
+#include "codec/checksums.hpp"
 #include "codec/lzo.hpp"
 #include "model/forge/archive.hpp"
 

@@ -1,7 +1,6 @@
 #include "codec/lzo.hpp"
 
 #include <absl/strings/str_format.h>
-#include <libdeflate.h>
 #include <lzo/lzo1c.h>
 #include <lzo/lzo1x.h>
 #include <lzo/lzo2a.h>
@@ -114,23 +113,6 @@ std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,
   // compress() throws only when out of memory: rethrown on the calling thread.
   for_each_index(parts.size(), threads, [&](std::size_t i) { out[i] = compress(algorithm, parts[i]); });
   return out;
-}
-
-std::uint32_t adler32(std::uint32_t start, std::span<const std::uint8_t> bytes) {
-  // libdeflate answers 1 for a null pointer, whatever the start: the sum of no bytes is the start.
-  if (bytes.empty()) return start;
-  return libdeflate_adler32(start, bytes.data(), bytes.size());
-}
-
-std::uint32_t crc32(std::uint32_t start, std::span<const std::uint8_t> bytes) {
-  return bytes.empty() ? start : libdeflate_crc32(start, bytes.data(), bytes.size());
-}
-
-std::uint32_t adler32_started_at_1(std::uint32_t from_zero, std::size_t size) {
-  constexpr std::uint32_t kBase = 65521;
-  const std::uint32_t a = ((from_zero & 0xFFFF) + 1) % kBase;
-  const std::uint32_t b = static_cast<std::uint32_t>(((from_zero >> 16) + size % kBase) % kBase);
-  return (b << 16) | a;
 }
 
 }  // namespace anvil::codec

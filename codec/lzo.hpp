@@ -1,5 +1,5 @@
 // The LZO codecs of `.forge` block sets (FORGE.md 2), behind one small interface over liblzo2: the safe
-// decoders, the -999 compressors, and Adler-32 for the checksum rules.
+// decoders and the -999 compressors (the checksums of the blocks: codec/checksums.hpp).
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -39,19 +39,5 @@ std::vector<std::uint8_t> compress(Algorithm algorithm, std::span<const std::uin
 std::vector<std::vector<std::uint8_t>> compress_all(Algorithm algorithm,
                                                     std::span<const std::span<const std::uint8_t>> parts,
                                                     unsigned threads = 0);
-
-// Adler-32 of `bytes` continuing from `start` (1 is the standard start). libdeflate's, vectorised: about
-// 7 x liblzo2's lzo_adler32 (24 against 3.5 GB/s on an AMD EPYC), and every block of an archive is
-// checksummed by the vote (FORGE.md 2), so it is on the path of every command that reads an archive.
-std::uint32_t adler32(std::uint32_t start, std::span<const std::uint8_t> bytes);
-
-// The Adler-32 of `size` bytes started at 1, from theirs started at 0 (`from_zero`): the start adds 1 to
-// the low sum and `size` to the high one, so both candidate rules of FORGE.md 2 cost one pass.
-std::uint32_t adler32_started_at_1(std::uint32_t from_zero, std::size_t size);
-
-// The CRC-32 (ISO-HDLC, zlib's) of `bytes` continuing from `start` (0 is the standard start), libdeflate's,
-// vectorised: with Adler-32, the fingerprint of a data file's content that the key cache
-// (pipeline/folder_key_cache.hpp) knows it by.
-std::uint32_t crc32(std::uint32_t start, std::span<const std::uint8_t> bytes);
 
 }  // namespace anvil::codec

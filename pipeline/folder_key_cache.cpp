@@ -6,7 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "codec/lzo.hpp"
+#include "codec/checksums.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "platform/replace_file.hpp"
 
@@ -43,13 +43,10 @@ void store_le(std::vector<u8>& out, T v) {
 
 DataFilePrint print_of(Game game, const InputFile& file, Extent stored) {
   DataFilePrint print{game, stored.length, 0, 1};
-  std::vector<u8> buffer;
-  constexpr std::size_t kPiece = std::size_t{1} << 20;
-  for (std::size_t at = 0; at < stored.length; at += kPiece) {
-    const std::span<const u8> piece = file.read_at(stored.offset + at, std::min(kPiece, stored.length - at), buffer);
+  file.read_in_pieces(stored.offset, stored.length, [&](std::span<const u8> piece) {
     print.crc32 = codec::crc32(print.crc32, piece);
     print.adler32 = codec::adler32(print.adler32, piece);
-  }
+  });
   return print;
 }
 

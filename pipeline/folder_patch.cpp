@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "model/document.hpp"
+#include "patch/json_util.hpp"
 #include "patch/ops.hpp"
 #include "pipeline/folder_router.hpp"
 
@@ -34,11 +36,15 @@ namespace {
 // Whether an operation of an archive's share addresses an object by its key (/objects/KEY/..., a bulk
 // operation's "objects"), which the archive engine looks up in every data file.
 bool looks_keys_up(const Value& ops) {
+  auto by_key = [](std::string_view pointer) {
+    auto segments = patch::parse_pointer(pointer);
+    return segments && segments->size() > 1 && segments->front() == document::text(document::kObjects);
+  };
   for (const Value& op : ops.GetArray()) {
     if (!op.IsObject()) continue;
     for (const char* member : {"path", "from"})
       if (auto it = op.FindMember(member); it != op.MemberEnd() && it->value.IsString() &&
-                                           std::string_view(it->value.GetString()).starts_with("/objects/"))
+                                           by_key({it->value.GetString(), it->value.GetStringLength()}))
         return true;
     if (auto it = op.FindMember("op"); it != op.MemberEnd() && it->value.IsString())
       if (const patch::OpInfo* info = patch::find_op(it->value.GetString());

@@ -15,7 +15,11 @@ namespace anvil::folder {
 
 namespace fs = std::filesystem;
 
-std::string GameFolder::path(std::size_t i) const { return (fs::path(dir) / archives.at(i)).string(); }
+std::string GameFolder::path(std::size_t i) const {
+  const std::string& name = archives.at(i);
+  if (auto it = read_from.find(name); it != read_from.end()) return it->second;
+  return (fs::path(dir) / name).string();
+}
 
 std::optional<std::size_t> GameFolder::find(std::string_view name) const {
   auto it = std::find(archives.begin(), archives.end(), name);
@@ -75,7 +79,7 @@ void FolderLevels::use_known_votes(forge::ArchiveLevels& set, const std::vector<
   }
   if (known.files.size() == prints.size()) {
     known.verdict = forge::judge(total);
-    if (known.verdict.blocks == 0 || known.verdict.rule) return set.use_checksums(std::move(known));
+    if (known.verdict.settled()) return set.use_checksums(std::move(known));
   }
   const forge::ArchiveChecksums& voted = set.checksums();
   for (std::size_t i = 0; i < prints.size() && i < voted.files.size(); ++i) keys_->add_vote(prints[i], voted.files[i]);

@@ -9,6 +9,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,8 +31,11 @@ struct GameFolder {
   // What opening the folder finished or rolled back of an interrupted transaction
   // (pipeline/folder_transaction.hpp), one line each, for the command to print on stderr.
   std::vector<std::string> recovered;
+  // Archives read from another file than DIR/NAME, by name: `mod uninstall` sees the folder with the
+  // archives mods changed restored to their original bytes, in copies of its own.
+  std::map<std::string, std::string> read_from;
 
-  // DIR/archives[i].
+  // DIR/archives[i], or the file it is read from.
   std::string path(std::size_t i) const;
   std::optional<std::size_t> find(std::string_view name) const;
 };

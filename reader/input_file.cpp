@@ -61,8 +61,7 @@ absl::StatusOr<InputFile> InputFile::from(platform::ReadableFile file, const std
   InputFile out;
   out.path_ = path;
   using Kind = platform::ReadableFile::Kind;
-  if (file.kind() == Kind::kFolder)
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(EISDIR)));
+  if (file.kind() == Kind::kFolder) return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(EISDIR)));
   if (file.kind() == Kind::kStream) {
     if (auto s = read_all(file, path, out.read_); !s.ok()) return s;
     out.bytes_ = out.read_;
@@ -98,6 +97,15 @@ std::span<const u8> InputFile::read_at(std::size_t offset, std::size_t length, s
   // The mapping answers what a read could not.
   if (!n.ok() || *n != length) return bytes().subspan(offset, length);
   return buffer;
+}
+
+void InputFile::read_in_pieces(std::size_t offset, std::size_t length,
+                               const std::function<void(std::span<const u8>)>& each) const {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  if (offset >= bytes_.size()) return;
+  length = std::min(length, bytes_.size() - offset);
+  std::vector<u8> buffer;
+  for (std::size_t at = 0; at < length; at += kPiece) each(read_at(offset + at, std::min(kPiece, length - at), buffer));
 }
 
 void InputFile::release(std::size_t offset, std::size_t length) const { mapping_.release(offset, length); }

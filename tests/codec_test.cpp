@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codec/checksums.hpp"
 #include "codec/lzo.hpp"
 
 namespace anvil::codec {

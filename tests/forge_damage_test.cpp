@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "codec/lzo.hpp"
+#include "codec/checksums.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -247,6 +248,43 @@ TEST_P(ModFolder, AnArchiveChangedBehindOurBackIsLeftAlone) {
   EXPECT_THAT(refused.err, HasSubstr("a1.forge changed since anvilrt last wrote it"));
   ASSERT_EQ(test::run_cli({"mod", "forget", g, "a1.forge"}).exit_code, 0);
   ASSERT_EQ(test::run_cli({"mod", "uninstall", g, "alpha"}).exit_code, 0);
+  expect_same_archives(g, dir_.path("orig"));
+}
+
+// A change that keeps the file's size and modification time (written in place, the time set back): the
+// stamp cannot see it, the content can, and install and uninstall read the content before writing.
+TEST_P(ModFolder, AChangeThatKeepsTheStampIsSeenByTheContent) {
+  const std::string g = game("g");
+  ASSERT_EQ(test::run_cli({"mod", "install", g, mod("alpha")}).exit_code, 0);
+  const std::string a1 = g + "/a1.forge";
+  const auto time = fs::last_write_time(a1);
+  // A field of a plain data file changed (same size), written over the file in place.
+  write(dir_.path("update.json"), array({replace_op("/objects/" + key("a1.forge", "DataFile_002") + "/managed", 7)}));
+  ASSERT_EQ(test::run_cli({"patch", a1, dir_.path("update.json"), "-o", dir_.path("updated.forge")}).exit_code, 0);
+  const std::vector<u8> updated = test::read_file(dir_.path("updated.forge"));
+  ASSERT_EQ(updated.size(), fs::file_size(a1));
+  ASSERT_FALSE(updated == test::read_file(a1));
+  std::ofstream(a1, std::ios::binary | std::ios::in | std::ios::out)
+      .write(reinterpret_cast<const char*>(updated.data()), static_cast<std::streamsize>(updated.size()));
+  fs::last_write_time(a1, time);
+  test::CliResult refused = test::run_cli({"mod", "uninstall", g, "alpha"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("a1.forge changed since anvilrt last wrote it"));
+  refused = test::run_cli({"mod", "install", g, mod("beta")});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("a1.forge: changed since anvilrt last wrote it"));
+}
+
+// A new modification time on the bytes anvilrt wrote (a copy, a `touch`) is not a change: the content is
+// read, found the same, and the mods uninstall as if nothing happened.
+TEST_P(ModFolder, ANewTimeOnTheSameBytesIsNoChange) {
+  const std::string g = game("g");
+  ASSERT_EQ(test::run_cli({"mod", "install", g, mod("alpha")}).exit_code, 0);
+  const std::string a1 = g + "/a1.forge";
+  fs::last_write_time(a1, fs::last_write_time(a1) + std::chrono::hours(1));
+  EXPECT_THAT(test::run_cli({"mod", "list", g}).out, Not(HasSubstr("changed since")));
+  test::CliResult r = test::run_cli({"mod", "uninstall", g, "alpha"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_same_archives(g, dir_.path("orig"));
 }
 

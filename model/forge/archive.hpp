@@ -161,6 +161,9 @@ struct ChecksumVerdict {
   std::string name() const;
   // Whether a block whose checksum matches `rules` is damaged: never without a rule.
   bool damaged(ChecksumRules rules) const { return rule && (rules & static_cast<u8>(*rule)) == 0; }
+  // Whether a vote over the stored bytes alone is final: it found a rule, or there was nothing to check.
+  // Otherwise the blocks are decompressed and the rules over the decompressed bytes vote too (FORGE.md 2).
+  bool settled() const { return blocks == 0 || rule.has_value(); }
 };
 
 // The verdict of a vote: among the candidates it counted (the two over the stored bytes unless

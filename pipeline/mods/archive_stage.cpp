@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 
+#include "codec/checksums.hpp"
 #include "pipeline/folder_output.hpp"
 #include "reader/input_file.hpp"
 
@@ -22,6 +23,10 @@ absl::Status stage_archive(folder::FolderTransaction& txn, folder::FolderLevels&
         auto written = InputFile::open(written_path);
         if (!written.ok()) return written.status();
         add_ranges(undo, before, changed_ranges(before, tables, edited, written->bytes()));
+        u32 crc = 0;
+        written->read_in_pieces(0, written->bytes().size(),
+                                [&](std::span<const u8> piece) { crc = codec::crc32(crc, piece); });
+        record.crc32 = crc;
         return absl::OkStatus();
       });
   if (!s.ok()) return s;

@@ -33,15 +33,15 @@ std::vector<std::string> made_for_warnings(const std::string& dir, const patch::
       out.push_back(std::string(levels.status().message()));
       continue;
     }
-    // The folder's own file may hold mods' changes; a stand-in restored to its original bytes does not.
+    // The folder's own file may hold mods' changes; a copy restored to its original bytes does not.
     std::optional<ArchiveUndo> undo;
     const std::string undo_path = (std::filesystem::path(dir) / undo_relative(name)).string();
-    if (folder.folder().dir == dir && std::filesystem::exists(undo_path))
+    if (!folder.folder().read_from.count(name) && std::filesystem::exists(undo_path))
       if (auto u = read_undo_file(undo_path); u.ok()) undo = std::move(*u);
     const std::string original = original_sha256(folder.input(*a).bytes(), undo ? &*undo : nullptr);
     if (original != hash)
-      out.push_back(absl::StrFormat("made for %s with sha256 %s; the folder's (before any mod) is %s", name, hash,
-                                    original));
+      out.push_back(
+          absl::StrFormat("made for %s with sha256 %s; the folder's (before any mod) is %s", name, hash, original));
   }
   return out;
 }
@@ -75,7 +75,8 @@ absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
   return mod;
 }
 
-rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& mods, std::vector<std::size_t>* first_op) {
+rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& mods,
+                                 std::vector<std::size_t>* first_op) {
   rapidjson::Document out(rapidjson::kArrayType);
   for (const patch::ModDocument* m : mods) {
     if (first_op) first_op->push_back(out.Size());
@@ -104,7 +105,8 @@ std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo) 
 absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, folder::FolderLevels& folder,
                                  const std::vector<LoadedMod>& mods) {
   Analysis a;
-  a.report.changed_archives = changed_behind_our_back(dir, state);
+  ModState looked_at = state;  // the stamps it refreshes are not saved by a check
+  a.report.changed_archives = changed_behind_our_back(dir, looked_at, Scrutiny::stamp);
   for (const InstalledMod& m : state.mods) a.report.mods.push_back({m.name, true, m.effect, {}, {}});
   std::vector<const patch::ModDocument*> docs;
   for (const LoadedMod& m : mods) docs.push_back(&m.doc);
@@ -150,7 +152,8 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
     const std::size_t local = g - first_op[owner[g]];
     const std::string path = op_path(all[static_cast<rapidjson::SizeType>(g)]);
     if (e.input_fault)
-      return absl::InvalidArgumentError(absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, local, path, mod.path));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, local, path, mod.path));
     given[owner[g]].failures.push_back(absl::StrFormat("op %d (%s): %s", local, path, e.reason));
     active[g] = false;
   }

@@ -55,7 +55,8 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
                                  const std::vector<LoadedMod>& mods);
 
 // The concatenation of the mods' patches, in order; `first_op` gets each mod's first operation's index.
-rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& mods, std::vector<std::size_t>* first_op);
+rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& mods,
+                                 std::vector<std::size_t>* first_op);
 
 // The original sha256 of an archive whose bytes are `bytes` (with `undo`'s original bytes when it has some).
 std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo);

@@ -91,7 +91,8 @@ std::vector<Conflict> find_conflicts(std::span<const NamedEffect> order, std::si
                  outer == w.pointer ? it->second.value : value_inside(outer, it->second.value, w.pointer), w.value);
         }
         // Fields inside this one written before.
-        for (auto it = written.lower_bound(w.pointer + "/"); it != written.end() && is_inside(it->first, w.pointer); ++it)
+        for (auto it = written.lower_bound(w.pointer + "/"); it != written.end() && is_inside(it->first, w.pointer);
+             ++it)
           report(it->second.mod, it->first, it->second.value, value_inside(w.pointer, w.value, it->first));
       }
       mine.push_back({w.pointer, {m, w.value}});

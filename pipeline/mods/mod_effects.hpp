@@ -19,8 +19,8 @@ namespace anvil::mods {
 ModEffect effect_of(std::span<const patch::Change> changes);
 
 struct Conflict {
-  std::string earlier, later;  // the mods, in load order
-  std::string pointer;         // the field where they differ (the narrower of the two)
+  std::string earlier, later;                             // the mods, in load order
+  std::string pointer;                                    // the field where they differ (the narrower of the two)
   std::optional<std::string> earlier_value, later_value;  // there, as JSON text; nothing: removed
 };
 

@@ -2,7 +2,6 @@
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -18,9 +17,9 @@ absl::Status check_names(const ModState& state, const std::vector<LoadedMod>& mo
   for (const InstalledMod& m : state.mods) names.insert(m.name);
   for (const LoadedMod& m : mods)
     if (!names.insert(m.doc.name).second)
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%s: the mod '%s' is installed already or given twice (uninstall it first, or rename it)", m.path,
-          m.doc.name));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: the mod '%s' is installed already or given twice (uninstall it first, or rename it)",
+                          m.path, m.doc.name));
   return absl::OkStatus();
 }
 
@@ -76,19 +75,19 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                                            c.pointer, value_or_removed(c.later_value),
                                            value_or_removed(c.earlier_value)));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
-  const std::vector<std::string>& stale = report.check.changed_archives;
   for (const folder::ArchivePatch& patched : analysis->outcome->archives) {
     if (patched.outcome.edited_objects() == 0) continue;
     const std::string& name = levels.name(patched.archive);
-    if (std::find(stale.begin(), stale.end(), name) != stale.end())
+    auto known = state->archives.find(name);
+    // Its undo data is only as good as the bytes it was taken from: read them all before writing.
+    if (known != state->archives.end() && !as_anvilrt_left_it(dir, name, known->second, Scrutiny::content))
       return absl::FailedPreconditionError(absl::StrFormat(
           "%s: changed since anvilrt last wrote it; nothing installed (`anvilrt mod forget %s %s` takes it as it "
           "is now)",
           in_folder(dir, name), dir, name));
     const u64 size = levels.input(patched.archive).bytes().size();
-    auto known = state->archives.find(name);
     ArchiveUndo undo{size, {}};
-    ArchiveRecord record{size, {}, {}};
+    ArchiveRecord record{size, {}, {}, {}};
     if (known != state->archives.end()) {
       auto read = read_undo_file(in_folder(dir, undo_relative(name)));
       if (!read.ok()) return read.status();

@@ -17,7 +17,7 @@ absl::StatusOr<CheckReport> list_mods(const std::string& dir) {
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
   CheckReport report;
-  report.changed_archives = changed_behind_our_back(dir, *state);
+  report.changed_archives = changed_behind_our_back(dir, *state, Scrutiny::stamp);
   for (const InstalledMod& m : state->mods) report.mods.push_back({m.name, true, m.effect, {}, {}});
   return report;
 }
@@ -39,15 +39,15 @@ absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::st
     names.push_back(m.doc.name);
     docs.push_back(&m.doc);
     if (m.doc.game && merged.game && *m.doc.game != *merged.game)
-      return absl::InvalidArgumentError(absl::StrFormat("%s: made for the game %s, an earlier mod for %s", m.path,
-                                                        *m.doc.game, *merged.game));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: made for the game %s, an earlier mod for %s", m.path, *m.doc.game, *merged.game));
     if (m.doc.game) merged.game = m.doc.game;
     for (const auto& [archive, hash] : m.doc.made_for) {
       auto [it, inserted] = merged.made_for.emplace(archive, hash);
       if (!inserted && it->second != hash)
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "%s: member 'made_for/%s': made for another %s (sha256 %s) than an earlier mod (%s)", m.path, archive,
-            archive, hash, it->second));
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s: member 'made_for/%s': made for another %s (sha256 %s) than an earlier mod (%s)",
+                            m.path, archive, archive, hash, it->second));
     }
   }
   merged.description = "merged from " + absl::StrJoin(names, ", ") + ", in that order";

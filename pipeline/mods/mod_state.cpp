@@ -7,9 +7,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 
+#include "codec/checksums.hpp"
 #include "patch/rapidjson_document.hpp"
+#include "reader/input_file.hpp"
 
 namespace anvil::mods {
 namespace {
@@ -75,10 +78,16 @@ struct Reader {
   }
   bool archive(const Value& v, ArchiveRecord& a) {
     u64 mtime = 0;
-    if (!v.IsObject() || !number(v, "original_size", a.original_size) || !string(v, "original_sha256", a.original_sha256) ||
-        !number(v, "size", a.stamp.size) || !number(v, "mtime_ns", mtime))
+    if (!v.IsObject() || !number(v, "original_size", a.original_size) ||
+        !string(v, "original_sha256", a.original_sha256) || !number(v, "size", a.stamp.size) ||
+        !number(v, "mtime_ns", mtime))
       return fail("an archive entry");
     a.stamp.mtime_ns = static_cast<i64>(mtime);
+    if (v.HasMember("crc32")) {
+      u64 crc = 0;
+      if (!number(v, "crc32", crc) || crc > 0xFFFFFFFFu) return fail("an archive entry's crc32");
+      a.crc32 = static_cast<u32>(crc);
+    }
     return true;
   }
 };
@@ -169,6 +178,10 @@ std::string state_text(const ModState& state) {
     w.Uint64(a.stamp.size);
     w.Key("mtime_ns");
     w.Uint64(static_cast<u64>(a.stamp.mtime_ns));
+    if (a.crc32) {
+      w.Key("crc32");
+      w.Uint(*a.crc32);
+    }
     w.EndObject();
   }
   w.EndObject();
@@ -187,12 +200,32 @@ absl::StatusOr<Stamp> stamp_of(const std::string& path) {
   return s;
 }
 
-std::vector<std::string> changed_behind_our_back(const std::string& dir, const ModState& state) {
+absl::StatusOr<u32> content_crc32(const std::string& path) {
+  auto input = InputFile::open(path);
+  if (!input.ok()) return input.status();
+  u32 crc = 0;
+  input->read_in_pieces(0, input->bytes().size(), [&](std::span<const u8> piece) { crc = codec::crc32(crc, piece); });
+  return crc;
+}
+
+bool as_anvilrt_left_it(const std::string& dir, const std::string& name, ArchiveRecord& record, Scrutiny how) {
+  const std::string path = in_folder(dir, name);
+  auto now = stamp_of(path);
+  if (!now.ok()) return false;
+  const bool same_stamp = *now == record.stamp;
+  if (!record.crc32) return same_stamp;
+  if (same_stamp && how == Scrutiny::stamp) return true;
+  if (now->size != record.stamp.size) return false;
+  auto crc = content_crc32(path);
+  if (!crc.ok() || *crc != *record.crc32) return false;
+  record.stamp = *now;
+  return true;
+}
+
+std::vector<std::string> changed_behind_our_back(const std::string& dir, ModState& state, Scrutiny how) {
   std::vector<std::string> changed;
-  for (const auto& [name, record] : state.archives) {
-    auto now = stamp_of(in_folder(dir, name));
-    if (!now.ok() || !(*now == record.stamp)) changed.push_back(name);
-  }
+  for (auto& [name, record] : state.archives)
+    if (!as_anvilrt_left_it(dir, name, record, how)) changed.push_back(name);
   return changed;
 }
 

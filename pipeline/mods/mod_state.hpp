@@ -1,7 +1,7 @@
 // The mods installed in a game folder (docs/mods.md), kept in DIR/.anvilrt/mods/:
 //   state.json        the load order, what each mod changed, and each archive mods touched: its length
-//                     before any mod, the stamp (size, modification time) it had after anvilrt last wrote
-//                     it, and the file of its undo data
+//                     before any mod, and the stamp (size, modification time) and CRC-32 it had after
+//                     anvilrt last wrote it
 //   docs/NAME.json    each installed mod's document, as it was given
 //   undo/FILE.undo    each touched archive's original bytes where mods changed them (undo_data.hpp)
 #pragma once
@@ -48,6 +48,9 @@ struct ArchiveRecord {
   u64 original_size = 0;
   std::string original_sha256;  // empty until a mod's made_for needed it
   Stamp stamp;
+  // The CRC-32 of the whole file as anvilrt left it: what tells the file anvilrt wrote from one changed
+  // since, whatever its stamp says (absent in a state written before it was kept: the stamp decides).
+  std::optional<u32> crc32;
 };
 
 struct ModState {
@@ -68,7 +71,19 @@ std::string state_text(const ModState& state);
 
 // The stamp of a file as it is now, or an error naming it.
 absl::StatusOr<Stamp> stamp_of(const std::string& path);
-// The archives of `state` whose file no longer has its stamp ("levels.forge"), sorted.
-std::vector<std::string> changed_behind_our_back(const std::string& dir, const ModState& state);
+// The CRC-32 of the whole file, or an error naming it.
+absl::StatusOr<u32> content_crc32(const std::string& path);
+
+// How closely a command looks at the archives mods changed before it trusts its undo data for them.
+enum class Scrutiny {
+  stamp,    // list and check: a file that has its stamp is as anvilrt left it; any other one is read
+  content,  // install and uninstall, before they write: every file is read
+};
+// Whether archive `name` of DIR is still as anvilrt left it (`record`): the same size and CRC-32 (where the
+// record has one; its stamp otherwise). When only the stamp differs (a copy, a `touch`), `record` takes
+// the new one, so that a state saved later stops reading the file.
+bool as_anvilrt_left_it(const std::string& dir, const std::string& name, ArchiveRecord& record, Scrutiny how);
+// The archives of `state` that are not (as_anvilrt_left_it), sorted ("levels.forge").
+std::vector<std::string> changed_behind_our_back(const std::string& dir, ModState& state, Scrutiny how);
 
 }  // namespace anvil::mods

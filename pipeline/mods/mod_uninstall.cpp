@@ -56,7 +56,7 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
           absl::StrFormat("%s: no mod '%s' is installed (see anvilrt mod list %s)", dir, name, dir));
     removed.insert(name);
   }
-  if (auto stale = changed_behind_our_back(dir, *state); !stale.empty())
+  if (auto stale = changed_behind_our_back(dir, *state, Scrutiny::content); !stale.empty())
     return absl::FailedPreconditionError(absl::StrFormat(
         "%s: %s changed since anvilrt last wrote it; nothing uninstalled (`anvilrt mod forget %s ARCHIVE` takes it "
         "as it is now)",
@@ -79,13 +79,8 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   // The folder as the mods that stay see it: the restored archives, and the others as they are.
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
-  for (const std::string& name : game->archives)
-    if (!restored.count(name)) {
-      std::filesystem::create_symlink(std::filesystem::absolute(in_folder(dir, name)),
-                                      std::filesystem::path(work.path) / name, ec);
-      if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
-    }
-  folder::FolderLevels levels(folder::GameFolder{work.path, game->archives, {}});
+  game->read_from = restored;
+  folder::FolderLevels levels(std::move(*game));
   ModState after;
   auto analysis = analyse(dir, after, levels, *mods);
   if (!analysis.ok()) return analysis.status();

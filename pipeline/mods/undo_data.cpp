@@ -145,7 +145,9 @@ absl::Status restore_original(const std::string& modded, const ArchiveUndo& undo
     if (!file) return absl::InternalError(absl::StrFormat("%s: cannot write the original bytes back", out));
   }
   std::filesystem::resize_file(out, undo.original_size, ec);
-  if (ec) return absl::InternalError(absl::StrFormat("%s: cannot cut to %d bytes: %s", out, undo.original_size, ec.message()));
+  if (ec)
+    return absl::InternalError(
+        absl::StrFormat("%s: cannot cut to %d bytes: %s", out, undo.original_size, ec.message()));
   return absl::OkStatus();
 }
 

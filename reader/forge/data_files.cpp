@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "codec/forge_compression.hpp"
+#include "codec/checksums.hpp"
 #include "codec/lzo.hpp"
 #include "model/counted.hpp"
 #include "model/parallel.hpp"
@@ -688,7 +689,7 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
     out.verdict = judge(total);
   };
   take(vote_stored);
-  if (out.verdict.blocks == 0 || out.verdict.rule) return out;
+  if (out.verdict.settled()) return out;
   take(vote_decoded);
   return out;
 }
