@@ -22,6 +22,11 @@ namespace anvil::fuzz {
 // `auto` (detect_game) picks the dialect that carves more bytes, ac2 on a tie.
 std::string check_carve(std::span<const u8> bytes);
 
+// 1b. split: for `ac2` and `sws`, split_carve in 5 parts of any size finds the objects and near misses
+// that it finds in one part (the parallel carve of large files is the one carve). A target of its own:
+// five more carves per input would halve carve's executions.
+std::string check_split_carve(std::span<const u8> bytes);
+
 // 2. json: build_from_dump on arbitrary text either fails with a message, or yields bytes that carve
 // into the same objects, at the same offsets, as the document's own fields read; the one-pass path
 // never accepts what the document path refuses and builds the same bytes; the built bytes write back,
