@@ -21,6 +21,11 @@
 
 namespace anvil::forge {
 
+// Whether block sets follow the layout's prefix of `stored` (FORGE.md 7: `[u32 n][8n bytes]` in layout 1,
+// `[u32 b][b bytes]` in layout 2, none in layouts 0 and 3): a plain data file is not read further by the
+// checksum vote.
+bool starts_compressed(std::span<const u8> stored, ForgeVariant variant);
+
 // The stored form of data file `index` of `archive` (read from `bytes`, the mapped archive). A stored
 // size of 0 reads as an empty plain data file. Errors name the archive offset. With `runs`, a skimming
 // read (ByteReader::skim_into): the blocks' and chunks' bytes (or the plain data file's) are not copied

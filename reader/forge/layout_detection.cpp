@@ -1,0 +1,100 @@
+// Which data-file layout an archive's data files are in (FORGE.md 7): not in the file, found by content.
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <utility>
+
+#include "reader/forge/data_files.hpp"
+
+namespace anvil::forge {
+
+bool data_sizes_agree(const DataFileView& view) {
+  // Each resource from its resource_type, the u32 before its file_size, to its body's end. Not from the
+  // table's end: in a view the tails after the table (layout 1's m bytes, version 26's x bytes) are runs,
+  // which a walk of the declaration does not count.
+  for (const SizeFieldsAt& at : size_fields(view))
+    if (view.file.entries[at.body.entry].data_size != at.body.offset + at.body.size - at.resource_at()) return false;
+  return true;
+}
+
+absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded, std::optional<u8> named) {
+  // Version 27's data files are version 25's; layouts 2 and 3 differ only in their stored form.
+  std::vector<ForgeVariant> forms;
+  for (u32 version : {25u, 26u})
+    for (u8 layout : plausible_layouts(version))
+      if (!named || layout == *named) forms.push_back({version, layout});
+  absl::StatusOr<DataFileView> first = absl::InvalidArgumentError("no form");
+  std::optional<DataFileView> parsed;  // the first form that parses, when no form's sizes agree
+  for (const ForgeVariant& variant : forms) {
+    auto view = view_data_file(decoded, variant);
+    if (view.ok() && data_sizes_agree(*view)) return view;
+    if (view.ok() && !parsed) parsed = std::move(*view);
+    if (!view.ok() && &variant == &forms.front()) first = view.status();
+  }
+  if (parsed) return std::move(*parsed);
+  return first;
+}
+
+std::vector<u8> plausible_layouts(u32 archive_version) {
+  // Each version's likeliest first (pyUbiForge2's game classes): 25 is AC1 (0) or AC2 and after (1),
+  // 27 is Unity (3); the rest after.
+  if (archive_version == 27) return {3, 2, 1, 0};
+  if (archive_version == 26) return {1, 2, 3, 0};
+  return {1, 0, 2, 3};
+}
+
+std::vector<std::size_t> smallest_first(const Archive& archive) {
+  std::vector<std::size_t> order(archive.files.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.size < archive.files[b].index.size;
+  });
+  return order;
+}
+
+u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<LayoutEvidence>* evidence) {
+  const std::vector<u8> candidates = plausible_layouts(archive.header.version);
+  // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
+  // it, up to once per layout): the first layout whose stored form and entries' table parse exactly. A data
+  // file that reads in none (damaged, or put back as raw bytes) is passed over. Among the layouts that parse
+  // it, the first in which every entry's data_size is its resource's size (the entry header and body,
+  // FORGE.md 5): layouts 1 and 2 can both parse a data file of one entry.
+  const u8 before = archive.data_layout;
+  for (std::size_t i : smallest_first(archive)) {
+    if (archive.files[i].index.size == 0) continue;
+    auto read = read_in_found_layout(
+        archive,
+        [&]() -> absl::StatusOr<LayoutEvidence> {
+          auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
+          if (!read.ok()) return read.status();
+          auto view = view_data_file(read->decoded.bytes, archive.variant());
+          if (!view.ok()) return view.status();
+          const bool agree = data_sizes_agree(*view);
+          return LayoutEvidence{i, std::move(*read), agree};
+        },
+        [](const LayoutEvidence& e) { return e.sizes_agree; });
+    if (!read.ok()) continue;
+    if (evidence) *evidence = std::move(*read);
+    return archive.data_layout;
+  }
+  // Data files put back as raw bytes have no entries' table to parse: then the first layout in which every
+  // data file's stored form (prefix, block sets or plain bytes) reads exactly, one at least compressed. Skimmed:
+  // nothing decompressed.
+  for (u8 layout : candidates) {
+    archive.data_layout = layout;
+    bool all = true, compressed = false;  // plain bytes read in any layout without a prefix: block sets tell
+    for (std::size_t i = 0; i < archive.files.size() && all; ++i) {
+      if (archive.files[i].index.size == 0) continue;
+      std::vector<std::span<const u8>> runs;
+      auto stored = read_stored(bytes, archive, i, &runs);
+      compressed |= stored.ok() && stored->compressed;
+      all = stored.ok() &&
+            (stored->compressed || check_plain(bytes, archive, i, runs.empty() ? std::span<const u8>{} : runs[0]).ok());
+    }
+    if (all && compressed) return layout;
+  }
+  archive.data_layout = before;
+  return candidates.front();  // none reads: the reads name the data file, the offset and the rule
+}
+
+}  // namespace anvil::forge
