@@ -334,9 +334,12 @@ TEST(Map, ObjectsNarrowTheMarks) {
 // An object whose count of instances changed pairs equal positions: removing the middle one of three is
 // one removal, not two moves and a removal; with the same count, a changed position is a move.
 TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
-  auto at = [](std::size_t n, double x) { return view::PlacedInstance{"", "0x01", n, x, 2 * x, 0, "0x09"}; };
-  std::vector<view::PlacedInstance> before = {at(0, 1), at(1, 5), at(2, 9)};
-  std::vector<view::PlacedInstance> after = {at(0, 1), at(1, 9)};
+  auto at = [](std::size_t n, double x) {
+    view::PlacedInstance p{.id = 1, .shows = 9, .index = n, .x = x, .y = 2 * x, .has_shows = true};
+    return p;
+  };
+  view::PlacedInstances before{{""}, {at(0, 1), at(1, 5), at(2, 9)}};
+  view::PlacedInstances after{{""}, {at(0, 1), at(1, 9)}};
   view::MapScene scene = view::build_map_scene(before, &after, {});
   ASSERT_EQ(scene.marks.size(), 3u);
   EXPECT_EQ(scene.removed, 1u);
@@ -346,7 +349,7 @@ TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
       EXPECT_EQ(m.instance->x, 5);
     }
 
-  after = {at(0, 1), at(1, 6), at(2, 9)};
+  after.records = {at(0, 1), at(1, 6), at(2, 9)};
   scene = view::build_map_scene(before, &after, {});
   EXPECT_EQ(scene.moved, 1u);
   EXPECT_EQ(scene.removed + scene.added, 0u);
@@ -354,8 +357,10 @@ TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
 
 // An instance whose x or y is not finite still has its one mark, in the row under the plot.
 TEST(Map, InstancesThatCannotBePlacedKeepTheirMark) {
-  std::vector<view::PlacedInstance> placed = {
-      {"", "0x01", 0, 1, 2, 3, ""}, {"", "0x01", 1, std::nan(""), 2, 3, ""}, {"", "0x02", 0, 4, INFINITY, 3, ""}};
+  view::PlacedInstances placed{{""},
+                               {{.id = 1, .index = 0, .x = 1, .y = 2, .z = 3},
+                                {.id = 1, .index = 1, .x = std::nan(""), .y = 2, .z = 3},
+                                {.id = 2, .index = 0, .x = 4, .y = INFINITY, .z = 3}}};
   view::MapScene scene = view::build_map_scene(placed, nullptr, {});
   EXPECT_EQ(scene.unplaced, 2u);
   for (const view::Mark& m : scene.marks) {
@@ -391,7 +396,7 @@ TEST(Map, LevelFileReadInPartsEqualsTheSetReading) {
     Level level = carve_level(bytes, Game::ac2);
     auto first = std::find_if(level.pieces.begin(), level.pieces.end(), [&](const Piece& p) {
       std::vector<view::PlacedInstance> placed;
-      if (p.is_object()) view::append_instances(parse_piece(level, p), "", "", placed);
+      if (p.is_object()) view::append_instances(parse_piece(level, p), placed);
       return !placed.empty();
     });
     ASSERT_NE(first, level.pieces.end());
@@ -402,8 +407,9 @@ TEST(Map, LevelFileReadInPartsEqualsTheSetReading) {
   view::OneLevelSet one(bytes, Source{}, Game::ac2);
   auto from_set = view::placed_instances(one, 2);
   ASSERT_TRUE(from_set.ok()) << from_set.status();
-  ASSERT_GT(from_set->size(), 1000u);
-  EXPECT_NE(from_set->back().key.find('@'), std::string::npos) << from_set->back().key;
+  ASSERT_GT(from_set->records.size(), 1000u);
+  EXPECT_NE(view::key_of(from_set->records.back()).find('@'), std::string::npos)
+      << view::key_of(from_set->records.back());
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 3), *from_set);
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 1), *from_set);
 }

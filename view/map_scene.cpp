@@ -9,9 +9,11 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <string_view>
 #include <tuple>
 
+#include "model/json_text.hpp"
 #include "view/huge_pages.hpp"
 
 namespace anvil::view {
@@ -82,12 +84,12 @@ void pair_group(const Group& group, std::vector<Mark>& marks, std::vector<Mark>&
 
 std::vector<Mark> compare(const std::vector<const PlacedInstance*>& before,
                           const std::vector<const PlacedInstance*>& after) {
-  // Objects in the order they first appear after, then those only before.
-  absl::flat_hash_map<std::pair<std::string_view, std::string_view>, std::size_t> index;
+  // Objects (a data file's key: its id, and its offset when repeated) in the order they first appear
+  // after, then those only before.
+  absl::flat_hash_map<std::tuple<u32, u64, u64>, std::size_t> index;
   std::vector<Group> groups;
   auto group_of = [&](const PlacedInstance* p) -> Group& {
-    auto [it, fresh] =
-        index.try_emplace(std::make_pair(std::string_view(p->datafile), std::string_view(p->key)), groups.size());
+    auto [it, fresh] = index.try_emplace(std::make_tuple(p->datafile, p->id, p->repeated_at), groups.size());
     if (fresh) groups.emplace_back();
     return groups[it->second];
   };
@@ -104,26 +106,37 @@ std::vector<const PlacedInstance*> selected(const std::vector<PlacedInstance>& a
   absl::flat_hash_set<std::string_view> keys(options.objects.begin(), options.objects.end());
   std::vector<const PlacedInstance*> out;
   out.reserve(keys.empty() ? all.size() : 0);
+  char key[kMaxKeyChars];
   for (const PlacedInstance& p : all)
-    if (keys.empty() || keys.contains(p.key)) out.push_back(&p);
+    if (keys.empty() || keys.contains(std::string_view(key, format_key(key, p)))) out.push_back(&p);
   return out;
 }
 
 // The legend: the most common shown objects by instances drawn, each with its colour, then "other".
 void colour_marks(MapScene& scene) {
-  absl::flat_hash_map<std::string_view, std::size_t> counts;
-  for (const Mark& m : scene.marks) ++counts[m.instance->shows];
-  std::vector<std::pair<std::string_view, std::size_t>> ranked(counts.begin(), counts.end());
+  // What a mark shows: the shown id and its width, or (0, 0) for none; its key only for the few distinct.
+  using Shown = std::pair<u64, u8>;
+  auto shown = [](const PlacedInstance& p) { return p.has_shows ? Shown(p.shows, p.id_width) : Shown(0, 0); };
+  absl::flat_hash_map<Shown, std::size_t> counts;
+  for (const Mark& m : scene.marks) ++counts[shown(*m.instance)];
+  std::vector<std::pair<std::string, std::size_t>> ranked;
+  ranked.reserve(counts.size());
+  absl::flat_hash_map<std::string, Shown> by_key;
+  for (const auto& [what, count] : counts) {
+    std::string key = what.second == 0 ? std::string() : json_text::format_id(what.first, what.second);
+    by_key.emplace(key, what);
+    ranked.emplace_back(std::move(key), count);
+  }
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
   const std::size_t own = std::min(scene.options.colours, kPalette.size());
-  absl::flat_hash_map<std::string_view, std::size_t> colour;
+  absl::flat_hash_map<Shown, std::size_t> colour;
   std::size_t others = 0;
   for (const auto& [shows, count] : ranked) {
     if (!shows.empty() && scene.legend.size() < own) {
-      colour[shows] = scene.legend.size();
-      scene.legend.push_back({std::string(shows), count, kPalette[scene.legend.size()]});
+      colour[by_key.at(shows)] = scene.legend.size();
+      scene.legend.push_back({shows, count, kPalette[scene.legend.size()]});
     } else {
       others += count;
     }
@@ -131,7 +144,7 @@ void colour_marks(MapScene& scene) {
   const std::size_t other = scene.legend.size();
   if (others > 0) scene.legend.push_back({"", others, kOther});
   for (Mark& m : scene.marks) {
-    auto it = colour.find(m.instance->shows);
+    auto it = colour.find(shown(*m.instance));
     m.colour = it == colour.end() ? other : it->second;
   }
 }
@@ -189,14 +202,14 @@ const char* mark_class(MarkKind kind) {
   return "";
 }
 
-MapScene build_map_scene(const std::vector<PlacedInstance>& before, const std::vector<PlacedInstance>* after,
-                         const MapOptions& options) {
+MapScene build_map_scene(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options) {
   MapScene scene;
   scene.options = options;
+  scene.datafiles = &before.datafiles;
   scene.compared = after != nullptr;
-  std::vector<const PlacedInstance*> first = selected(before, options);
+  std::vector<const PlacedInstance*> first = selected(before.records, options);
   if (after) {
-    scene.marks = compare(first, selected(*after, options));
+    scene.marks = compare(first, selected(after->records, options));
   } else {
     scene.marks.reserve(first.size());
     advise_huge_pages(scene.marks.data(), first.size() * sizeof(Mark));  // as the records' list

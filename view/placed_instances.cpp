@@ -1,12 +1,11 @@
 #include "view/placed_instances.hpp"
 
 #include <absl/container/flat_hash_set.h>
-#include <absl/strings/str_cat.h>
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 
-#include "model/dialect.hpp"
 #include "model/json_text.hpp"
 #include "model/parallel.hpp"
 #include "reader/level.hpp"
@@ -49,8 +48,6 @@ OwnInstances own_instances(const sws::Visual& visual) {
 
 OwnInstances own_instances(const sws::LODSelector&) { return {}; }
 
-std::size_t id_width(Game game) { return dialect::facts(game).id_width; }
-
 // Where an object's instances stand, without strings: records are made once their count is known, into
 // a list reserved for all of them.
 struct Spot {
@@ -58,7 +55,7 @@ struct Spot {
 };
 struct Placing {
   std::optional<u64> shows;
-  std::size_t width = 0;             // of the shown id
+  std::size_t width = 0;             // of the object's ids (its dialect's)
   std::size_t first = 0, count = 0;  // its spots in a list of them
 };
 
@@ -73,20 +70,19 @@ Placing placing(const Object& object, std::vector<Spot>& spots) {
 }
 
 // The records of one object, written over p.count default records from `at` on.
-void make_records(const Placing& p, const std::vector<Spot>& spots, std::string_view datafile, std::string_view key,
+void make_records(const Placing& p, const std::vector<Spot>& spots, u32 datafile, u64 id, u64 repeated_at,
                   PlacedInstance* at) {
-  if (p.count == 0) return;
-  const std::string shows = p.shows ? json_text::format_id(*p.shows, p.width) : std::string();
   for (std::size_t n = 0; n < p.count; ++n) {
     const Spot& s = spots[p.first + n];
-    at[n] = {std::string(datafile), std::string(key), n, s.x, s.y, s.z, shows};
+    at[n] = {id,  repeated_at, p.shows.value_or(0), n, s.x, s.y, s.z, datafile, static_cast<u8>(p.width),
+             p.shows.has_value()};
   }
 }
 
 // The object pieces of a level in blocks, each parsed on one thread.
 constexpr std::size_t kBlock = 2048;
 
-void append_level(const Level& level, const std::string& datafile, unsigned threads, std::vector<PlacedInstance>& out) {
+void append_level(const Level& level, u32 datafile, unsigned threads, std::vector<PlacedInstance>& out) {
   std::vector<std::size_t> objects;
   for (std::size_t i = 0; i < level.pieces.size(); ++i)
     if (level.pieces[i].is_object()) objects.push_back(i);
@@ -106,11 +102,11 @@ void append_level(const Level& level, const std::string& datafile, unsigned thre
   for (std::size_t b = 0; b < blocks.size(); ++b) at[b + 1] = at[b] + blocks[b].spots.size();
   out.resize(at.back());
   for_each_index(blocks.size(), threads, [&](std::size_t b) {
-    std::string key;
     std::size_t next = at[b];
     for (const auto& [piece, p] : blocks[b].placings) {
-      object_key(level.pieces[piece], level.game, key);
-      make_records(p, blocks[b].spots, datafile, key, &out[next]);
+      const Piece& object = level.pieces[piece];
+      make_records(p, blocks[b].spots, datafile, object.id,
+                   object.repeated_id ? object.offset : PlacedInstance::kNotRepeated, &out[next]);
       next += p.count;
     }
   });
@@ -118,28 +114,45 @@ void append_level(const Level& level, const std::string& datafile, unsigned thre
 
 }  // namespace
 
-void append_instances(const Object& object, std::string_view datafile, std::string_view key,
-                      std::vector<PlacedInstance>& out) {
+std::size_t format_key(char* out, const PlacedInstance& p) {
+  std::size_t size = json_text::format_id(out, p.id, p.id_width);
+  if (p.repeated_at != PlacedInstance::kNotRepeated) {
+    out[size++] = '@';
+    size = static_cast<std::size_t>(std::to_chars(out + size, out + kMaxKeyChars, p.repeated_at).ptr - out);
+  }
+  return size;
+}
+
+std::string key_of(const PlacedInstance& p) {
+  char buffer[kMaxKeyChars];
+  return std::string(buffer, format_key(buffer, p));
+}
+
+std::string shows_of(const PlacedInstance& p) {
+  return p.has_shows ? json_text::format_id(p.shows, p.id_width) : std::string();
+}
+
+void append_instances(const Object& object, std::vector<PlacedInstance>& out) {
   std::vector<Spot> spots;
   const Placing p = placing(object, spots);
   out.resize(out.size() + p.count);
-  make_records(p, spots, datafile, key, out.data() + out.size() - p.count);
+  make_records(p, spots, 0, object_id(object), PlacedInstance::kNotRepeated, out.data() + out.size() - p.count);
 }
 
-absl::StatusOr<std::vector<PlacedInstance>> placed_instances(LevelSet& set, unsigned threads,
-                                                             const std::vector<bool>* among) {
-  std::vector<PlacedInstance> out;
+absl::StatusOr<PlacedInstances> placed_instances(LevelSet& set, unsigned threads, const std::vector<bool>* among) {
+  PlacedInstances out;
+  for (std::size_t i = 0; i < set.size(); ++i) out.datafiles.push_back(set.name(i));
   for (std::size_t i = 0; i < set.size(); ++i) {
     if (among != nullptr && !(*among)[i]) continue;
     auto level = set.level(i);
     if (!level.ok()) return level.status();
-    append_level(**level, set.name(i), threads, out);
+    append_level(**level, static_cast<u32>(i), threads, out.records);
     set.release(i);
   }
   return out;
 }
 
-std::vector<PlacedInstance> placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads) {
+PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads) {
   // Each part's visits: every object it carved (its id, for the keys) and where its instances stand; the
   // records are made once the one carve's objects, and so the repeated ids, are known.
   struct Visited {
@@ -194,19 +207,17 @@ std::vector<PlacedInstance> placed_instances_in_level_file(std::span<const u8> b
   }
   // Reserved, then advised to huge pages before the records are made: on a large level their first touch
   // (one thread, the default construction) otherwise faults every 4 KiB.
-  std::vector<PlacedInstance> out;
-  out.reserve(total);
-  advise_huge_pages(out.data(), total * sizeof(PlacedInstance));
-  out.resize(total);
-  const std::size_t width = id_width(game);
+  PlacedInstances out{{""}, {}};
+  std::vector<PlacedInstance>& records = out.records;
+  records.reserve(total);
+  advise_huge_pages(records.data(), total * sizeof(PlacedInstance));
+  records.resize(total);
   constexpr std::size_t kObjects = 4096;
   for_each_index((chosen.size() + kObjects - 1) / kObjects, threads, [&](std::size_t b) {
-    std::string key;
     for (std::size_t k = b * kObjects; k < std::min(chosen.size(), (b + 1) * kObjects); ++k) {
       const Chosen& c = chosen[k];
-      key = json_text::format_id(c.visited->id, width);
-      if (c.repeated) absl::StrAppend(&key, "@", c.visited->offset);
-      make_records(c.visited->placing, c.part->spots, "", key, &out[c.at]);
+      make_records(c.visited->placing, c.part->spots, 0, c.visited->id,
+                   c.repeated ? c.visited->offset : PlacedInstance::kNotRepeated, &records[c.at]);
     }
   });
   return out;
