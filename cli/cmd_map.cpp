@@ -99,7 +99,7 @@ int run_map(int argc, char** argv) {
              "--png: the same picture as PNG, W x H pixels.\n"
              "Of a .forge archive: every data file; a mark's title names its data file. Of a game folder (its\n"
              ".forge archives, docs/game-folders.md): every data file of every archive, named A.forge/NAME; its\n"
-             "--patch (one) is the folder's, as anvilrt patch DIR takes it.\n"
+             "patches are the folder's, as anvilrt patch DIR takes each, applied in order.\n"
              "Exit 0: written; 1: a patch's test failed or a bulk operation matched nothing; 2: bad input.",
              options, {{"file", "FILE"}}, common, vm, code))
     return code;

@@ -482,8 +482,7 @@ TEST(MapFolder, FolderPatchMovingOneInstanceDrawsOneArrow) {
   EXPECT_NEAR(moved[0]->numbers.at("y2"), got.origin_y - got.scale * y, 0.051);
 }
 
-// A key two archives hold is refused by /objects/KEY with `anvilrt patch DIR`'s own line; a folder takes
-// one patch.
+// A key two archives hold is refused by /objects/KEY with `anvilrt patch DIR`'s own line.
 TEST(MapFolder, RefusesAsPatchOfTheFolderDoes) {
   TempDir dir;
   const std::string game = dir.path("game");
@@ -499,12 +498,55 @@ TEST(MapFolder, RefusesAsPatchOfTheFolderDoes) {
   EXPECT_EQ(map.exit_code, 2);
   EXPECT_EQ(map.err, patch.err);
   EXPECT_FALSE(std::filesystem::exists(dir.path("m.svg")));
+}
 
-  write_text(dir.path("none.json"), "[]");
-  map = run_cli({"map", game, "--patch", dir.path("none.json"), dir.path("none.json"), "-o", dir.path("m.svg")});
-  EXPECT_EQ(map.exit_code, 2);
-  EXPECT_NE(map.err.find("a game folder takes one patch"), std::string::npos) << map.err;
+// Several patches of a folder apply in order, each to what the ones before it left (as `anvilrt patch DIR`
+// run once per patch): the second tests the position the first gave and moves the instance on, and moves
+// one of the other archive. A failing operation is named by its own patch and its index there.
+TEST(MapFolder, SeveralPatchesApplyInOrder) {
+  TempDir dir;
+  const std::string game = dir.path("game");
+  generate_game_folder(game, "ac2", {"A.forge", "B.forge"}, {1, 2});
+  const auto [key, x, y] = first_placed(game + "/B.forge");
+  const auto [key_a, x_a, y_a] = first_placed(game + "/A.forge");
+  ASSERT_FALSE(key.empty());
+  ASSERT_FALSE(key_a.empty());
+  ASSERT_NE(key, key_a);
+  const std::string b_x = "/objects/" + key + "/instance/instances/0/12";
+  const std::string a_x = "/objects/" + key_a + "/instance/instances/0/12";
+  auto op = [](const std::string& name, const std::string& path, double value) {
+    return "{\"op\":\"" + name + "\",\"path\":\"" + path + "\",\"value\":" + std::to_string(value) + "}";
+  };
+  write_text(dir.path("first.json"), "[" + op("replace", b_x, x + 24) + "]");
+  write_text(dir.path("second.json"),
+             "[" + op("test", b_x, x + 24) + "," + op("replace", b_x, x + 48) + "," + op("replace", a_x, x_a + 10) + "]");
+  CliResult map = run_cli({"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), "-o",
+                           dir.path("map.svg"), "-q"});
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  ParsedMap got = parse_map(read_text(dir.path("map.svg")));
+  std::map<std::string, const MapMark*> moved;
+  for (const MapMark& m : got.marks)
+    if (has_class(m, "moved")) moved[m.key] = &m;
+  ASSERT_EQ(moved.size(), 2u);
+  ASSERT_EQ(moved.count(key), 1u);
+  ASSERT_EQ(moved.count(key_a), 1u);
+  EXPECT_NEAR(moved[key]->numbers.at("x1"), got.origin_x + got.scale * x, 0.051);
+  EXPECT_NEAR(moved[key]->numbers.at("x2"), got.origin_x + got.scale * (x + 48), 0.051);
+  EXPECT_NEAR(moved[key_a]->numbers.at("x2"), got.origin_x + got.scale * (x_a + 10), 0.051);
+  EXPECT_EQ(title_datafile(*moved[key_a]).rfind("A.forge/", 0), 0u) << moved[key_a]->title;
+
+  // The second alone tests the folder as it is, and fails there: named by its own op 0.
+  map = run_cli({"map", game, "--patch", dir.path("second.json"), "-o", dir.path("m.svg")});
+  EXPECT_EQ(map.exit_code, 1) << map.err;
+  EXPECT_EQ(map.err.rfind("anvilrt: " + dir.path("second.json") + ": op 0 (", 0), 0u) << map.err;
+  // After both, a third testing the first's position fails at its own op 1.
+  write_text(dir.path("third.json"), "[" + op("replace", a_x, x_a + 11) + "," + op("test", b_x, x + 24) + "]");
+  map = run_cli({"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), dir.path("third.json"),
+                 "-o", dir.path("m.svg")});
+  EXPECT_EQ(map.exit_code, 1) << map.err;
+  EXPECT_EQ(map.err.rfind("anvilrt: " + dir.path("third.json") + ": op 1 (" + b_x + ")", 0), 0u) << map.err;
   EXPECT_EQ(std::count(map.err.begin(), map.err.end(), '\n'), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("m.svg")));
 }
 
 }  // namespace
