@@ -518,10 +518,10 @@ TEST(MapFolder, SeveralPatchesApplyInOrder) {
     return "{\"op\":\"" + name + "\",\"path\":\"" + path + "\",\"value\":" + std::to_string(value) + "}";
   };
   write_text(dir.path("first.json"), "[" + op("replace", b_x, x + 24) + "]");
-  write_text(dir.path("second.json"),
-             "[" + op("test", b_x, x + 24) + "," + op("replace", b_x, x + 48) + "," + op("replace", a_x, x_a + 10) + "]");
-  CliResult map = run_cli({"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), "-o",
-                           dir.path("map.svg"), "-q"});
+  write_text(dir.path("second.json"), "[" + op("test", b_x, x + 24) + "," + op("replace", b_x, x + 48) + "," +
+                                          op("replace", a_x, x_a + 10) + "]");
+  CliResult map = run_cli(
+      {"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), "-o", dir.path("map.svg"), "-q"});
   ASSERT_EQ(map.exit_code, 0) << map.err;
   ParsedMap got = parse_map(read_text(dir.path("map.svg")));
   std::map<std::string, const MapMark*> moved;
@@ -541,8 +541,8 @@ TEST(MapFolder, SeveralPatchesApplyInOrder) {
   EXPECT_EQ(map.err.rfind("anvilrt: " + dir.path("second.json") + ": op 0 (", 0), 0u) << map.err;
   // After both, a third testing the first's position fails at its own op 1.
   write_text(dir.path("third.json"), "[" + op("replace", a_x, x_a + 11) + "," + op("test", b_x, x + 24) + "]");
-  map = run_cli({"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), dir.path("third.json"),
-                 "-o", dir.path("m.svg")});
+  map = run_cli({"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), dir.path("third.json"), "-o",
+                 dir.path("m.svg")});
   EXPECT_EQ(map.exit_code, 1) << map.err;
   EXPECT_EQ(map.err.rfind("anvilrt: " + dir.path("third.json") + ": op 1 (" + b_x + ")", 0), 0u) << map.err;
   EXPECT_EQ(std::count(map.err.begin(), map.err.end(), '\n'), 1);

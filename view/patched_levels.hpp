@@ -9,6 +9,7 @@
 #pragma once
 
 #include <absl/status/status.h>
+#include <rapidjson/document.h>
 
 #include <map>
 #include <memory>
@@ -17,8 +18,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <rapidjson/document.h>
 
 #include "model/forge/variant.hpp"
 #include "reader/level_set.hpp"

@@ -74,7 +74,15 @@ void make_records(const Placing& p, const std::vector<Spot>& spots, u32 datafile
                   PlacedInstance* at) {
   for (std::size_t n = 0; n < p.count; ++n) {
     const Spot& s = spots[p.first + n];
-    at[n] = {id,  repeated_at, p.shows.value_or(0), n, s.x, s.y, s.z, datafile, static_cast<u8>(p.width),
+    at[n] = {id,
+             repeated_at,
+             p.shows.value_or(0),
+             n,
+             s.x,
+             s.y,
+             s.z,
+             datafile,
+             static_cast<u8>(p.width),
              p.shows.has_value()};
   }
 }
