@@ -97,7 +97,7 @@ absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch>
   }
   const PlacedInstances* after_list = after ? &*after : nullptr;
   if (auto s = check_objects(request.options, *before, after_list, input.path); !s.ok()) return s;
-  const MapScene scene = build_map_scene(*before, after_list, request.options);
+  const MapScene scene = build_map_scene(*before, after_list, request.options, request.threads);
   MapSummary summary{scene.marks.size() - scene.removed, scene.moved, scene.added, scene.removed, scene.unplaced};
   if (request.png) {
     auto png = render_map_png(scene);

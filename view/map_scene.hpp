@@ -67,7 +67,9 @@ struct MapScene {
 // The scene of `before` alone, or of `before` against `after` (both must outlive it). Instances whose x or y
 // is not finite cannot be placed: they are marked `unplaced`, in a row under the plot.
 // `after` holds the same set's records (its datafiles are before's).
-MapScene build_map_scene(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options);
+// Its passes over the marks run on up to `threads` threads.
+MapScene build_map_scene(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options,
+                         unsigned threads = 1);
 
 // The text of a mark's kind as its SVG class says it ("kept", "moved", ...; "" for plain).
 const char* mark_class(MarkKind kind);

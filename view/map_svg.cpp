@@ -36,7 +36,22 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
 
 // A coordinate in pixels, rounded to 0.1, written at `at` (before `end`); where it ends.
 char* write_coordinate(char* at, char* end, double v) {
-  const double rounded = std::round(v * 10) / 10;
+  const double tenths = std::round(v * 10);
+  // Within 10^15 tenths the rounded value is k/10 for a whole k, which prints as k's digits with a point
+  // before the last unless it is 0: the same text as to_chars below, without its general algorithm.
+  if (std::abs(tenths) < 1e15) {
+    const long long k = static_cast<long long>(tenths);
+    unsigned long long magnitude =
+        k < 0 ? 0ULL - static_cast<unsigned long long>(k) : static_cast<unsigned long long>(k);
+    if (k < 0) *at++ = '-';
+    at = std::to_chars(at, end, magnitude / 10).ptr;
+    if (magnitude % 10 != 0) {
+      *at++ = '.';
+      *at++ = static_cast<char>('0' + magnitude % 10);
+    }
+    return at;
+  }
+  const double rounded = tenths / 10;
   auto [past, ec] = std::to_chars(at, end, rounded == 0 ? 0.0 : rounded, std::chars_format::fixed,
                                   std::abs(rounded - std::round(rounded)) < 1e-9 ? 0 : 1);
   return ec == std::errc() ? past : at;
@@ -364,7 +379,8 @@ std::string svg_head(const MapScene& scene) {
 }
 
 constexpr const char* kSvgTail = "</g>\n</svg>\n";
-constexpr std::size_t kChunk = 16384;  // marks rendered at a time by one thread
+constexpr std::size_t kChunk = 4096;         // marks rendered at a time by one thread (about 850 KB of text)
+constexpr std::size_t kWindowPerThread = 8;  // chunks rendered ahead of the writes, per thread
 
 }  // namespace
 
@@ -374,21 +390,23 @@ bool write_map_svg(const MapScene& scene, std::FILE* out, unsigned threads) {
   threads = std::max(1u, threads);
   const std::size_t chunks = (scene.marks.size() + kChunk - 1) / kChunk;
   const std::vector<std::string> datafiles = escaped_datafiles(scene);
-  std::vector<std::string> rendered(threads);
-  // `threads` chunks at a time, rendered at once and written in order: the text is never held whole.
-  for (std::size_t first = 0; first < chunks; first += threads) {
-    const std::size_t count = std::min<std::size_t>(threads, chunks - first);
-    for_each_index(count, threads, [&](std::size_t k) {
-      std::string& chunk = rendered[k];
-      chunk.clear();
-      chunk.reserve(kChunk * 224);
-      const std::size_t begin = (first + k) * kChunk, end = std::min(scene.marks.size(), begin + kChunk);
-      for (std::size_t i = begin; i < end; ++i) append_mark(chunk, scene.marks[i], datafiles);
-    });
-    for (std::size_t k = 0; k < count; ++k)
-      if (!put(rendered[k])) return false;
+  // Chunks rendered on the threads while this one writes those done, in order; a window of them at a
+  // time, so that no more than a window's text waits for the writes (the text is never held whole).
+  const std::size_t window = kWindowPerThread * threads;
+  bool written = true;
+  for (std::size_t first = 0; first < chunks && written; first += window) {
+    for_each_index_in_order<std::string>(
+        std::min(window, chunks - first), threads,
+        [&](std::size_t k) {
+          std::string chunk;
+          chunk.reserve(kChunk * 224);
+          const std::size_t begin = (first + k) * kChunk, end = std::min(scene.marks.size(), begin + kChunk);
+          for (std::size_t i = begin; i < end; ++i) append_mark(chunk, scene.marks[i], datafiles);
+          return chunk;
+        },
+        [&](std::size_t, const std::string& chunk) { written = written && put(chunk); });
   }
-  return put(kSvgTail);
+  return written && put(kSvgTail);
 }
 
 std::string render_map_svg(const MapScene& scene) {

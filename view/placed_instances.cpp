@@ -87,6 +87,24 @@ void make_records(const Placing& p, const std::vector<Spot>& spots, u32 datafile
   }
 }
 
+// For each of `ids`, whether one before it is the same: the ids split by a hash of them among up to
+// `threads` threads, each keeping a set of its own share.
+std::vector<bool> repeated_ids(const std::vector<u64>& ids, unsigned threads) {
+  const std::size_t shares = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(ids.size() / 65536 + 1)));
+  auto share = [&](u64 id) { return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ULL) >> 32) % shares; };
+  std::vector<std::vector<std::size_t>> found(shares);  // the repeated ones' places, by share
+  for_each_index(shares, threads, [&](std::size_t t) {
+    absl::flat_hash_set<u64> seen;
+    seen.reserve(ids.size() / shares + ids.size() / 8 + 16);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (share(ids[i]) == t && !seen.insert(ids[i]).second) found[t].push_back(i);
+  });
+  std::vector<bool> repeated(ids.size(), false);
+  for (const auto& places : found)
+    for (std::size_t i : places) repeated[i] = true;
+  return repeated;
+}
+
 // The object pieces of a level in blocks, each parsed on one thread.
 constexpr std::size_t kBlock = 2048;
 
@@ -187,32 +205,45 @@ PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game g
   SplitCarve carve = split_carve(bytes, game, {.parts = threads}, visit);
 
   // The one carve's objects, each from the first part that carved it (parts overlap where one hands over
-  // to the next), with where its records go and whether an object before it had its id.
-  struct Chosen {
-    const Visited* visited;
-    const Part* part;
-    std::size_t at;
-    bool repeated;
+  // to the next), matched in ranges on all threads: object k's visit and part, its id, and each range's
+  // instances (so where its records go).
+  const std::vector<Extent>& objects = carve.objects;
+  std::vector<const Visited*> visits(objects.size());
+  std::vector<u32> part_of(objects.size());
+  std::vector<u64> ids(objects.size());
+  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(4 * threads, objects.size() / 4096));
+  auto range = [&](std::size_t r) {
+    return std::make_pair(objects.size() * r / ranges, objects.size() * (r + 1) / ranges);
   };
-  std::vector<Chosen> chosen;
-  chosen.reserve(carve.objects.size());
-  std::vector<std::size_t> cursor(parts.size(), 0);
-  absl::flat_hash_set<u64> seen;
-  seen.reserve(carve.objects.size());
-  std::size_t total = 0;
-  for (const Extent& extent : carve.objects) {
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      auto& visited = parts[p].visited;
-      while (cursor[p] < visited.size() && visited[cursor[p]].offset < extent.offset) ++cursor[p];
-      if (cursor[p] < visited.size() && visited[cursor[p]].offset == extent.offset) {
-        const Visited& v = visited[cursor[p]];
-        const bool repeated = !seen.insert(v.id).second;
-        if (v.placing.count > 0) chosen.push_back({&v, &parts[p], total, repeated});
-        total += v.placing.count;
-        break;
+  std::vector<std::size_t> first_record(ranges + 1, 0);
+  for_each_index(ranges, threads, [&](std::size_t r) {
+    const auto [begin, end] = range(r);
+    if (begin == end) return;
+    std::vector<std::size_t> cursor(parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      cursor[p] = static_cast<std::size_t>(
+          std::lower_bound(parts[p].visited.begin(), parts[p].visited.end(), objects[begin].offset,
+                           [](const Visited& v, std::size_t offset) { return v.offset < offset; }) -
+          parts[p].visited.begin());
+    std::size_t instances = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      for (std::size_t p = 0; p < parts.size(); ++p) {
+        const auto& visited = parts[p].visited;
+        while (cursor[p] < visited.size() && visited[cursor[p]].offset < objects[k].offset) ++cursor[p];
+        if (cursor[p] < visited.size() && visited[cursor[p]].offset == objects[k].offset) {
+          visits[k] = &visited[cursor[p]];
+          part_of[k] = static_cast<u32>(p);
+          ids[k] = visits[k]->id;
+          instances += visits[k]->placing.count;
+          break;
+        }
       }
     }
-  }
+    first_record[r + 1] = instances;
+  });
+  for (std::size_t r = 0; r < ranges; ++r) first_record[r + 1] += first_record[r];
+  const std::size_t total = first_record[ranges];
+  const std::vector<bool> repeated = repeated_ids(ids, threads);
   // Reserved, then advised to huge pages before the records are made: on a large level their first touch
   // (one thread, the default construction) otherwise faults every 4 KiB.
   PlacedInstances out{{""}, {}};
@@ -220,12 +251,14 @@ PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game g
   records.reserve(total);
   advise_huge_pages(records.data(), total * sizeof(PlacedInstance));
   records.resize(total);
-  constexpr std::size_t kObjects = 4096;
-  for_each_index((chosen.size() + kObjects - 1) / kObjects, threads, [&](std::size_t b) {
-    for (std::size_t k = b * kObjects; k < std::min(chosen.size(), (b + 1) * kObjects); ++k) {
-      const Chosen& c = chosen[k];
-      make_records(c.visited->placing, c.part->spots, 0, c.visited->id,
-                   c.repeated ? c.visited->offset : PlacedInstance::kNotRepeated, &records[c.at]);
+  for_each_index(ranges, threads, [&](std::size_t r) {
+    const auto [begin, end] = range(r);
+    std::size_t at = first_record[r];
+    for (std::size_t k = begin; k < end; ++k) {
+      const Visited& v = *visits[k];
+      make_records(v.placing, parts[part_of[k]].spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
+                   &records[at]);
+      at += v.placing.count;
     }
   });
   return out;
