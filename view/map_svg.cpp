@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string_view>
 
 #include "model/counted.hpp"
@@ -394,17 +395,33 @@ bool write_map_svg(const MapScene& scene, std::FILE* out, unsigned threads) {
   // time, so that no more than a window's text waits for the writes (the text is never held whole).
   const std::size_t window = kWindowPerThread * threads;
   bool written = true;
+  // The chunks' buffers are used again once written: fresh memory costs a page fault and a zeroed page
+  // per 4 KiB, about as much as the text itself.
+  std::vector<std::string> spare;
+  std::mutex spare_mutex;
   for (std::size_t first = 0; first < chunks && written; first += window) {
     for_each_index_in_order<std::string>(
         std::min(window, chunks - first), threads,
         [&](std::size_t k) {
           std::string chunk;
+          {
+            std::lock_guard lock(spare_mutex);
+            if (!spare.empty()) {
+              chunk = std::move(spare.back());
+              spare.pop_back();
+            }
+          }
+          chunk.clear();
           chunk.reserve(kChunk * 224);
           const std::size_t begin = (first + k) * kChunk, end = std::min(scene.marks.size(), begin + kChunk);
           for (std::size_t i = begin; i < end; ++i) append_mark(chunk, scene.marks[i], datafiles);
           return chunk;
         },
-        [&](std::size_t, const std::string& chunk) { written = written && put(chunk); });
+        [&](std::size_t, std::string& chunk) {
+          written = written && put(chunk);
+          std::lock_guard lock(spare_mutex);
+          spare.push_back(std::move(chunk));
+        });
   }
   return written && put(kSvgTail);
 }

@@ -53,19 +53,22 @@ OwnInstances own_instances(const sws::LODSelector&) { return {}; }
 struct Spot {
   double x, y, z;
 };
+// Kept for every object of a level file until the records are made: small.
 struct Placing {
-  std::optional<u64> shows;
-  std::size_t width = 0;             // of the object's ids (its dialect's)
-  std::size_t first = 0, count = 0;  // its spots in a list of them
+  u64 shows = 0;             // when has_shows
+  u32 first = 0, count = 0;  // its spots in a list of them (a part's, a block's: far fewer than 2^32)
+  u8 width = 0;              // of the object's ids (its dialect's)
+  bool has_shows = false;
 };
 
 Placing placing(const Object& object, std::vector<Spot>& spots) {
   const OwnInstances own = std::visit([](const auto& o) { return own_instances(o); }, object);
-  Placing p{own.shows, anvil::id_width(object), spots.size(), 0};
+  Placing p{own.shows.value_or(0), static_cast<u32>(spots.size()), 0, static_cast<u8>(anvil::id_width(object)),
+            own.shows.has_value()};
   if (own.matrices == nullptr) return p;
   for (const Matrix& m : *own.matrices)
     spots.push_back({m[kMatrixTranslation], m[kMatrixTranslation + 1], m[kMatrixTranslation + 2]});
-  p.count = own.matrices->size();
+  p.count = static_cast<u32>(own.matrices->size());
   return p;
 }
 
@@ -74,16 +77,7 @@ void make_records(const Placing& p, const std::vector<Spot>& spots, u32 datafile
                   PlacedInstance* at) {
   for (std::size_t n = 0; n < p.count; ++n) {
     const Spot& s = spots[p.first + n];
-    at[n] = {id,
-             repeated_at,
-             p.shows.value_or(0),
-             n,
-             s.x,
-             s.y,
-             s.z,
-             datafile,
-             static_cast<u8>(p.width),
-             p.shows.has_value()};
+    at[n] = {id, repeated_at, p.shows, n, s.x, s.y, s.z, datafile, p.width, p.has_shows};
   }
 }
 
