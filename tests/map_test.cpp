@@ -414,6 +414,27 @@ TEST(Map, LevelFileReadInPartsEqualsTheSetReading) {
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 1), *from_set);
 }
 
+// The binary's map of a level file on three threads (the carve, the matching of its objects, the scene's
+// passes and the text each in several parts) and on one: the same bytes, and the default budget's too.
+TEST(Map, SameBytesWhateverTheJobs) {
+  TempDir dir;
+  CliResult gen = run_cli({"gen", "--game", "ac2", "--visuals", "70000", "--seed", "5", "-o", dir.path("level.bin")});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  std::string first;
+  for (const char* jobs : {"1", "3", ""}) {
+    std::vector<std::string> args = {"map", dir.path("level.bin"), "-o", dir.path("m.svg"), "-q"};
+    if (*jobs != 0) args.insert(args.end(), {"--jobs", jobs});
+    CliResult map = run_cli(args);
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    const std::string svg = read_text(dir.path("m.svg"));
+    ASSERT_GT(parse_map(svg).marks.size(), 3u * 16384);  // several ranges of marks per thread
+    if (first.empty())
+      first = svg;
+    else
+      EXPECT_TRUE(svg == first) << "--jobs " << jobs;
+  }
+}
+
 // The map of a game folder: every instance of every archive, its title naming "A.forge/NAME".
 TEST(MapFolder, EveryInstanceOfEveryArchiveHasExactlyOneMark) {
   TempDir dir;
