@@ -126,7 +126,7 @@ void append_level(const Level& level, u32 datafile, unsigned threads, std::vecto
     for (const auto& [piece, p] : blocks[b].placings) {
       const Piece& object = level.pieces[piece];
       make_records(p, blocks[b].spots, datafile, object.id,
-                   object.repeated_id ? object.offset : PlacedInstance::kNotRepeated, &out[next]);
+                   object.repeated_id ? object.offset : PlacedInstance::kNotRepeated, out.data() + next);
       next += p.count;
     }
   });
@@ -251,7 +251,7 @@ PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game g
     for (std::size_t k = begin; k < end; ++k) {
       const Visited& v = *visits[k];
       make_records(v.placing, parts[part_of[k]].spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
-                   &records[at]);
+                   records.data() + at);
       at += v.placing.count;
     }
   });
