@@ -1,15 +1,15 @@
 // anvilrt map FILE [--patch PATCH...] [--objects KEY...] -o OUT [--png] [--width W] [--height H]
-//             [--colours N] [--game ac2|sws|auto] [-q] [-v]
+//             [--colours N] [--game ac2|sws|auto] [-j N] [-q] [-v]
 #include <absl/strings/str_format.h>
 
 #include <iostream>
 #include <optional>
 #include <span>
-#include <thread>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "model/counted.hpp"
+#include "model/parallel.hpp"
 #include "pipeline/game_folder.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "view/map_file.hpp"
@@ -65,6 +65,7 @@ int run_map(int argc, char** argv) {
   std::vector<std::string> patches, objects;
   po::options_description options("options");
   add_game_option(options, game_option);
+  add_jobs_option(options, "a level file's parts, data files' objects, the map's marks and its text");
   options.add_options()("output,o", po::value(&out), "write the map to OUT (atomically; - for standard output)")(
       "patch", po::value(&patches)->multitoken(),
       "PATCH...: draw the level before and after these patches, applied in order as anvilrt patch applies "
@@ -82,7 +83,7 @@ int run_map(int argc, char** argv) {
   int code = kOk;
   if (!parse(argc, argv,
              "usage: anvilrt map FILE -o OUT [--patch PATCH...] [--objects KEY...] [--png] [--width W] [--height H]\n"
-             "                   [--colours N] [--game GAMES|auto] [-q] [-v]\n\n"
+             "                   [--colours N] [--game GAMES|auto] [-j N] [-q] [-v]\n\n"
              "A top-down map of every placed instance: each instance matrix of a Visual (a LODSelectorInstance's\n"
              "own, or a direct MeshInstanceData's; its LOD slots hold the same instances) drawn at its translation\n"
              "(matrix elements 12, 13, 14: x, y, z). The Anvil world is z-up: the map shows x to the right and y\n"
@@ -99,7 +100,7 @@ int run_map(int argc, char** argv) {
              "--png: the same picture as PNG, W x H pixels.\n"
              "Of a .forge archive: every data file; a mark's title names its data file. Of a game folder (its\n"
              ".forge archives, docs/game-folders.md): every data file of every archive, named A.forge/NAME; its\n"
-             "--patch (one) is the folder's, as anvilrt patch DIR takes it.\n"
+             "patches are the folder's, as anvilrt patch DIR takes each, applied in order.\n"
              "Exit 0: written; 1: a patch's test failed or a bulk operation matched nothing; 2: bad input.",
              options, {{"file", "FILE"}}, common, vm, code))
     return code;
@@ -131,7 +132,7 @@ int run_map(int argc, char** argv) {
   view::MapRequest request{{static_cast<unsigned>(width), static_cast<unsigned>(height), objects, colours},
                            vm.count("png") > 0,
                            out,
-                           std::max(1u, std::thread::hardware_concurrency())};
+                           thread_budget()};
   const bool game_folder = file != "-" && folder::is_folder(file);
   std::optional<absl::StatusOr<view::MapSummary>> summary;
   if (game_folder) {

@@ -14,6 +14,7 @@ int run_serve(int argc, char** argv) {
   serve::ServeOptions options;
   po::options_description described("options");
   add_game_option(described, game_option);
+  add_jobs_option(described, "the map's reading of data files and its marks");
   described.add_options()("patch-out", po::value(&options.patch_out),
                           "where \"Save patch\" writes the pending patch (without it, the page downloads it)")(
       "out-dir", po::value(&options.out_dir),

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "model/object.hpp"
+#include "model/parallel.hpp"
 #include "platform/replace_file.hpp"
 #include "reader/level_source.hpp"
 #include "serve/fields.hpp"
@@ -74,7 +75,7 @@ Reply error_reply(int status, std::string_view message) {
 }
 
 Api::Api(Session& session, const ObjectIndex& index, const ServeOptions& options)
-    : session_(session), index_(index), options_(options), map_(session, 2) {
+    : session_(session), index_(index), options_(options), map_(session, thread_budget()) {
   out_dir_ = options.out_dir;
   if (out_dir_.empty()) {
     // The input's folder (a game folder's parent: "game/" names the folder game, not a file in it).

@@ -27,7 +27,7 @@ class MapView {
  private:
   Session& session_;
   unsigned threads_;
-  std::optional<std::vector<view::PlacedInstance>> before_;
+  std::optional<view::PlacedInstances> before_;
 };
 
 }  // namespace anvil::serve

@@ -6,11 +6,13 @@
 #include <absl/strings/str_cat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <string_view>
 
 #include "model/dialect.hpp"
+#include "model/parallel.hpp"
 #include "reader/level.hpp"
 #include "writer/json_writer.hpp"
 
@@ -157,22 +159,30 @@ void ObjectIndex::Column::add(std::string value) {
   value_of.push_back(it->second);
 }
 
-void ObjectIndex::Column::mark(std::string_view needle, std::vector<char>& matched) const {
+void ObjectIndex::Column::mark(std::string_view needle, std::vector<char>& matched, unsigned threads) const {
   std::vector<char> holds(starts.size(), 0);  // per distinct value
-  bool any = false;
+  std::atomic<bool> any{false};
   const std::boyer_moore_horspool_searcher searcher(needle.begin(), needle.end());
-  for (auto at = text.begin();;) {
-    at = std::search(at, text.end(), searcher);
-    if (at == text.end()) break;
-    // The value whose line holds the hit; the search goes on at the next value's line.
-    const auto offset = static_cast<std::uint32_t>(at - text.begin());
-    const std::size_t value =
-        static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
-    holds[value] = 1;
-    any = true;
-    if (value + 1 >= starts.size()) break;
-    at = text.begin() + starts[value + 1];
-  }
+  // The values in one run of whole lines per thread (a needle holds no line end, so no hit spans two), at
+  // least 1 MiB of text each.
+  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(threads, text.size() >> 20));
+  for_each_index(parts, threads, [&](std::size_t part) {
+    const std::size_t first = starts.size() * part / parts, past = starts.size() * (part + 1) / parts;
+    if (first == past) return;
+    const auto end = past < starts.size() ? text.begin() + starts[past] : text.end();
+    for (auto at = text.begin() + starts[first];;) {
+      at = std::search(at, end, searcher);
+      if (at == end) break;
+      // The value whose line holds the hit; the search goes on at the next value's line.
+      const auto offset = static_cast<std::uint32_t>(at - text.begin());
+      const std::size_t value =
+          static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
+      holds[value] = 1;
+      any = true;
+      if (value + 1 >= past) break;
+      at = text.begin() + starts[value + 1];
+    }
+  });
   if (!any) return;
   for (std::size_t i = 0; i < value_of.size(); ++i)
     if (holds[value_of[i]]) matched[i] = 1;
@@ -194,10 +204,11 @@ SearchResult ObjectIndex::search(const SearchQuery& query) const {
   if (text.find('\n') != std::string::npos) return result;  // no value holds one
   std::vector<char> matched(objects_.size(), 0);
   const SearchField f = query.field;
-  if (f == SearchField::any || f == SearchField::key) keys_.mark(text, matched);
-  if (f == SearchField::any || f == SearchField::class_name) classes_.mark(text, matched);
-  if (f == SearchField::any || f == SearchField::material) materials_.mark(text, matched);
-  if (f == SearchField::any || f == SearchField::mesh) meshes_.mark(text, matched);
+  const unsigned threads = thread_budget();
+  if (f == SearchField::any || f == SearchField::key) keys_.mark(text, matched, threads);
+  if (f == SearchField::any || f == SearchField::class_name) classes_.mark(text, matched, threads);
+  if (f == SearchField::any || f == SearchField::material) materials_.mark(text, matched, threads);
+  if (f == SearchField::any || f == SearchField::mesh) meshes_.mark(text, matched, threads);
   for (std::size_t i = 0; i < objects_.size(); ++i)
     if (matched[i]) take(objects_[i]);
   return result;

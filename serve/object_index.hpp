@@ -71,8 +71,9 @@ class ObjectIndex {
     std::vector<std::uint32_t> value_of;                       // per object: its value's index
     absl::flat_hash_map<std::string, std::uint32_t> building;  // value -> index, while the index is built
     void add(std::string value);
-    // Sets matched[i] for every object i whose value holds `needle` (not empty, no '\n').
-    void mark(std::string_view needle, std::vector<char>& matched) const;
+    // Sets matched[i] for every object i whose value holds `needle` (not empty, no '\n'), the text scanned
+    // on up to `threads` threads.
+    void mark(std::string_view needle, std::vector<char>& matched, unsigned threads) const;
   };
   std::vector<IndexedObject> objects_;
   Column keys_, classes_, materials_, meshes_;

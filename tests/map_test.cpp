@@ -334,9 +334,12 @@ TEST(Map, ObjectsNarrowTheMarks) {
 // An object whose count of instances changed pairs equal positions: removing the middle one of three is
 // one removal, not two moves and a removal; with the same count, a changed position is a move.
 TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
-  auto at = [](std::size_t n, double x) { return view::PlacedInstance{"", "0x01", n, x, 2 * x, 0, "0x09"}; };
-  std::vector<view::PlacedInstance> before = {at(0, 1), at(1, 5), at(2, 9)};
-  std::vector<view::PlacedInstance> after = {at(0, 1), at(1, 9)};
+  auto at = [](std::size_t n, double x) {
+    view::PlacedInstance p{.id = 1, .shows = 9, .index = n, .x = x, .y = 2 * x, .has_shows = true};
+    return p;
+  };
+  view::PlacedInstances before{{""}, {at(0, 1), at(1, 5), at(2, 9)}};
+  view::PlacedInstances after{{""}, {at(0, 1), at(1, 9)}};
   view::MapScene scene = view::build_map_scene(before, &after, {});
   ASSERT_EQ(scene.marks.size(), 3u);
   EXPECT_EQ(scene.removed, 1u);
@@ -346,7 +349,7 @@ TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
       EXPECT_EQ(m.instance->x, 5);
     }
 
-  after = {at(0, 1), at(1, 6), at(2, 9)};
+  after.records = {at(0, 1), at(1, 6), at(2, 9)};
   scene = view::build_map_scene(before, &after, {});
   EXPECT_EQ(scene.moved, 1u);
   EXPECT_EQ(scene.removed + scene.added, 0u);
@@ -354,8 +357,10 @@ TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
 
 // An instance whose x or y is not finite still has its one mark, in the row under the plot.
 TEST(Map, InstancesThatCannotBePlacedKeepTheirMark) {
-  std::vector<view::PlacedInstance> placed = {
-      {"", "0x01", 0, 1, 2, 3, ""}, {"", "0x01", 1, std::nan(""), 2, 3, ""}, {"", "0x02", 0, 4, INFINITY, 3, ""}};
+  view::PlacedInstances placed{{""},
+                               {{.id = 1, .index = 0, .x = 1, .y = 2, .z = 3},
+                                {.id = 1, .index = 1, .x = std::nan(""), .y = 2, .z = 3},
+                                {.id = 2, .index = 0, .x = 4, .y = INFINITY, .z = 3}}};
   view::MapScene scene = view::build_map_scene(placed, nullptr, {});
   EXPECT_EQ(scene.unplaced, 2u);
   for (const view::Mark& m : scene.marks) {
@@ -391,7 +396,7 @@ TEST(Map, LevelFileReadInPartsEqualsTheSetReading) {
     Level level = carve_level(bytes, Game::ac2);
     auto first = std::find_if(level.pieces.begin(), level.pieces.end(), [&](const Piece& p) {
       std::vector<view::PlacedInstance> placed;
-      if (p.is_object()) view::append_instances(parse_piece(level, p), "", "", placed);
+      if (p.is_object()) view::append_instances(parse_piece(level, p), placed);
       return !placed.empty();
     });
     ASSERT_NE(first, level.pieces.end());
@@ -402,10 +407,32 @@ TEST(Map, LevelFileReadInPartsEqualsTheSetReading) {
   view::OneLevelSet one(bytes, Source{}, Game::ac2);
   auto from_set = view::placed_instances(one, 2);
   ASSERT_TRUE(from_set.ok()) << from_set.status();
-  ASSERT_GT(from_set->size(), 1000u);
-  EXPECT_NE(from_set->back().key.find('@'), std::string::npos) << from_set->back().key;
+  ASSERT_GT(from_set->records.size(), 1000u);
+  EXPECT_NE(view::key_of(from_set->records.back()).find('@'), std::string::npos)
+      << view::key_of(from_set->records.back());
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 3), *from_set);
   EXPECT_EQ(view::placed_instances_in_level_file(bytes, Game::ac2, 1), *from_set);
+}
+
+// The binary's map of a level file on three threads (the carve, the matching of its objects, the scene's
+// passes and the text each in several parts) and on one: the same bytes, and the default budget's too.
+TEST(Map, SameBytesWhateverTheJobs) {
+  TempDir dir;
+  CliResult gen = run_cli({"gen", "--game", "ac2", "--visuals", "70000", "--seed", "5", "-o", dir.path("level.bin")});
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  std::string first;
+  for (const char* jobs : {"1", "3", ""}) {
+    std::vector<std::string> args = {"map", dir.path("level.bin"), "-o", dir.path("m.svg"), "-q"};
+    if (*jobs != 0) args.insert(args.end(), {"--jobs", jobs});
+    CliResult map = run_cli(args);
+    ASSERT_EQ(map.exit_code, 0) << map.err;
+    const std::string svg = read_text(dir.path("m.svg"));
+    ASSERT_GT(parse_map(svg).marks.size(), 3u * 16384);  // several ranges of marks per thread
+    if (first.empty())
+      first = svg;
+    else
+      EXPECT_TRUE(svg == first) << "--jobs " << jobs;
+  }
 }
 
 // The map of a game folder: every instance of every archive, its title naming "A.forge/NAME".
@@ -476,8 +503,7 @@ TEST(MapFolder, FolderPatchMovingOneInstanceDrawsOneArrow) {
   EXPECT_NEAR(moved[0]->numbers.at("y2"), got.origin_y - got.scale * y, 0.051);
 }
 
-// A key two archives hold is refused by /objects/KEY with `anvilrt patch DIR`'s own line; a folder takes
-// one patch.
+// A key two archives hold is refused by /objects/KEY with `anvilrt patch DIR`'s own line.
 TEST(MapFolder, RefusesAsPatchOfTheFolderDoes) {
   TempDir dir;
   const std::string game = dir.path("game");
@@ -493,12 +519,55 @@ TEST(MapFolder, RefusesAsPatchOfTheFolderDoes) {
   EXPECT_EQ(map.exit_code, 2);
   EXPECT_EQ(map.err, patch.err);
   EXPECT_FALSE(std::filesystem::exists(dir.path("m.svg")));
+}
 
-  write_text(dir.path("none.json"), "[]");
-  map = run_cli({"map", game, "--patch", dir.path("none.json"), dir.path("none.json"), "-o", dir.path("m.svg")});
-  EXPECT_EQ(map.exit_code, 2);
-  EXPECT_NE(map.err.find("a game folder takes one patch"), std::string::npos) << map.err;
+// Several patches of a folder apply in order, each to what the ones before it left (as `anvilrt patch DIR`
+// run once per patch): the second tests the position the first gave and moves the instance on, and moves
+// one of the other archive. A failing operation is named by its own patch and its index there.
+TEST(MapFolder, SeveralPatchesApplyInOrder) {
+  TempDir dir;
+  const std::string game = dir.path("game");
+  generate_game_folder(game, "ac2", {"A.forge", "B.forge"}, {1, 2});
+  const auto [key, x, y] = first_placed(game + "/B.forge");
+  const auto [key_a, x_a, y_a] = first_placed(game + "/A.forge");
+  ASSERT_FALSE(key.empty());
+  ASSERT_FALSE(key_a.empty());
+  ASSERT_NE(key, key_a);
+  const std::string b_x = "/objects/" + key + "/instance/instances/0/12";
+  const std::string a_x = "/objects/" + key_a + "/instance/instances/0/12";
+  auto op = [](const std::string& name, const std::string& path, double value) {
+    return "{\"op\":\"" + name + "\",\"path\":\"" + path + "\",\"value\":" + std::to_string(value) + "}";
+  };
+  write_text(dir.path("first.json"), "[" + op("replace", b_x, x + 24) + "]");
+  write_text(dir.path("second.json"), "[" + op("test", b_x, x + 24) + "," + op("replace", b_x, x + 48) + "," +
+                                          op("replace", a_x, x_a + 10) + "]");
+  CliResult map = run_cli(
+      {"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), "-o", dir.path("map.svg"), "-q"});
+  ASSERT_EQ(map.exit_code, 0) << map.err;
+  ParsedMap got = parse_map(read_text(dir.path("map.svg")));
+  std::map<std::string, const MapMark*> moved;
+  for (const MapMark& m : got.marks)
+    if (has_class(m, "moved")) moved[m.key] = &m;
+  ASSERT_EQ(moved.size(), 2u);
+  ASSERT_EQ(moved.count(key), 1u);
+  ASSERT_EQ(moved.count(key_a), 1u);
+  EXPECT_NEAR(moved[key]->numbers.at("x1"), got.origin_x + got.scale * x, 0.051);
+  EXPECT_NEAR(moved[key]->numbers.at("x2"), got.origin_x + got.scale * (x + 48), 0.051);
+  EXPECT_NEAR(moved[key_a]->numbers.at("x2"), got.origin_x + got.scale * (x_a + 10), 0.051);
+  EXPECT_EQ(title_datafile(*moved[key_a]).rfind("A.forge/", 0), 0u) << moved[key_a]->title;
+
+  // The second alone tests the folder as it is, and fails there: named by its own op 0.
+  map = run_cli({"map", game, "--patch", dir.path("second.json"), "-o", dir.path("m.svg")});
+  EXPECT_EQ(map.exit_code, 1) << map.err;
+  EXPECT_EQ(map.err.rfind("anvilrt: " + dir.path("second.json") + ": op 0 (", 0), 0u) << map.err;
+  // After both, a third testing the first's position fails at its own op 1.
+  write_text(dir.path("third.json"), "[" + op("replace", a_x, x_a + 11) + "," + op("test", b_x, x + 24) + "]");
+  map = run_cli({"map", game, "--patch", dir.path("first.json"), dir.path("second.json"), dir.path("third.json"), "-o",
+                 dir.path("m.svg")});
+  EXPECT_EQ(map.exit_code, 1) << map.err;
+  EXPECT_EQ(map.err.rfind("anvilrt: " + dir.path("third.json") + ": op 1 (" + b_x + ")", 0), 0u) << map.err;
   EXPECT_EQ(std::count(map.err.begin(), map.err.end(), '\n'), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("m.svg")));
 }
 
 }  // namespace

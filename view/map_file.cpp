@@ -26,13 +26,13 @@ absl::Status named(const MapInput& input, const absl::Status& status) {
 }
 
 // Each --objects key must name an instance before or after the patches.
-absl::Status check_objects(const MapOptions& options, const std::vector<PlacedInstance>& before,
-                           const std::vector<PlacedInstance>* after, const std::string& path) {
+absl::Status check_objects(const MapOptions& options, const PlacedInstances& before, const PlacedInstances* after,
+                           const std::string& path) {
   if (options.objects.empty()) return absl::OkStatus();
-  absl::flat_hash_set<std::string_view> found;
+  absl::flat_hash_set<std::string> found;
   for (const auto* list : {&before, after})
     if (list)
-      for (const PlacedInstance& p : *list) found.insert(p.key);
+      for (const PlacedInstance& p : list->records) found.insert(key_of(p));
   for (const std::string& key : options.objects)
     if (!found.contains(key))
       return absl::NotFoundError(absl::StrCat(path, ": --objects ", key,
@@ -42,8 +42,8 @@ absl::Status check_objects(const MapOptions& options, const std::vector<PlacedIn
 
 // The instances after the patches: those of the data files no patch edited, as they were, and those of the
 // edited ones read again, in set order.
-absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input, std::span<const NamedPatch> patches,
-                                                          const std::vector<PlacedInstance>& before, unsigned threads) {
+absl::StatusOr<PlacedInstances> after_patches(const MapInput& input, std::span<const NamedPatch> patches,
+                                              const PlacedInstances& before, unsigned threads) {
   std::optional<PatchedLevels> patched_set;
   if (input.folder)
     patched_set.emplace(*input.folder);
@@ -54,21 +54,18 @@ absl::StatusOr<std::vector<PlacedInstance>> after_patches(const MapInput& input,
     if (auto s = patched.apply(p.text, p.name, input.archive, input.path); !s.ok()) return s;
   auto fresh = placed_instances(patched, threads, &patched.changed());
   if (!fresh.ok()) return named(input, fresh.status());
-  absl::flat_hash_set<std::string_view> changed;
-  for (std::size_t i = 0; i < patched.size(); ++i)
-    if (patched.changed()[i]) changed.insert(patched.name(i));
-  std::vector<PlacedInstance> after;
-  after.reserve(before.size() + fresh->size());
+  PlacedInstances after{before.datafiles, {}};
+  after.records.reserve(before.records.size() + fresh->records.size());
   // Records are grouped by data file in set order; each group is taken from the list that holds it now.
-  auto next_fresh = fresh->begin();
+  const std::vector<PlacedInstance>& old = before.records;
+  auto next_fresh = fresh->records.begin();
   for (std::size_t i = 0, b = 0; i < input.set->size(); ++i) {
-    const std::string& name = input.set->name(i);
     if (!patched.changed()[i]) {
-      while (b < before.size() && before[b].datafile == name) after.push_back(before[b++]);
+      while (b < old.size() && old[b].datafile == i) after.records.push_back(old[b++]);
       continue;
     }
-    while (b < before.size() && before[b].datafile == name) ++b;
-    while (next_fresh != fresh->end() && next_fresh->datafile == name) after.push_back(std::move(*next_fresh++));
+    while (b < old.size() && old[b].datafile == i) ++b;
+    while (next_fresh != fresh->records.end() && next_fresh->datafile == i) after.records.push_back(*next_fresh++);
   }
   return after;
 }
@@ -86,21 +83,21 @@ absl::Status write_output(const std::string& output, const std::function<bool(st
 }  // namespace
 
 absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch> patches, const MapRequest& request) {
-  absl::StatusOr<std::vector<PlacedInstance>> before;
+  absl::StatusOr<PlacedInstances> before;
   if (input.level_file)
     before = placed_instances_in_level_file(*input.level_file, input.set->game(), request.threads);
   else
     before = placed_instances(*input.set, request.threads);
   if (!before.ok()) return named(input, before.status());
-  std::optional<std::vector<PlacedInstance>> after;
+  std::optional<PlacedInstances> after;
   if (!patches.empty()) {
     auto patched = after_patches(input, patches, *before, request.threads);
     if (!patched.ok()) return patched.status();
     after = std::move(*patched);
   }
-  const std::vector<PlacedInstance>* after_list = after ? &*after : nullptr;
+  const PlacedInstances* after_list = after ? &*after : nullptr;
   if (auto s = check_objects(request.options, *before, after_list, input.path); !s.ok()) return s;
-  const MapScene scene = build_map_scene(*before, after_list, request.options);
+  const MapScene scene = build_map_scene(*before, after_list, request.options, request.threads);
   MapSummary summary{scene.marks.size() - scene.removed, scene.moved, scene.added, scene.removed, scene.unplaced};
   if (request.png) {
     auto png = render_map_png(scene);
@@ -122,9 +119,8 @@ absl::StatusOr<MapSummary> write_map(MapInput input, std::span<const NamedPatch>
 
 namespace anvil::view {
 
-absl::StatusOr<std::vector<PlacedInstance>> instances_after(const MapInput& input, std::span<const NamedPatch> patches,
-                                                            const std::vector<PlacedInstance>& before,
-                                                            unsigned threads) {
+absl::StatusOr<PlacedInstances> instances_after(const MapInput& input, std::span<const NamedPatch> patches,
+                                                const PlacedInstances& before, unsigned threads) {
   return after_patches(input, patches, before, threads);
 }
 

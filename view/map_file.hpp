@@ -58,8 +58,7 @@ namespace anvil::view {
 // The instances after `patches` (`before`: the input's, as placed_instances gives them): those of the data
 // files no patch edited taken from `before`, the edited ones read again, in set order (what `map --patch`
 // draws; the editor's map of the pending patch, serve/). Errors as write_map's.
-absl::StatusOr<std::vector<PlacedInstance>> instances_after(const MapInput& input, std::span<const NamedPatch> patches,
-                                                            const std::vector<PlacedInstance>& before,
-                                                            unsigned threads);
+absl::StatusOr<PlacedInstances> instances_after(const MapInput& input, std::span<const NamedPatch> patches,
+                                                const PlacedInstances& before, unsigned threads);
 
 }  // namespace anvil::view

@@ -1,6 +1,6 @@
 // `anvilrt map DIR`: the map of a game folder (docs/game-folders.md), every data file of every archive, as
-// one level set (view/folder_level_set.hpp); with a patch, the folder's patch as `anvilrt patch DIR`
-// applies it. Nothing is written but the map.
+// one level set (view/folder_level_set.hpp); with patches, the folder's patches as `anvilrt patch DIR`
+// applies each, in order. Nothing is written but the map.
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -19,7 +19,8 @@ struct FolderMapRun {
   absl::StatusOr<MapSummary> summary;  // errors as write_map's (the folder's, one line)
 };
 
-// Opens DIR read-only (every archive), then draws and writes its map as write_map does. One patch at most.
+// Opens DIR read-only (every archive), then draws and writes its map as write_map does, the patches applied
+// in order.
 FolderMapRun write_folder_map(const std::string& dir, const folder::FolderOptions& options,
                               std::span<const NamedPatch> patches, const MapRequest& request);
 

@@ -17,7 +17,7 @@ namespace anvil::view {
 bool png_maps_available();
 
 absl::StatusOr<std::vector<u8>> render_map_png(const MapScene& scene);
-absl::StatusOr<std::vector<u8>> render_map_png(const std::vector<PlacedInstance>& before,
-                                               const std::vector<PlacedInstance>* after, const MapOptions& options);
+absl::StatusOr<std::vector<u8>> render_map_png(const PlacedInstances& before, const PlacedInstances* after,
+                                               const MapOptions& options);
 
 }  // namespace anvil::view

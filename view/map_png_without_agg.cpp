@@ -14,8 +14,8 @@ absl::StatusOr<std::vector<u8>> render_map_png(const MapScene&) {
       "(the same map) without --png");
 }
 
-absl::StatusOr<std::vector<u8>> render_map_png(const std::vector<PlacedInstance>& before,
-                                               const std::vector<PlacedInstance>* after, const MapOptions& options) {
+absl::StatusOr<std::vector<u8>> render_map_png(const PlacedInstances& before, const PlacedInstances* after,
+                                               const MapOptions& options) {
   return render_map_png(build_map_scene(before, after, options));
 }
 

@@ -9,9 +9,12 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <string_view>
 #include <tuple>
 
+#include "model/json_text.hpp"
+#include "model/parallel.hpp"
 #include "view/huge_pages.hpp"
 
 namespace anvil::view {
@@ -82,12 +85,12 @@ void pair_group(const Group& group, std::vector<Mark>& marks, std::vector<Mark>&
 
 std::vector<Mark> compare(const std::vector<const PlacedInstance*>& before,
                           const std::vector<const PlacedInstance*>& after) {
-  // Objects in the order they first appear after, then those only before.
-  absl::flat_hash_map<std::pair<std::string_view, std::string_view>, std::size_t> index;
+  // Objects (a data file's key: its id, and its offset when repeated) in the order they first appear
+  // after, then those only before.
+  absl::flat_hash_map<std::tuple<u32, u64, u64>, std::size_t> index;
   std::vector<Group> groups;
   auto group_of = [&](const PlacedInstance* p) -> Group& {
-    auto [it, fresh] =
-        index.try_emplace(std::make_pair(std::string_view(p->datafile), std::string_view(p->key)), groups.size());
+    auto [it, fresh] = index.try_emplace(std::make_tuple(p->datafile, p->id, p->repeated_at), groups.size());
     if (fresh) groups.emplace_back();
     return groups[it->second];
   };
@@ -104,50 +107,88 @@ std::vector<const PlacedInstance*> selected(const std::vector<PlacedInstance>& a
   absl::flat_hash_set<std::string_view> keys(options.objects.begin(), options.objects.end());
   std::vector<const PlacedInstance*> out;
   out.reserve(keys.empty() ? all.size() : 0);
+  char key[kMaxKeyChars];
   for (const PlacedInstance& p : all)
-    if (keys.empty() || keys.contains(p.key)) out.push_back(&p);
+    if (keys.empty() || keys.contains(std::string_view(key, format_key(key, p)))) out.push_back(&p);
   return out;
 }
 
-// The legend: the most common shown objects by instances drawn, each with its colour, then "other".
-void colour_marks(MapScene& scene) {
-  absl::flat_hash_map<std::string_view, std::size_t> counts;
-  for (const Mark& m : scene.marks) ++counts[m.instance->shows];
-  std::vector<std::pair<std::string_view, std::size_t>> ranked(counts.begin(), counts.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  const std::size_t own = std::min(scene.options.colours, kPalette.size());
-  absl::flat_hash_map<std::string_view, std::size_t> colour;
-  std::size_t others = 0;
-  for (const auto& [shows, count] : ranked) {
-    if (!shows.empty() && scene.legend.size() < own) {
-      colour[shows] = scene.legend.size();
-      scene.legend.push_back({std::string(shows), count, kPalette[scene.legend.size()]});
-    } else {
-      others += count;
-    }
+// What a mark shows: the shown id and its width, or (0, 0) for none; its key is made only for the few
+// distinct ones.
+using Shown = std::pair<u64, u8>;
+Shown shown(const PlacedInstance& p) { return p.has_shows ? Shown(p.shows, p.id_width) : Shown(0, 0); }
+
+// The marks in blocks, each block's pass on one thread.
+constexpr std::size_t kMarksPerBlock = 16384;
+
+// One block's first pass: its kinds counted (unplaced ones marked), what its marks show counted, and the
+// bounds of what it places.
+struct BlockTally {
+  std::size_t moved = 0, added = 0, removed = 0, unplaced = 0;
+  absl::flat_hash_map<Shown, std::size_t> shown;
+  double lo_x = std::numeric_limits<double>::infinity(), hi_x = -lo_x, lo_y = lo_x, hi_y = -lo_x;
+
+  void take(double x, double y) {
+    if (!placeable(x, y)) return;
+    lo_x = std::min(lo_x, x), hi_x = std::max(hi_x, x), lo_y = std::min(lo_y, y), hi_y = std::max(hi_y, y);
   }
-  const std::size_t other = scene.legend.size();
-  if (others > 0) scene.legend.push_back({"", others, kOther});
-  for (Mark& m : scene.marks) {
-    auto it = colour.find(m.instance->shows);
-    m.colour = it == colour.end() ? other : it->second;
+};
+
+void tally(Mark* begin, Mark* end, BlockTally& t) {
+  for (Mark* m = begin; m != end; ++m) {
+    t.moved += m->kind == MarkKind::moved;
+    t.added += m->kind == MarkKind::added;
+    t.removed += m->kind == MarkKind::removed;
+    // A moved mark keeps where it was in from_x/from_y (level units until framed).
+    const bool from_ok = m->kind != MarkKind::moved || placeable(m->from_x, m->from_y);
+    if (!placeable(m->instance->x, m->instance->y) || !from_ok) {
+      m->kind = MarkKind::unplaced;
+      ++t.unplaced;
+    }
+    ++t.shown[shown(*m->instance)];
+    t.take(m->instance->x, m->instance->y);
+    if (m->kind == MarkKind::moved) t.take(m->from_x, m->from_y);
   }
 }
 
-// The frame: equal scale on both axes, the placed marks' bounds centred in the plot.
-void frame(MapScene& scene) {
-  const MapOptions& o = scene.options;
-  double lo_x = std::numeric_limits<double>::infinity(), hi_x = -lo_x, lo_y = lo_x, hi_y = -lo_x;
-  auto take = [&](double x, double y) {
-    if (!placeable(x, y)) return;
-    lo_x = std::min(lo_x, x), hi_x = std::max(hi_x, x), lo_y = std::min(lo_y, y), hi_y = std::max(hi_y, y);
-  };
-  for (const Mark& m : scene.marks) {
-    take(m.instance->x, m.instance->y);
-    if (m.kind == MarkKind::moved) take(m.from_x, m.from_y);
+// The legend: the most common shown objects by instances drawn (ties by key), each with its colour, then
+// "other" (its index is the colour of every mark `colour` does not hold). Only the few with a colour of
+// their own are ranked and given their key.
+absl::flat_hash_map<Shown, std::size_t> rank_colours(MapScene& scene,
+                                                     const absl::flat_hash_map<Shown, std::size_t>& counts,
+                                                     std::size_t& other) {
+  std::vector<std::pair<Shown, std::size_t>> ranked;
+  ranked.reserve(counts.size());
+  std::size_t total = 0;
+  for (const auto& [what, count] : counts) {
+    total += count;
+    if (what.second != 0) ranked.emplace_back(what, count);  // not "none"
   }
+  // Keys of one width order as their ids; of two widths, as their text.
+  auto before = [](const std::pair<Shown, std::size_t>& a, const std::pair<Shown, std::size_t>& b) {
+    if (a.second != b.second) return a.second > b.second;
+    if (a.first.second == b.first.second) return a.first.first < b.first.first;
+    return json_text::format_id(a.first.first, a.first.second) < json_text::format_id(b.first.first, b.first.second);
+  };
+  const std::size_t own = std::min({scene.options.colours, kPalette.size(), ranked.size()});
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(own), ranked.end(), before);
+  absl::flat_hash_map<Shown, std::size_t> colour;
+  std::size_t others = total;
+  for (std::size_t i = 0; i < own; ++i) {
+    const auto& [what, count] = ranked[i];
+    colour[what] = i;
+    scene.legend.push_back({json_text::format_id(what.first, what.second), count, kPalette[i]});
+    others -= count;
+  }
+  other = scene.legend.size();
+  if (others > 0) scene.legend.push_back({"", others, kOther});
+  return colour;
+}
+
+// The frame: equal scale on both axes, the placed marks' bounds (`all`) centred in the plot.
+void frame(MapScene& scene, const BlockTally& all) {
+  const MapOptions& o = scene.options;
+  double lo_x = all.lo_x, hi_x = all.hi_x, lo_y = all.lo_y, hi_y = all.hi_y;
   if (lo_x > hi_x) lo_x = lo_y = 0, hi_x = hi_y = 1;
   scene.plot_left = kLeft;
   scene.plot_top = kTop;
@@ -189,46 +230,76 @@ const char* mark_class(MarkKind kind) {
   return "";
 }
 
-MapScene build_map_scene(const std::vector<PlacedInstance>& before, const std::vector<PlacedInstance>* after,
-                         const MapOptions& options) {
+MapScene build_map_scene(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options,
+                         unsigned threads) {
   MapScene scene;
   scene.options = options;
+  scene.datafiles = &before.datafiles;
   scene.compared = after != nullptr;
-  std::vector<const PlacedInstance*> first = selected(before, options);
+  threads = std::max(1u, threads);
   if (after) {
-    scene.marks = compare(first, selected(*after, options));
+    scene.marks = compare(selected(before.records, options), selected(after->records, options));
+  } else if (options.objects.empty()) {
+    // Every record, one plain mark each, made on all threads.
+    const std::vector<PlacedInstance>& records = before.records;
+    scene.marks.reserve(records.size());
+    advise_huge_pages(scene.marks.data(), records.size() * sizeof(Mark));  // as the records' list
+    scene.marks.resize(records.size());
+    for_each_index((records.size() + kMarksPerBlock - 1) / kMarksPerBlock, threads, [&](std::size_t b) {
+      for (std::size_t i = b * kMarksPerBlock; i < std::min(records.size(), (b + 1) * kMarksPerBlock); ++i)
+        scene.marks[i] = {&records[i], MarkKind::plain};
+    });
   } else {
-    scene.marks.reserve(first.size());
-    advise_huge_pages(scene.marks.data(), first.size() * sizeof(Mark));  // as the records' list
-    for (const PlacedInstance* p : first) scene.marks.push_back({p, MarkKind::plain});
+    for (const PlacedInstance* p : selected(before.records, options)) scene.marks.push_back({p, MarkKind::plain});
   }
-  for (Mark& m : scene.marks) {
-    scene.moved += m.kind == MarkKind::moved;
-    scene.added += m.kind == MarkKind::added;
-    scene.removed += m.kind == MarkKind::removed;
-    // A moved mark keeps where it was in from_x/from_y (level units until framed).
-    const bool from_ok = m.kind != MarkKind::moved || placeable(m.from_x, m.from_y);
-    if (!placeable(m.instance->x, m.instance->y) || !from_ok) {
-      m.kind = MarkKind::unplaced;
-      ++scene.unplaced;
-    }
+  std::vector<Mark>& marks = scene.marks;
+  // The two passes over the marks in one range per thread (what each shows is counted per range, then
+  // merged: a level shows many distinct objects).
+  const std::size_t ranges = std::min<std::size_t>(threads, (marks.size() + kMarksPerBlock - 1) / kMarksPerBlock);
+  auto range = [&](std::size_t r) {
+    return std::make_pair(marks.data() + marks.size() * r / ranges, marks.data() + marks.size() * (r + 1) / ranges);
+  };
+  std::vector<BlockTally> tallies(ranges);
+  for_each_index(ranges, threads, [&](std::size_t r) {
+    auto [begin, end] = range(r);
+    tally(begin, end, tallies[r]);
+  });
+  BlockTally all;
+  std::vector<std::size_t> first_unplaced(ranges, 0);  // each range's first unplaced mark's place in their row
+  for (std::size_t r = 0; r < ranges; ++r) {
+    BlockTally& t = tallies[r];
+    first_unplaced[r] = all.unplaced;
+    all.moved += t.moved, all.added += t.added, all.removed += t.removed, all.unplaced += t.unplaced;
+    if (r == 0)
+      all.shown = std::move(t.shown);
+    else
+      for (const auto& [what, count] : t.shown) all.shown[what] += count;
+    all.take(t.lo_x, t.lo_y);
+    all.take(t.hi_x, t.hi_y);
   }
-  colour_marks(scene);
-  frame(scene);
-  std::size_t row = 0;
-  for (Mark& m : scene.marks) {
-    if (m.kind == MarkKind::unplaced) {
-      m.at_x = std::min(scene.plot_left + 6 + 8 * static_cast<double>(row++), scene.plot_right - 6);
-      m.at_y = scene.plot_bottom + kBottom + kUnplacedRow / 2;
-      continue;
+  scene.moved = all.moved, scene.added = all.added, scene.removed = all.removed, scene.unplaced = all.unplaced;
+  std::size_t other = 0;
+  const absl::flat_hash_map<Shown, std::size_t> colour = rank_colours(scene, all.shown, other);
+  frame(scene, all);
+  for_each_index(ranges, threads, [&](std::size_t r) {
+    auto [begin, end] = range(r);
+    std::size_t row = first_unplaced[r];
+    for (Mark* m = begin; m != end; ++m) {
+      auto it = colour.find(shown(*m->instance));
+      m->colour = it == colour.end() ? other : it->second;
+      if (m->kind == MarkKind::unplaced) {
+        m->at_x = std::min(scene.plot_left + 6 + 8 * static_cast<double>(row++), scene.plot_right - 6);
+        m->at_y = scene.plot_bottom + kBottom + kUnplacedRow / 2;
+        continue;
+      }
+      if (m->kind == MarkKind::moved) {
+        m->from_x = scene.to_px(m->from_x);
+        m->from_y = scene.to_py(m->from_y);
+      }
+      m->at_x = scene.to_px(m->instance->x);
+      m->at_y = scene.to_py(m->instance->y);
     }
-    if (m.kind == MarkKind::moved) {
-      m.from_x = scene.to_px(m.from_x);
-      m.from_y = scene.to_py(m.from_y);
-    }
-    m.at_x = scene.to_px(m.instance->x);
-    m.at_y = scene.to_py(m.instance->y);
-  }
+  });
   return scene;
 }
 

@@ -48,6 +48,7 @@ struct Tick {
 
 struct MapScene {
   MapOptions options;
+  const std::vector<std::string>* datafiles = nullptr;  // the records' data files' names
   // The plot: level (x, y) is drawn at pixel (origin_x + scale * x, origin_y - scale * y).
   double plot_left = 0, plot_top = 0, plot_right = 0, plot_bottom = 0;
   double origin_x = 0, origin_y = 0, scale = 1;
@@ -65,8 +66,10 @@ struct MapScene {
 
 // The scene of `before` alone, or of `before` against `after` (both must outlive it). Instances whose x or y
 // is not finite cannot be placed: they are marked `unplaced`, in a row under the plot.
-MapScene build_map_scene(const std::vector<PlacedInstance>& before, const std::vector<PlacedInstance>* after,
-                         const MapOptions& options);
+// `after` holds the same set's records (its datafiles are before's).
+// Its passes over the marks run on up to `threads` threads.
+MapScene build_map_scene(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options,
+                         unsigned threads = 1);
 
 // The text of a mark's kind as its SVG class says it ("kept", "moved", ...; "" for plain).
 const char* mark_class(MarkKind kind);

@@ -7,8 +7,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string_view>
 
 #include "model/counted.hpp"
+#include "model/json_text.hpp"
 #include "model/parallel.hpp"
 
 namespace anvil::view {
@@ -31,20 +35,41 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   return n;
 }
 
-// A coordinate in pixels, rounded to 0.1.
+// A coordinate in pixels, rounded to 0.1, written at `at` (before `end`); where it ends.
+char* write_coordinate(char* at, char* end, double v) {
+  const double tenths = std::round(v * 10);
+  // Within 10^15 tenths the rounded value is k/10 for a whole k, which prints as k's digits with a point
+  // before the last unless it is 0: the same text as to_chars below, without its general algorithm.
+  if (std::abs(tenths) < 1e15) {
+    const long long k = static_cast<long long>(tenths);
+    unsigned long long magnitude =
+        k < 0 ? 0ULL - static_cast<unsigned long long>(k) : static_cast<unsigned long long>(k);
+    if (k < 0) *at++ = '-';
+    at = std::to_chars(at, end, magnitude / 10).ptr;
+    if (magnitude % 10 != 0) {
+      *at++ = '.';
+      *at++ = static_cast<char>('0' + magnitude % 10);
+    }
+    return at;
+  }
+  const double rounded = tenths / 10;
+  auto [past, ec] = std::to_chars(at, end, rounded == 0 ? 0.0 : rounded, std::chars_format::fixed,
+                                  std::abs(rounded - std::round(rounded)) < 1e-9 ? 0 : 1);
+  return ec == std::errc() ? past : at;
+}
 void append_coordinate(std::string& out, double v) {
   char buffer[32];
-  const double rounded = std::round(v * 10) / 10;
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, rounded == 0 ? 0.0 : rounded, std::chars_format::fixed,
-                                 std::abs(rounded - std::round(rounded)) < 1e-9 ? 0 : 1);
-  out.append(buffer, ec == std::errc() ? end : buffer);
+  out.append(buffer, write_coordinate(buffer, buffer + sizeof buffer, v));
 }
 
 // A level value as a person reads it: up to 6 significant digits.
+char* write_level_number(char* at, char* end, double v) {
+  auto [past, ec] = std::to_chars(at, end, v, std::chars_format::general, 6);
+  return ec == std::errc() ? past : at;
+}
 void append_level_number(std::string& out, double v) {
   char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::general, 6);
-  out.append(buffer, ec == std::errc() ? end : buffer);
+  out.append(buffer, write_level_number(buffer, buffer + sizeof buffer, v));
 }
 std::string level_number(double v) {
   std::string out;
@@ -169,43 +194,120 @@ void append_legend(std::string& out, const MapScene& s) {
   line(absl::StrCat(level_number(s.scale_bar_units), " level units"));
 }
 
-void append_mark(std::string& out, const Mark& m) {
+// A mark's element, built in a buffer of its own and appended to the text in one piece (with the data
+// file's name, of any length, between): the keys and numbers are formatted in place, never as strings.
+class MarkText {
+ public:
+  explicit MarkText(std::string& out) : out_(out) {}
+  ~MarkText() { flush(); }
+  MarkText(const MarkText&) = delete;
+  MarkText& operator=(const MarkText&) = delete;
+
+  template <std::size_t N>
+  void put(const char (&literal)[N]) {
+    std::memcpy(at_, literal, N - 1);
+    at_ += N - 1;
+  }
+  void put(std::string_view text) {
+    if (text.size() > 64) {  // a data file's name: straight into the text
+      flush();
+      out_.append(text);
+      return;
+    }
+    std::memcpy(at_, text.data(), text.size());
+    at_ += text.size();
+  }
+  void count(std::size_t n) { at_ = std::to_chars(at_, end(), n).ptr; }
+  void key(const PlacedInstance& p) { at_ += format_key(at_, p); }
+  void id(u64 value, std::size_t width) { at_ += json_text::format_id(at_, value, width); }
+  // ` NAME="V"` (`name_and_quote` is ` NAME="`), as append_attribute writes it.
+  template <std::size_t N>
+  void attribute(const char (&name_and_quote)[N], double v) {
+    put(name_and_quote);
+    at_ = write_coordinate(at_, end(), v);
+    *at_++ = '"';
+  }
+  void level_number(double v) { at_ = write_level_number(at_, end(), v); }
+
+ private:
+  char* end() { return buffer_ + sizeof buffer_; }
+  void flush() {
+    out_.append(buffer_, static_cast<std::size_t>(at_ - buffer_));
+    at_ = buffer_;
+  }
+  std::string& out_;
+  char buffer_[1024];  // a mark's fixed parts take at most about 400 bytes
+  char* at_ = buffer_;
+};
+
+// `datafiles`: the scene's data files' names, XML-escaped.
+void append_mark(std::string& out, const Mark& m, const std::vector<std::string>& datafiles) {
   const PlacedInstance& p = *m.instance;
   const bool arrow = m.kind == MarkKind::moved;
-  absl::StrAppend(&out, arrow ? "<line class=\"c" : "<circle class=\"c", m.colour);
-  if (m.kind != MarkKind::plain) absl::StrAppend(&out, " ", mark_class(m.kind));
-  out += '"';
+  MarkText w(out);
+  if (arrow)
+    w.put("<line class=\"c");
+  else
+    w.put("<circle class=\"c");
+  w.count(m.colour);
+  if (m.kind != MarkKind::plain) {
+    w.put(" ");
+    w.put(std::string_view(mark_class(m.kind)));
+  }
+  w.put("\"");
   if (arrow) {
-    append_attribute(out, "x1", m.from_x);
-    append_attribute(out, "y1", m.from_y);
-    append_attribute(out, "x2", m.at_x);
-    append_attribute(out, "y2", m.at_y);
+    w.attribute(" x1=\"", m.from_x);
+    w.attribute(" y1=\"", m.from_y);
+    w.attribute(" x2=\"", m.at_x);
+    w.attribute(" y2=\"", m.at_y);
   } else {
-    append_attribute(out, "cx", m.at_x);
-    append_attribute(out, "cy", m.at_y);
-    out += m.kind == MarkKind::plain || m.kind == MarkKind::kept ? " r=\"2.5\"" : " r=\"4\"";
+    w.attribute(" cx=\"", m.at_x);
+    w.attribute(" cy=\"", m.at_y);
+    if (m.kind == MarkKind::plain || m.kind == MarkKind::kept)
+      w.put(" r=\"2.5\"");
+    else
+      w.put(" r=\"4\"");
   }
-  out += " data-key=\"";
-  append_xml_escaped(out, p.key);
-  absl::StrAppend(&out, "\" data-index=\"", p.index, "\"><title>");
-  append_xml_escaped(out, p.key);
-  absl::StrAppend(&out, " instance ", p.index);
-  if (!p.datafile.empty()) {
-    out += " in ";
-    append_xml_escaped(out, p.datafile);
+  // Keys are hex digits, `x` and `@`: nothing in them needs escaping.
+  w.put(" data-key=\"");
+  w.key(p);
+  w.put("\" data-index=\"");
+  w.count(p.index);
+  w.put("\"><title>");
+  w.key(p);
+  w.put(" instance ");
+  w.count(p.index);
+  if (const std::string& datafile = datafiles.at(p.datafile); !datafile.empty()) {
+    w.put(" in ");
+    w.put(datafile);
   }
-  if (!p.shows.empty()) {
-    out += ", shows ";
-    append_xml_escaped(out, p.shows);
+  if (p.has_shows) {
+    w.put(", shows ");
+    w.id(p.shows, p.id_width);
   }
-  out += ": x ";
-  append_level_number(out, p.x);
-  out += ", y ";
-  append_level_number(out, p.y);
-  out += ", z ";
-  append_level_number(out, p.z);
-  if (m.kind != MarkKind::plain && m.kind != MarkKind::unplaced) absl::StrAppend(&out, " (", mark_class(m.kind), ")");
-  absl::StrAppend(&out, arrow ? "</title></line>\n" : "</title></circle>\n");
+  w.put(": x ");
+  w.level_number(p.x);
+  w.put(", y ");
+  w.level_number(p.y);
+  w.put(", z ");
+  w.level_number(p.z);
+  if (m.kind != MarkKind::plain && m.kind != MarkKind::unplaced) {
+    w.put(" (");
+    w.put(std::string_view(mark_class(m.kind)));
+    w.put(")");
+  }
+  if (arrow)
+    w.put("</title></line>\n");
+  else
+    w.put("</title></circle>\n");
+}
+
+// The scene's data files' names as a title holds them.
+std::vector<std::string> escaped_datafiles(const MapScene& scene) {
+  std::vector<std::string> out;
+  if (scene.datafiles)
+    for (const std::string& name : *scene.datafiles) append_xml_escaped(out.emplace_back(), name);
+  return out;
 }
 
 }  // namespace
@@ -278,7 +380,8 @@ std::string svg_head(const MapScene& scene) {
 }
 
 constexpr const char* kSvgTail = "</g>\n</svg>\n";
-constexpr std::size_t kChunk = 16384;  // marks rendered at a time by one thread
+constexpr std::size_t kChunk = 4096;         // marks rendered at a time by one thread (about 850 KB of text)
+constexpr std::size_t kWindowPerThread = 8;  // chunks rendered ahead of the writes, per thread
 
 }  // namespace
 
@@ -287,32 +390,51 @@ bool write_map_svg(const MapScene& scene, std::FILE* out, unsigned threads) {
   if (!put(svg_head(scene))) return false;
   threads = std::max(1u, threads);
   const std::size_t chunks = (scene.marks.size() + kChunk - 1) / kChunk;
-  std::vector<std::string> rendered(threads);
-  // `threads` chunks at a time, rendered at once and written in order: the text is never held whole.
-  for (std::size_t first = 0; first < chunks; first += threads) {
-    const std::size_t count = std::min<std::size_t>(threads, chunks - first);
-    for_each_index(count, threads, [&](std::size_t k) {
-      std::string& chunk = rendered[k];
-      chunk.clear();
-      chunk.reserve(kChunk * 224);
-      const std::size_t begin = (first + k) * kChunk, end = std::min(scene.marks.size(), begin + kChunk);
-      for (std::size_t i = begin; i < end; ++i) append_mark(chunk, scene.marks[i]);
-    });
-    for (std::size_t k = 0; k < count; ++k)
-      if (!put(rendered[k])) return false;
+  const std::vector<std::string> datafiles = escaped_datafiles(scene);
+  // Chunks rendered on the threads while this one writes those done, in order; a window of them at a
+  // time, so that no more than a window's text waits for the writes (the text is never held whole).
+  const std::size_t window = kWindowPerThread * threads;
+  bool written = true;
+  // The chunks' buffers are used again once written: fresh memory costs a page fault and a zeroed page
+  // per 4 KiB, about as much as the text itself.
+  std::vector<std::string> spare;
+  std::mutex spare_mutex;
+  for (std::size_t first = 0; first < chunks && written; first += window) {
+    for_each_index_in_order<std::string>(
+        std::min(window, chunks - first), threads,
+        [&](std::size_t k) {
+          std::string chunk;
+          {
+            std::lock_guard lock(spare_mutex);
+            if (!spare.empty()) {
+              chunk = std::move(spare.back());
+              spare.pop_back();
+            }
+          }
+          chunk.clear();
+          chunk.reserve(kChunk * 224);
+          const std::size_t begin = (first + k) * kChunk, end = std::min(scene.marks.size(), begin + kChunk);
+          for (std::size_t i = begin; i < end; ++i) append_mark(chunk, scene.marks[i], datafiles);
+          return chunk;
+        },
+        [&](std::size_t, std::string& chunk) {
+          written = written && put(chunk);
+          std::lock_guard lock(spare_mutex);
+          spare.push_back(std::move(chunk));
+        });
   }
-  return put(kSvgTail);
+  return written && put(kSvgTail);
 }
 
 std::string render_map_svg(const MapScene& scene) {
   std::string out = svg_head(scene);
-  for (const Mark& m : scene.marks) append_mark(out, m);
+  const std::vector<std::string> datafiles = escaped_datafiles(scene);
+  for (const Mark& m : scene.marks) append_mark(out, m, datafiles);
   out += kSvgTail;
   return out;
 }
 
-std::string render_map_svg(const std::vector<PlacedInstance>& before, const std::vector<PlacedInstance>* after,
-                           const MapOptions& options) {
+std::string render_map_svg(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options) {
   return render_map_svg(build_map_scene(before, after, options));
 }
 

@@ -2,6 +2,7 @@
 
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
+#include <rapidjson/document.h>
 
 #include "patch/archive_patch.hpp"
 #include "patch/patch.hpp"
@@ -77,7 +78,6 @@ void PatchedLevels::replace(std::size_t i, const Level& like, std::vector<u8> by
 absl::Status PatchedLevels::apply(std::string_view text, const std::string& patch_name, bool archive,
                                   const std::string& input) {
   if (folder_) return apply_to_folder(text, patch_name, input);
-  ++applied_;
   if (!archive) {
     auto level = this->level(0);
     if (!level.ok()) return level.status();
@@ -110,11 +110,27 @@ namespace anvil::view {
 
 absl::Status PatchedLevels::apply_to_folder(std::string_view text, const std::string& patch_name,
                                             const std::string& input) {
-  if (applied_++ > 0)
-    return absl::InvalidArgumentError(
-        absl::StrCat(patch_name, ": a game folder takes one patch here (join the patches into one)"));
-  folder::FolderPatchOutcome outcome = folder::apply_folder_patch_text(folder_->folder(), text);
-  if (outcome.error) return patch_error(*outcome.error, patch_name, input);
+  // The folder engine reads the archives themselves, not this set: the patches so far are applied to the
+  // folder as one, their operations in order, which is what applying them one after another gives.
+  rapidjson::Document doc;
+  if (auto error = patch::parse_patch_text(text, doc)) return patch_error(*error, patch_name, input);
+  if (auto error = patch::check_patch_shape(doc)) return patch_error(*error, patch_name, input);
+  folder_patches_.push_back({patch_name, folder_ops_.Size()});
+  for (const rapidjson::Value& op : doc.GetArray())
+    folder_ops_.PushBack(rapidjson::Value(op, folder_ops_.GetAllocator()), folder_ops_.GetAllocator());
+  folder::FolderPatchOutcome outcome = folder::apply_folder_patch(folder_->folder(), folder_ops_);
+  if (outcome.error) {
+    // Named by the patch that holds the failing operation, with its index there.
+    patch::PatchError e = *outcome.error;
+    auto holder = folder_patches_.end() - 1;
+    if (e.op_index != patch::PatchError::kWholePatch)
+      while (holder != folder_patches_.begin() && holder->first_op > e.op_index) --holder;
+    if (e.op_index != patch::PatchError::kWholePatch) e.op_index -= holder->first_op;
+    return patch_error(e, holder->name, input);
+  }
+  // The data files the patches before edited are edited again, from the folder's own bytes.
+  for (auto& [i, p] : patched_) changed_[i] = false;
+  patched_.clear();
   for (const folder::ArchivePatch& a : outcome.archives)
     for (const patch::DataFilePatch& d : a.outcome.datafiles) {
       if (d.result.edited.empty()) continue;

@@ -1,13 +1,15 @@
 // A level set after patches, for a picture of what they change (`anvilrt map --patch`): each patch applied
 // in turn, as `anvilrt patch` applies it to the file the patches before it wrote: to a level file or a lone
 // data file by the single-level engine (patch/patch.hpp), to an archive's data files as one document
-// (patch/archive_patch.hpp), to a game folder's as the folder's document (pipeline/folder_patch.hpp; one
-// patch only: the folder engine reads the archives themselves). Each edited data file is replaced by its patched bytes
+// (patch/archive_patch.hpp), to a game folder's as the folder's document (pipeline/folder_patch.hpp: the
+// folder engine reads the archives themselves, so there the patches so far are applied as one, their
+// operations in order). Each edited data file is replaced by its patched bytes
 // (an object of a data file may change size: pipeline/data_file_patch.hpp), carved again when asked for; nothing is
 // written.
 #pragma once
 
 #include <absl/status/status.h>
+#include <rapidjson/document.h>
 
 #include <map>
 #include <memory>
@@ -37,7 +39,7 @@ class PatchedLevels final : public LevelSet {
   // Errors are the line `anvilrt patch` prints ("PATCH: op 3 (…): reason", or "INPUT: reason" for a data
   // file that does not read); a `test` that failed or a bulk operation that matched nothing is
   // FailedPrecondition (its exit status 1), anything else InvalidArgument. `archive` is not read for a
-  // folder's set, which takes one patch (a second is InvalidArgument).
+  // folder's set.
   absl::Status apply(std::string_view text, const std::string& patch_name, bool archive, const std::string& input);
 
   // The data files some patch edited.
@@ -66,7 +68,13 @@ class PatchedLevels final : public LevelSet {
   LevelSet& base_;
   forge::ForgeVariant variant_;
   FolderLevelSet* folder_ = nullptr;
-  std::size_t applied_ = 0;
+  // A folder's patches so far: every operation in order, and where each patch's first is.
+  struct FolderPatch {
+    std::string name;
+    std::size_t first_op = 0;
+  };
+  std::vector<FolderPatch> folder_patches_;
+  rapidjson::Document folder_ops_{rapidjson::kArrayType};
   std::map<std::size_t, Patched> patched_;
   std::vector<bool> changed_ = std::vector<bool>(base_.size(), false);
 };

@@ -1,12 +1,11 @@
 #include "view/placed_instances.hpp"
 
 #include <absl/container/flat_hash_set.h>
-#include <absl/strings/str_cat.h>
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 
-#include "model/dialect.hpp"
 #include "model/json_text.hpp"
 #include "model/parallel.hpp"
 #include "reader/level.hpp"
@@ -49,44 +48,61 @@ OwnInstances own_instances(const sws::Visual& visual) {
 
 OwnInstances own_instances(const sws::LODSelector&) { return {}; }
 
-std::size_t id_width(Game game) { return dialect::facts(game).id_width; }
-
 // Where an object's instances stand, without strings: records are made once their count is known, into
 // a list reserved for all of them.
 struct Spot {
   double x, y, z;
 };
+// Kept for every object of a level file until the records are made: small.
 struct Placing {
-  std::optional<u64> shows;
-  std::size_t width = 0;             // of the shown id
-  std::size_t first = 0, count = 0;  // its spots in a list of them
+  u64 shows = 0;             // when has_shows
+  u32 first = 0, count = 0;  // its spots in a list of them (a part's, a block's: far fewer than 2^32)
+  u8 width = 0;              // of the object's ids (its dialect's)
+  bool has_shows = false;
 };
 
 Placing placing(const Object& object, std::vector<Spot>& spots) {
   const OwnInstances own = std::visit([](const auto& o) { return own_instances(o); }, object);
-  Placing p{own.shows, anvil::id_width(object), spots.size(), 0};
+  Placing p{own.shows.value_or(0), static_cast<u32>(spots.size()), 0, static_cast<u8>(anvil::id_width(object)),
+            own.shows.has_value()};
   if (own.matrices == nullptr) return p;
   for (const Matrix& m : *own.matrices)
     spots.push_back({m[kMatrixTranslation], m[kMatrixTranslation + 1], m[kMatrixTranslation + 2]});
-  p.count = own.matrices->size();
+  p.count = static_cast<u32>(own.matrices->size());
   return p;
 }
 
 // The records of one object, written over p.count default records from `at` on.
-void make_records(const Placing& p, const std::vector<Spot>& spots, std::string_view datafile, std::string_view key,
+void make_records(const Placing& p, const std::vector<Spot>& spots, u32 datafile, u64 id, u64 repeated_at,
                   PlacedInstance* at) {
-  if (p.count == 0) return;
-  const std::string shows = p.shows ? json_text::format_id(*p.shows, p.width) : std::string();
   for (std::size_t n = 0; n < p.count; ++n) {
     const Spot& s = spots[p.first + n];
-    at[n] = {std::string(datafile), std::string(key), n, s.x, s.y, s.z, shows};
+    at[n] = {id, repeated_at, p.shows, n, s.x, s.y, s.z, datafile, p.width, p.has_shows};
   }
+}
+
+// For each of `ids`, whether one before it is the same: the ids split by a hash of them among up to
+// `threads` threads, each keeping a set of its own share.
+std::vector<bool> repeated_ids(const std::vector<u64>& ids, unsigned threads) {
+  const std::size_t shares = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(ids.size() / 65536 + 1)));
+  auto share = [&](u64 id) { return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ULL) >> 32) % shares; };
+  std::vector<std::vector<std::size_t>> found(shares);  // the repeated ones' places, by share
+  for_each_index(shares, threads, [&](std::size_t t) {
+    absl::flat_hash_set<u64> seen;
+    seen.reserve(ids.size() / shares + ids.size() / 8 + 16);
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (share(ids[i]) == t && !seen.insert(ids[i]).second) found[t].push_back(i);
+  });
+  std::vector<bool> repeated(ids.size(), false);
+  for (const auto& places : found)
+    for (std::size_t i : places) repeated[i] = true;
+  return repeated;
 }
 
 // The object pieces of a level in blocks, each parsed on one thread.
 constexpr std::size_t kBlock = 2048;
 
-void append_level(const Level& level, const std::string& datafile, unsigned threads, std::vector<PlacedInstance>& out) {
+void append_level(const Level& level, u32 datafile, unsigned threads, std::vector<PlacedInstance>& out) {
   std::vector<std::size_t> objects;
   for (std::size_t i = 0; i < level.pieces.size(); ++i)
     if (level.pieces[i].is_object()) objects.push_back(i);
@@ -106,11 +122,11 @@ void append_level(const Level& level, const std::string& datafile, unsigned thre
   for (std::size_t b = 0; b < blocks.size(); ++b) at[b + 1] = at[b] + blocks[b].spots.size();
   out.resize(at.back());
   for_each_index(blocks.size(), threads, [&](std::size_t b) {
-    std::string key;
     std::size_t next = at[b];
     for (const auto& [piece, p] : blocks[b].placings) {
-      object_key(level.pieces[piece], level.game, key);
-      make_records(p, blocks[b].spots, datafile, key, &out[next]);
+      const Piece& object = level.pieces[piece];
+      make_records(p, blocks[b].spots, datafile, object.id,
+                   object.repeated_id ? object.offset : PlacedInstance::kNotRepeated, out.data() + next);
       next += p.count;
     }
   });
@@ -118,28 +134,45 @@ void append_level(const Level& level, const std::string& datafile, unsigned thre
 
 }  // namespace
 
-void append_instances(const Object& object, std::string_view datafile, std::string_view key,
-                      std::vector<PlacedInstance>& out) {
+std::size_t format_key(char* out, const PlacedInstance& p) {
+  std::size_t size = json_text::format_id(out, p.id, p.id_width);
+  if (p.repeated_at != PlacedInstance::kNotRepeated) {
+    out[size++] = '@';
+    size = static_cast<std::size_t>(std::to_chars(out + size, out + kMaxKeyChars, p.repeated_at).ptr - out);
+  }
+  return size;
+}
+
+std::string key_of(const PlacedInstance& p) {
+  char buffer[kMaxKeyChars];
+  return std::string(buffer, format_key(buffer, p));
+}
+
+std::string shows_of(const PlacedInstance& p) {
+  return p.has_shows ? json_text::format_id(p.shows, p.id_width) : std::string();
+}
+
+void append_instances(const Object& object, std::vector<PlacedInstance>& out) {
   std::vector<Spot> spots;
   const Placing p = placing(object, spots);
   out.resize(out.size() + p.count);
-  make_records(p, spots, datafile, key, out.data() + out.size() - p.count);
+  make_records(p, spots, 0, object_id(object), PlacedInstance::kNotRepeated, out.data() + out.size() - p.count);
 }
 
-absl::StatusOr<std::vector<PlacedInstance>> placed_instances(LevelSet& set, unsigned threads,
-                                                             const std::vector<bool>* among) {
-  std::vector<PlacedInstance> out;
+absl::StatusOr<PlacedInstances> placed_instances(LevelSet& set, unsigned threads, const std::vector<bool>* among) {
+  PlacedInstances out;
+  for (std::size_t i = 0; i < set.size(); ++i) out.datafiles.push_back(set.name(i));
   for (std::size_t i = 0; i < set.size(); ++i) {
     if (among != nullptr && !(*among)[i]) continue;
     auto level = set.level(i);
     if (!level.ok()) return level.status();
-    append_level(**level, set.name(i), threads, out);
+    append_level(**level, static_cast<u32>(i), threads, out.records);
     set.release(i);
   }
   return out;
 }
 
-std::vector<PlacedInstance> placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads) {
+PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads) {
   // Each part's visits: every object it carved (its id, for the keys) and where its instances stand; the
   // records are made once the one carve's objects, and so the repeated ids, are known.
   struct Visited {
@@ -166,47 +199,60 @@ std::vector<PlacedInstance> placed_instances_in_level_file(std::span<const u8> b
   SplitCarve carve = split_carve(bytes, game, {.parts = threads}, visit);
 
   // The one carve's objects, each from the first part that carved it (parts overlap where one hands over
-  // to the next), with where its records go and whether an object before it had its id.
-  struct Chosen {
-    const Visited* visited;
-    const Part* part;
-    std::size_t at;
-    bool repeated;
+  // to the next), matched in ranges on all threads: object k's visit and part, its id, and each range's
+  // instances (so where its records go).
+  const std::vector<Extent>& objects = carve.objects;
+  std::vector<const Visited*> visits(objects.size());
+  std::vector<u32> part_of(objects.size());
+  std::vector<u64> ids(objects.size());
+  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(4 * threads, objects.size() / 4096));
+  auto range = [&](std::size_t r) {
+    return std::make_pair(objects.size() * r / ranges, objects.size() * (r + 1) / ranges);
   };
-  std::vector<Chosen> chosen;
-  chosen.reserve(carve.objects.size());
-  std::vector<std::size_t> cursor(parts.size(), 0);
-  absl::flat_hash_set<u64> seen;
-  seen.reserve(carve.objects.size());
-  std::size_t total = 0;
-  for (const Extent& extent : carve.objects) {
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      auto& visited = parts[p].visited;
-      while (cursor[p] < visited.size() && visited[cursor[p]].offset < extent.offset) ++cursor[p];
-      if (cursor[p] < visited.size() && visited[cursor[p]].offset == extent.offset) {
-        const Visited& v = visited[cursor[p]];
-        const bool repeated = !seen.insert(v.id).second;
-        if (v.placing.count > 0) chosen.push_back({&v, &parts[p], total, repeated});
-        total += v.placing.count;
-        break;
+  std::vector<std::size_t> first_record(ranges + 1, 0);
+  for_each_index(ranges, threads, [&](std::size_t r) {
+    const auto [begin, end] = range(r);
+    if (begin == end) return;
+    std::vector<std::size_t> cursor(parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      cursor[p] = static_cast<std::size_t>(
+          std::lower_bound(parts[p].visited.begin(), parts[p].visited.end(), objects[begin].offset,
+                           [](const Visited& v, std::size_t offset) { return v.offset < offset; }) -
+          parts[p].visited.begin());
+    std::size_t instances = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      for (std::size_t p = 0; p < parts.size(); ++p) {
+        const auto& visited = parts[p].visited;
+        while (cursor[p] < visited.size() && visited[cursor[p]].offset < objects[k].offset) ++cursor[p];
+        if (cursor[p] < visited.size() && visited[cursor[p]].offset == objects[k].offset) {
+          visits[k] = &visited[cursor[p]];
+          part_of[k] = static_cast<u32>(p);
+          ids[k] = visits[k]->id;
+          instances += visits[k]->placing.count;
+          break;
+        }
       }
     }
-  }
+    first_record[r + 1] = instances;
+  });
+  for (std::size_t r = 0; r < ranges; ++r) first_record[r + 1] += first_record[r];
+  const std::size_t total = first_record[ranges];
+  const std::vector<bool> repeated = repeated_ids(ids, threads);
   // Reserved, then advised to huge pages before the records are made: on a large level their first touch
   // (one thread, the default construction) otherwise faults every 4 KiB.
-  std::vector<PlacedInstance> out;
-  out.reserve(total);
-  advise_huge_pages(out.data(), total * sizeof(PlacedInstance));
-  out.resize(total);
-  const std::size_t width = id_width(game);
-  constexpr std::size_t kObjects = 4096;
-  for_each_index((chosen.size() + kObjects - 1) / kObjects, threads, [&](std::size_t b) {
-    std::string key;
-    for (std::size_t k = b * kObjects; k < std::min(chosen.size(), (b + 1) * kObjects); ++k) {
-      const Chosen& c = chosen[k];
-      key = json_text::format_id(c.visited->id, width);
-      if (c.repeated) absl::StrAppend(&key, "@", c.visited->offset);
-      make_records(c.visited->placing, c.part->spots, "", key, &out[c.at]);
+  PlacedInstances out{{""}, {}};
+  std::vector<PlacedInstance>& records = out.records;
+  records.reserve(total);
+  advise_huge_pages(records.data(), total * sizeof(PlacedInstance));
+  records.resize(total);
+  for_each_index(ranges, threads, [&](std::size_t r) {
+    const auto [begin, end] = range(r);
+    std::size_t at = first_record[r];
+    for (std::size_t k = begin; k < end; ++k) {
+      const Visited& v = *visits[k];
+      make_records(v.placing, parts[part_of[k]].spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
+                   records.data() + at);
+      at += v.placing.count;
     }
   });
   return out;
