@@ -1,6 +1,7 @@
 // What replaces, on Windows, the POSIX-only tests of tests/posix/ (device nodes, FIFOs, modes, signals):
-// reserved device names extracted as files, reparse points not followed, a target another program holds
-// open refused in one line, the replaced file's attributes kept, and non-ASCII paths in and out.
+// reserved device names extracted as files, reparse points not followed (by extract and by the editor's
+// copy), a target another program holds open refused in one line, the replaced file's attributes kept, and
+// non-ASCII paths in and out.
 #include <absl/strings/str_format.h>
 #include <gtest/gtest.h>
 #include <windows.h>
@@ -14,6 +15,7 @@
 #include "model/forge/archive.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/archive_reader.hpp"
+#include "serve/output_name.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -145,6 +147,38 @@ TEST(WindowsExtract, AJunctionAtANameIsNotFollowed) {
   const DWORD now = attributes_of(junction);
   EXPECT_EQ(now & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY), 0u) << "the junction became the file";
   EXPECT_GT(fs::file_size(platform::path_of(junction)), 4u);
+}
+
+// What replaces ServeOutputName.ASymbolicLinkAtTheNameIsRefused (std::filesystem cannot make a link with
+// MinGW): the editor's "Write a copy" refuses a symbolic link or a junction at the copy's name, in a
+// non-ASCII folder (its path kept in UTF-8), and writes a plain name there.
+TEST(WindowsServe, ALinkAtTheCopysNameIsRefused) {
+  test::TempDir dir;
+  const std::string folder = dir.path("sortie-é");
+  fs::create_directories(platform::path_of(folder));
+  const std::string input = folder + "\\input.forge";
+  test::write_file(input, std::vector<u8>{1, 2, 3});
+  auto plain = serve::output_target("copie-ü.forge", folder, input, false);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(*plain, folder + "\\copie-ü.forge");
+  const std::string elsewhere = dir.path("elsewhere.bin");
+  test::write_file(elsewhere, std::vector<u8>{1});
+  bool linked = false;
+  if (::CreateSymbolicLinkW(wide(folder + "\\link.forge").c_str(), wide(elsewhere).c_str(),
+                            SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE)) {
+    linked = true;
+    auto link = serve::output_target("link.forge", folder, input, true);
+    ASSERT_FALSE(link.ok());
+    EXPECT_NE(link.status().message().find("is a link"), std::string_view::npos) << link.status();
+  }
+  const std::string victim = dir.path("victim");
+  fs::create_directories(platform::path_of(victim));
+  if (make_junction(folder + "\\junction.forge", victim)) {
+    linked = true;
+    EXPECT_FALSE(serve::output_target("junction.forge", folder, input, true, true).ok());
+    EXPECT_FALSE(serve::output_target("junction.forge", folder, input, true).ok());
+  }
+  if (!linked) GTEST_SKIP() << "neither a symbolic link nor a junction can be made here: error " << ::GetLastError();
 }
 
 // Windows drops trailing dots and spaces from a file name: a data file's name that ends in them keeps
