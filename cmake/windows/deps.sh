@@ -13,13 +13,14 @@
 set -euo pipefail
 
 # One line per library: the Debian package the Linux build links (its source package and version are
-# built), then how: cmake [args] (the project's CMake), autotools LIBRARY INSTALL-TARGETS... (configure, then
-# make of the library alone and of the install targets named: no tools, tests or docs), zlib and
-# libdeflate (their own configure and Makefile), boost, or header (cpp-httplib: one header).
+# built), then how: cmake [args] (the project's CMake), lzo2 and libpng (their library's sources compiled
+# by a small CMake project of cmake/windows/, as their own makefiles without configure do: their autotools
+# configure took minutes of compiler checks), zlib and libdeflate (their own configure and Makefile), boost,
+# or header (cpp-httplib: one header).
 libraries=(
-  "liblzo2-dev autotools src/liblzo2.la install-libLTLIBRARIES install-pkgincludeHEADERS install-pkgconfigDATA"
+  "liblzo2-dev lzo2"
   "zlib1g-dev zlib"
-  "libpng-dev autotools libpng16.la install-libLTLIBRARIES install-pkgincludeHEADERS install-nodist_pkgincludeHEADERS install-pkgconfigDATA install-header-links install-library-links install-libpng-pc"
+  "libpng-dev libpng"
   "libcpp-httplib-dev header"
   "libdeflate-dev libdeflate"
   "libabsl-dev cmake -DABSL_PROPAGATE_CXX_STD=ON -DBUILD_TESTING=OFF -DCMAKE_CXX_STANDARD=20"
@@ -127,15 +128,29 @@ build_cmake() {  # SRC INSTALL [cmake args...]
   cmake --install "$src/build-windows" >/dev/null
 }
 
-# SRC INSTALL LIBRARY INSTALL-TARGET...: the libraries before it in the list (libpng's zlib) from the staging
-# prefix; only LIBRARY made, and only the install targets named run (`make install` would build the rest).
-build_autotools() {
-  local src=$1 install=$2 library=$3
-  shift 3
-  (cd "$src" && ./configure -q --host=$triple CC=$triple-gcc-posix --prefix="$install" --disable-shared --enable-static \
-    --disable-dependency-tracking CFLAGS="$cflags" CPPFLAGS="-I$staging/include" LDFLAGS="-L$staging/lib" \
-    PKG_CONFIG_LIBDIR="$staging/lib/pkgconfig" >/dev/null &&
-    make -s -j "$jobs" "$library" >/dev/null && make -s "$@" >/dev/null)
+# A library's sources compiled by the CMake project cmake/windows/NAME (its sources' folder given as VARIABLE).
+build_own_cmake() {  # NAME VARIABLE SRC INSTALL
+  local name=$1 variable=$2 src=$3 install=$4
+  cmake --no-warn-unused-cli -S "$source_dir/cmake/windows/$name" -B "$src/build-windows" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+    -DANVILRT_WINDOWS_DEPS="$staging" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="$cflags" \
+    -DCMAKE_CXX_FLAGS_RELEASE="$cflags" -D"$variable=$src" -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
+  cmake --build "$src/build-windows" -j "$jobs" >/dev/null
+  cmake --install "$src/build-windows" >/dev/null
+}
+
+# LZO, and the pkg-config file of the Linux one's name (its version from lzoconf.h).
+build_lzo2() {  # SRC INSTALL
+  build_own_cmake lzo2 LZO_SOURCE "$1" "$2"
+  local version
+  version=$(sed -n 's/^#define LZO_VERSION_STRING *"\(.*\)"/\1/p' "$1/include/lzo/lzoconf.h")
+  mkdir -p "$2/lib/pkgconfig"
+  printf '%s\n' "prefix=$2" 'includedir=${prefix}/include' 'libdir=${prefix}/lib' '' 'Name: lzo2' \
+    'Description: LZO - a real-time data compression library' "Version: $version" 'Cflags: -I${includedir}/lzo' \
+    'Libs: -L${libdir} -llzo2' >"$2/lib/pkgconfig/lzo2.pc"
+}
+
+build_libpng() {  # SRC INSTALL: zlib, before it in the list, from the staging prefix
+  build_own_cmake libpng PNG_SOURCE "$1" "$2"
 }
 
 build_zlib() {  # SRC INSTALL: zlib's own configure, which takes the target from CHOST
