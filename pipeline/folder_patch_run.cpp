@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include "pipeline/folder_output.hpp"
 #include "pipeline/folder_transaction.hpp"
