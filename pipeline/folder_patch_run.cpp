@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include "pipeline/folder_output.hpp"
 #include "pipeline/folder_transaction.hpp"
@@ -65,13 +66,16 @@ FolderPatchRun patch_folder(const FolderPatchRequest& request, std::string_view 
   }
   run.recovered.insert(run.recovered.end(), folder->recovered.begin(), folder->recovered.end());
   run.archives = folder->archives;
-  FolderLevels levels(std::move(*folder), request.options);
+  std::optional<FolderLevels> levels(std::in_place, std::move(*folder), request.options);
   patch::PatchOptions options;
   options.record_changes = request.dry_run;
-  run.outcome = apply_folder_patch_text(levels, patch_json, options);
+  run.outcome = apply_folder_patch_text(*levels, patch_json, options);
   if (run.outcome.error || request.dry_run) return run;
-  run.status = stage_patched_folder(levels, run.outcome, *txn, !in_place);
-  if (run.status.ok()) run.status = txn->commit();
+  run.status = stage_patched_folder(*levels, run.outcome, *txn, !in_place);
+  if (!run.status.ok()) return run;
+  // The archives closed (unmapped) before they are replaced: Windows renames no file over a mapped one.
+  levels.reset();
+  run.status = txn->commit();
   return run;
 }
 

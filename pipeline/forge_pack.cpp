@@ -9,8 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <string>
+#include <string_view>
 
 #include "pipeline/forge_list.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/referenced.hpp"
@@ -20,10 +23,28 @@
 #include "writer/forge/new_archive.hpp"
 #include "writer/forge/repack.hpp"
 #include "writer/forge/stored_form.hpp"
-#include "platform/paths.hpp"
 
 namespace anvil::forge {
 namespace {
+
+// A path in a message: its control characters spelled \xNN, so that a name from forge.json cannot break
+// the message's one line; the rest as it is (printable_name would also spell Windows' separator '\' and
+// every non-ASCII byte of a UTF-8 name).
+std::string shown_path(std::string_view path) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 absl::Status prefixed(const std::string& prefix, const absl::Status& s) {
   return absl::Status(s.code(), absl::StrCat(prefix, ": ", s.message()));
@@ -114,7 +135,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
     const fs::path path = platform::path_of(dir) / platform::path_of(list.datafiles[k].file);
     if (!fs::is_regular_file(path, ec))
       return absl::InvalidArgumentError(absl::StrFormat("%s: missing (%s lists it as datafiles[%d], '%s')",
-                                                        printable_name(platform::utf8_of(path)), kListFile, k,
+                                                        shown_path(platform::utf8_of(path)), kListFile, k,
                                                         printable_name(list.datafiles[k].name)));
   }
   std::vector<std::string> extra;
@@ -127,7 +148,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
     std::sort(extra.begin(), extra.end());
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: not listed in %s%s (pack takes the listed data files and nothing else: list it or move it away)",
-        printable_name(platform::utf8_of(platform::path_of(dir) / platform::path_of(extra[0]))), kListFile,
+        shown_path(platform::utf8_of(platform::path_of(dir) / platform::path_of(extra[0]))), kListFile,
         extra.size() > 1 ? absl::StrFormat(", nor %d other file(s)", extra.size() - 1) : ""));
   }
 
@@ -145,7 +166,9 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
   }
   report.checksum_rule = checksum_rule_name(*rule);
 
-  auto data_path = [&](std::size_t k) { return platform::utf8_of(platform::path_of(dir) / platform::path_of(list.datafiles[k].file)); };
+  auto data_path = [&](std::size_t k) {
+    return platform::utf8_of(platform::path_of(dir) / platform::path_of(list.datafiles[k].file));
+  };
   auto produce = [&](ByteSink& out) -> absl::Status {
     auto writer = NewArchiveWriter::open(list.head, list.datafiles.size(), out);
     if (!writer.ok()) return prefixed(list_path + ": archive.sections", writer.status());
@@ -155,9 +178,9 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       if (!data.ok()) return data.status();
       auto stored = compress_stored(data->bytes(), d.stored, *rule);
       if (!stored.ok())
-        return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d] (form '%s'): %s",
-                                                          printable_name(data_path(k)), k,
-                                                          stored_form_name(d.stored.form), stored.status().message()));
+        return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d] (form '%s'): %s", shown_path(data_path(k)),
+                                                          k, stored_form_name(d.stored.form),
+                                                          stored.status().message()));
       NewDataFile file;
       file.file_id = d.file_id;
       file.name.unknown_0 = d.name_unknown_0;
@@ -169,7 +192,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       if (d.raw_size.kind == RawSize::decompressed) {
         if (data->bytes().size() > std::numeric_limits<u32>::max())
           return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
-                                                            printable_name(data_path(k)), k, data->bytes().size()));
+                                                            shown_path(data_path(k)), k, data->bytes().size()));
         file.raw_size = static_cast<u32>(data->bytes().size());
       } else if (d.raw_size.kind == RawSize::kept) {
         file.raw_size = d.raw_size.value;

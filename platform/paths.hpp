@@ -26,4 +26,9 @@ inline std::string utf8_of(const std::filesystem::path& path) {
 // code page, which cannot spell most names.
 std::vector<std::string> utf8_arguments(int argc, char** argv);
 
+// Whether `utf8` names a link itself, not followed: a symbolic link on POSIX; on Windows any reparse point
+// (a symbolic link, a junction), which std::filesystem::symlink_status does not see there (MinGW's
+// libstdc++ follows it). False when nothing is there.
+bool is_link(const std::string& utf8);
+
 }  // namespace anvil::platform

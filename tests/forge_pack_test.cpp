@@ -230,8 +230,8 @@ TEST(Pack, EditedDataFilesOfAnySize) {
   auto files = extracted(archive, x);
   std::vector<u8> grown = files["DataFile_000.data"];
   for (int k = 0; k < 5000; ++k) grown.push_back(static_cast<u8>(k * 7));
-  test::write_file(x + "/DataFile_000.data", grown);
-  test::write_file(x + "/DataFile_001.data", std::vector<u8>{});
+  test::write_file(dir.path("x/DataFile_000.data"), grown);
+  test::write_file(dir.path("x/DataFile_001.data"), std::vector<u8>{});
   auto r = test::run_cli({"pack", x, "-o", dir.path("p.forge"), "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto after = extracted(dir.path("p.forge"), dir.path("y"));
@@ -246,7 +246,7 @@ TEST(Pack, HonoursEveryField) {
   std::string archive = generated(dir, kShapes[1], "a.forge");
   std::string x = dir.path("x");
   auto files = extracted(archive, x);
-  rapidjson::Document doc = json_of(x + "/forge.json");
+  rapidjson::Document doc = json_of(dir.path("x/forge.json"));
   auto& alloc = doc.GetAllocator();
   auto set_string = [&](rapidjson::Value& v, const char* key, const std::string& text) {
     v[key].SetString(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), alloc);
@@ -296,7 +296,7 @@ TEST(Pack, HonoursEveryField) {
   d3.RemoveMember("sets");
   d3.RemoveMember("block_size");
   d3.RemoveMember("first_set_size");
-  write_json(x + "/forge.json", doc);
+  write_json(dir.path("x/forge.json"), doc);
 
   std::string packed = dir.path("p.forge");
   auto r = test::run_cli({"pack", x, "-o", packed, "-q"});
@@ -376,9 +376,9 @@ TEST(Pack, ARuleOfNoneBecomesAdler32From0) {
   std::string x = dir.path("x");
   extracted(archive, x);
   for (const char* rule : {"none", "n/a"}) {
-    rapidjson::Document doc = json_of(x + "/forge.json");
+    rapidjson::Document doc = json_of(dir.path("x/forge.json"));
     doc["archive"]["checksum_rule"].SetString(rule, doc.GetAllocator());
-    write_json(x + "/forge.json", doc);
+    write_json(dir.path("x/forge.json"), doc);
     std::string packed = dir.path("p.forge");
     auto r = test::run_cli({"pack", x, "-o", packed, "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -398,9 +398,9 @@ TEST(Pack, ARuleOverTheDecompressedBytesWithMostBlocksPlain) {
   std::string archive = generated(dir, kShapes[2], "a.forge");
   std::string x = dir.path("x");
   auto files = extracted(archive, x);
-  rapidjson::Document doc = json_of(x + "/forge.json");
+  rapidjson::Document doc = json_of(dir.path("x/forge.json"));
   doc["archive"]["checksum_rule"].SetString("adler32-1/decompressed", doc.GetAllocator());
-  write_json(x + "/forge.json", doc);
+  write_json(dir.path("x/forge.json"), doc);
   std::string packed = dir.path("p.forge");
   auto r = test::run_cli({"pack", x, "-o", packed, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -424,7 +424,7 @@ TEST(Pack, BadInputWritesNothing) {
   std::string archive = generated(dir, kShapes[2], "a.forge");
   const std::string x = dir.path("x");
   auto files = extracted(archive, x);
-  const std::string list = test::read_text(x + "/forge.json");
+  const std::string list = test::read_text(dir.path("x/forge.json"));
   auto refused = [&](const std::string& expected) {
     std::string out = dir.path("p.forge");
     auto r = test::run_cli({"pack", x, "-o", out});
@@ -441,42 +441,42 @@ TEST(Pack, BadInputWritesNothing) {
     auto at = text.find(from);
     ASSERT_NE(at, std::string::npos) << from;
     text.replace(at, from.size(), to);
-    test::write_file(x + "/forge.json", std::span(reinterpret_cast<const u8*>(text.data()), text.size()));
+    test::write_file(dir.path("x/forge.json"), std::span(reinterpret_cast<const u8*>(text.data()), text.size()));
   };
 
-  fs::rename(x + "/DataFile_002.data", dir.path("moved"));
-  refused(x + "/DataFile_002.data: missing (forge.json lists it as datafiles[2], 'DataFile_002')");
-  fs::rename(dir.path("moved"), x + "/DataFile_002.data");
-  test::write_file(x + "/stray.txt", std::vector<u8>{1});
-  refused(x + "/stray.txt: not listed in forge.json");
-  fs::remove(x + "/stray.txt");
+  fs::rename(dir.path("x/DataFile_002.data"), dir.path("moved"));
+  refused(dir.path("x/DataFile_002.data: missing (forge.json lists it as datafiles[2], 'DataFile_002')"));
+  fs::rename(dir.path("moved"), dir.path("x/DataFile_002.data"));
+  test::write_file(dir.path("x/stray.txt"), std::vector<u8>{1});
+  refused(dir.path("x/stray.txt: not listed in forge.json"));
+  fs::remove(dir.path("x/stray.txt"));
 
   with_list("\"complete\": true", "\"complete\": false");
-  refused(x + "/forge.json: complete: false: it lists 6 of the archive's 6 data files");
+  refused(dir.path("x/forge.json: complete: false: it lists 6 of the archive's 6 data files"));
   with_list("\"file_id\": \"0x", "\"file_id\": \"0y");
-  refused(x + "/forge.json: datafiles[0].file_id: '0y");
+  refused(dir.path("x/forge.json: datafiles[0].file_id: '0y"));
   with_list("\"compression\": \"lzo2a\"", "\"compression\": \"zip\"");
-  refused(x + "/forge.json: datafiles[1].compression: 'zip' is not plain, lzo1x, lzo2a or lzo1c");
+  refused(dir.path("x/forge.json: datafiles[1].compression: 'zip' is not plain, lzo1x, lzo2a or lzo1c"));
   with_list("\"form\": \"chunks\"", "\"form\": \"plain\"");
-  refused(x + "/forge.json: datafiles[1].compression: lzo2a does not go with the form 'plain'");
+  refused(dir.path("x/forge.json: datafiles[1].compression: lzo2a does not go with the form 'plain'"));
   with_list("\"block_size\": 16", "\"block_size\": 70000");
-  refused(x + "/forge.json: datafiles[0].block_size: a block table's sizes are u16: at most 65535");
+  refused(dir.path("x/forge.json: datafiles[0].block_size: a block table's sizes are u16: at most 65535"));
   with_list("\"checksum_rule\": \"adler32-0/stored\"", "\"checksum_rule\": \"crc\"");
-  refused(x + "/forge.json: archive.checksum_rule: 'crc' is not");
+  refused(dir.path("x/forge.json: archive.checksum_rule: 'crc' is not"));
   with_list("\"count\": 3", "\"count\": 4");
-  refused(x + "/forge.json: archive.sections: the table sections list 7 data files, not 6");
+  refused(dir.path("x/forge.json: archive.sections: the table sections list 7 data files, not 6"));
   with_list("\"version\": 25", "\"version\": 24");
-  refused(x + "/forge.json: archive.version: 24: only versions 25, 26 and 27 are written");
+  refused(dir.path("x/forge.json: archive.version: 24: only versions 25, 26 and 27 are written"));
   // Version 27's ids are 64-bit: a list that says 27 spells them with 16 hex digits.
   with_list("\"version\": 25", "\"version\": 27");
-  refused(x + "/forge.json: datafiles[0].file_id: '0x");
+  refused(dir.path("x/forge.json: datafiles[0].file_id: '0x"));
   refused("' is not \"0x\" and 16 hex digits");
   with_list("\"file\": \"DataFile_001.data\"", "\"file\": \"DataFile_000.data\"");
-  refused(x + "/forge.json: datafiles[1].file: 'DataFile_000.data' is listed twice");
+  refused(dir.path("x/forge.json: datafiles[1].file: 'DataFile_000.data' is listed twice"));
   with_list("{", "[");
-  refused(x + "/forge.json: offset ");
-  fs::remove(x + "/forge.json");
-  refused(x + "/forge.json: missing (anvilrt extract writes it beside the data files; pack needs it)");
+  refused(dir.path("x/forge.json: offset "));
+  fs::remove(dir.path("x/forge.json"));
+  refused(dir.path("x/forge.json: missing (anvilrt extract writes it beside the data files; pack needs it)"));
 
   // A folder extract wrote for some data files only.
   const std::string some = dir.path("some");

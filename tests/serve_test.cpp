@@ -103,8 +103,26 @@ TEST(ServeOutputName, OnlyAFileNameInTheFolder) {
   write_file((folder / "there.bin").string(), std::vector<u8>{1});
   EXPECT_TRUE(absl::IsAlreadyExists(output_target("there.bin", folder.string(), input, false).status()));
   EXPECT_TRUE(output_target("there.bin", folder.string(), input, true).ok());
+  fs::remove_all(folder);
+}
+
+// A link at the name is never written through, even confirmed. Windows' links: tests/windows/
+// (WindowsServe.ALinkAtTheCopysNameIsRefused).
+TEST(ServeOutputName, ASymbolicLinkAtTheNameIsRefused) {
+  SKIP_ON_WINDOWS("std::filesystem::create_symlink is not implemented by MinGW's libstdc++ (ENOSYS)");
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::temp_directory_path() / "anvilrt_serve_output_link";
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const std::string input = (folder / "input.forge").string();
+  write_file(input, std::vector<u8>{1, 2, 3});
+  write_file((folder / "elsewhere.bin").string(), std::vector<u8>{1});
   fs::create_symlink(input, folder / "link.forge");
+  fs::create_symlink(folder / "elsewhere.bin", folder / "other.forge");
   EXPECT_FALSE(output_target("link.forge", folder.string(), input, true).ok());
+  auto other = output_target("other.forge", folder.string(), input, true);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.status().message().find("is a link"), std::string_view::npos) << other.status();
   fs::remove_all(folder);
 }
 

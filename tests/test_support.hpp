@@ -60,7 +60,10 @@ class TempDir {
  public:
   TempDir();
   ~TempDir();
-  std::string path(const std::string& name) const { return platform::utf8_of(dir_ / platform::path_of(name)); }
+  // DIR/name in the system's spelling (a\b on Windows for "a/b"), as anvilrt prints the paths it finds.
+  std::string path(const std::string& name) const {
+    return platform::utf8_of((dir_ / platform::path_of(name)).make_preferred());
+  }
 
  private:
   std::filesystem::path dir_;
@@ -82,7 +85,7 @@ bool on_windows();
 // Skips a test that cannot mean anything on Windows, saying why (a device node, a FIFO, a POSIX mode):
 // the test is still built there, and reported as skipped with its reason. Tests that only POSIX can build
 // live in tests/posix/ instead.
-#define SKIP_ON_WINDOWS(reason)                                 \
-  do {                                                          \
-    if (::anvil::test::on_windows()) GTEST_SKIP() << (reason);  \
+#define SKIP_ON_WINDOWS(reason)                                \
+  do {                                                         \
+    if (::anvil::test::on_windows()) GTEST_SKIP() << (reason); \
   } while (false)

@@ -8,15 +8,19 @@
 # read, never changed. Each library is installed into BUILD/deps/install/<source>_<version> and kept there,
 # so a second run rebuilds nothing and a new version rebuilds only its library; BUILD/deps/prefix is the
 # union of them. Each library's debian/copyright is kept as share/doc/<source>/copyright (the zip's notices).
+# Only what anvilrt links is built, and nothing else of a library (no tests, examples, tools or docs): -O2
+# without debug information, each library's own build run on every core.
 set -euo pipefail
 
 # One line per library: the Debian package the Linux build links (its source package and version are
-# built), then how: cmake [args] (the project's CMake), autotools, zlib and libdeflate (their own
-# configure and Makefile), boost, or header (cpp-httplib: one header).
+# built), then how: cmake [args] (the project's CMake), lzo2 and libpng (their library's sources compiled
+# by a small CMake project of cmake/windows/, as their own makefiles without configure do: their autotools
+# configure took minutes of compiler checks), zlib and libdeflate (their own configure and Makefile), boost,
+# or header (cpp-httplib: one header).
 libraries=(
-  "liblzo2-dev autotools"
+  "liblzo2-dev lzo2"
   "zlib1g-dev zlib"
-  "libpng-dev autotools"
+  "libpng-dev libpng"
   "libcpp-httplib-dev header"
   "libdeflate-dev libdeflate"
   "libabsl-dev cmake -DABSL_PROPAGATE_CXX_STD=ON -DBUILD_TESTING=OFF -DCMAKE_CXX_STANDARD=20"
@@ -62,21 +66,23 @@ private_apt() {
   apt_ready=1
 }
 
-# Unpacks the source package SOURCE=VERSION (Debian's patches applied) into $deps/src/ and prints its folder.
+# Unpacks the source package SOURCE=VERSION (Debian's patches applied) into $deps/src/ and prints its folder;
+# with a third argument, --download-only, only downloads it there and prints that folder.
 # A mirror keeps only the newest Debian revision of an upstream version (a security update replaces the one
 # installed here): when VERSION itself cannot be had, the other revisions of the same upstream version the
 # mirror lists are tried, newest first, and the one built is said.
 fetch_source() {
   local source=$1 version=$2 dir=$deps/src/${1}_$2 candidate
   local upstream=${version%-*}
+  local only=(${3:+"$3"})
   rm -rf "$dir"
   for candidate in "$version" $(apt-cache "${apt_options[@]}" madison "$source" 2>/dev/null |
     awk -F' [|] ' -v v="$version" -v u="$upstream" '$3 ~ /Sources/ && $2 != v && index($2, u "-") == 1 { print $2 }' |
     sort -u -r -V); do
     mkdir -p "$dir"
-    if (cd "$dir" && apt-get "${apt_options[@]}" source -qq "$source=$candidate" >/dev/null 2>&1); then
+    if (cd "$dir" && apt-get "${apt_options[@]}" source "${only[@]}" -qq "$source=$candidate" >/dev/null 2>&1); then
       [ "$candidate" = "$version" ] || echo "deps: $source $version is not on the mirror: building $candidate" >&2
-      find "$dir" -mindepth 1 -maxdepth 1 -type d
+      if [ ${#only[@]} -gt 0 ]; then echo "$dir"; else find "$dir" -mindepth 1 -maxdepth 1 -type d; fi
       return 0
     fi
     rm -rf "$dir"
@@ -85,24 +91,71 @@ fetch_source() {
   exit 1
 }
 
+# -O2 without debug information for every library (CMake's Release is -O3).
+cflags="-O2 -DNDEBUG"
+
+# The source package SOURCE=VERSION downloaded (not unpacked) into $deps/src/, and only its debian/ folder
+# and libs/program_options/src taken out of it, with the Debian patches that change those sources applied.
+# Prints its folder. The installed headers (build_boost) must be of the same upstream version: checked.
+fetch_source_of_boost() {
+  local source=$1 version=$2 dir headers
+  headers=$(dpkg-query -W -f '${source:Version}' libboost1.74-dev 2>/dev/null) || headers=""
+  if [ "${headers%-*}" != "${version%-*}" ]; then
+    echo "deps: libboost1.74-dev ${headers:-is not installed: it} is not $version: its headers must match the sources" >&2
+    exit 1
+  fi
+  dir=$(fetch_source "$source" "$version" --download-only)
+  mkdir -p "$dir/tree"
+  tar -xf "$dir"/*.debian.tar.* -C "$dir/tree"
+  tar -xf "$dir"/*.orig.tar.* -C "$dir/tree" --strip-components=1 --wildcards '*/libs/program_options/src/*'
+  local patch
+  while read -r patch; do
+    [ -n "$patch" ] || continue
+    if grep -q '^+++ [^ ]*/libs/program_options/src/' "$dir/tree/debian/patches/$patch"; then
+      patch -s -p1 -d "$dir/tree" <"$dir/tree/debian/patches/$patch"
+    fi
+  done < <(grep -v '^#' "$dir/tree/debian/patches/series" 2>/dev/null || true)
+  echo "$dir/tree"
+}
+
 build_cmake() {  # SRC INSTALL [cmake args...]
   local src=$1 install=$2
   shift 2
   cmake -S "$src" -B "$src/build-windows" -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DANVILRT_WINDOWS_DEPS="$staging" \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$install" -DBUILD_SHARED_LIBS=OFF "$@" >/dev/null
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="$cflags" -DCMAKE_CXX_FLAGS_RELEASE="$cflags" \
+    -DCMAKE_INSTALL_PREFIX="$install" -DBUILD_SHARED_LIBS=OFF "$@" >/dev/null
   cmake --build "$src/build-windows" -j "$jobs" >/dev/null
   cmake --install "$src/build-windows" >/dev/null
 }
 
-build_autotools() {  # SRC INSTALL: the libraries before it in the list (libpng's zlib) from the staging prefix
-  (cd "$1" && ./configure -q --host=$triple CC=$triple-gcc-posix --prefix="$2" --disable-shared --enable-static \
-    CPPFLAGS="-I$staging/include" LDFLAGS="-L$staging/lib" PKG_CONFIG_LIBDIR="$staging/lib/pkgconfig" &&
-    make -s -j "$jobs" >/dev/null && make -s install >/dev/null)
+# A library's sources compiled by the CMake project cmake/windows/NAME (its sources' folder given as VARIABLE).
+build_own_cmake() {  # NAME VARIABLE SRC INSTALL
+  local name=$1 variable=$2 src=$3 install=$4
+  cmake --no-warn-unused-cli -S "$source_dir/cmake/windows/$name" -B "$src/build-windows" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+    -DANVILRT_WINDOWS_DEPS="$staging" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="$cflags" \
+    -DCMAKE_CXX_FLAGS_RELEASE="$cflags" -D"$variable=$src" -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
+  cmake --build "$src/build-windows" -j "$jobs" >/dev/null
+  cmake --install "$src/build-windows" >/dev/null
+}
+
+# LZO, and the pkg-config file of the Linux one's name (its version from lzoconf.h).
+build_lzo2() {  # SRC INSTALL
+  build_own_cmake lzo2 LZO_SOURCE "$1" "$2"
+  local version
+  version=$(sed -n 's/^#define LZO_VERSION_STRING *"\(.*\)"/\1/p' "$1/include/lzo/lzoconf.h")
+  mkdir -p "$2/lib/pkgconfig"
+  printf '%s\n' "prefix=$2" 'includedir=${prefix}/include' 'libdir=${prefix}/lib' '' 'Name: lzo2' \
+    'Description: LZO - a real-time data compression library' "Version: $version" 'Cflags: -I${includedir}/lzo' \
+    'Libs: -L${libdir} -llzo2' >"$2/lib/pkgconfig/lzo2.pc"
+}
+
+build_libpng() {  # SRC INSTALL: zlib, before it in the list, from the staging prefix
+  build_own_cmake libpng PNG_SOURCE "$1" "$2"
 }
 
 build_zlib() {  # SRC INSTALL: zlib's own configure, which takes the target from CHOST
-  (cd "$1" && CHOST=$triple CC=$triple-gcc-posix AR=$triple-ar RANLIB=$triple-ranlib ./configure --static --prefix="$2" \
-    >/dev/null && make -s -j "$jobs" libz.a >/dev/null && make -s install >/dev/null)
+  (cd "$1" && CHOST=$triple CC=$triple-gcc-posix AR=$triple-ar RANLIB=$triple-ranlib CFLAGS="$cflags" \
+    ./configure --static --prefix="$2" >/dev/null && make -s -j "$jobs" libz.a >/dev/null && make -s install >/dev/null)
 }
 
 # cpp-httplib: its one header (Debian's shared library is that header compiled with OpenSSL, zlib and Brotli,
@@ -118,17 +171,24 @@ build_header() {  # SRC INSTALL
 }
 
 build_libdeflate() {  # SRC INSTALL: its Makefile names the static archive libdeflatestatic.lib on Windows
-  (cd "$1" && make -s -j "$jobs" CC=$triple-gcc-posix AR=$triple-ar DISABLE_SHARED=1 PREFIX="$2" install >/dev/null &&
+  (cd "$1" && make -s -j "$jobs" CC=$triple-gcc-posix AR=$triple-ar CFLAGS="$cflags" DISABLE_SHARED=1 PREFIX="$2" \
+    install >/dev/null &&
     mv "$2/lib/libdeflatestatic.lib" "$2/lib/libdeflate.a" && rm -rf "${2:?}/bin")
 }
 
-# Boost: the headers, and Program_options' sources compiled into a static archive (the only compiled Boost
-# library anvilrt links; Serialization is used for its headers).
+# Boost: Program_options' sources compiled into a static archive (the only compiled Boost library anvilrt
+# links; Serialization is used for its headers), and the headers. Those are the installed libboost1.74-dev's
+# (/usr/include/boost, linked from the prefix): the same Debian version as the source package, and the same
+# for every system (Boost's headers choose the system as they are compiled). So only Program_options'
+# sources are taken out of the source package's 60 MB tarball (fetch_source_of_boost), not its 60,000 files.
 build_boost() {  # SRC INSTALL
   local src=$1 install=$2
+  mkdir -p "$install/include"
+  ln -s /usr/include/boost "$install/include/boost"
   cmake -S "$source_dir/cmake/windows/boost_program_options" -B "$src/build-windows" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DANVILRT_WINDOWS_DEPS="$staging" -DCMAKE_BUILD_TYPE=Release \
-    -DBOOST_SOURCE="$src" -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
+    -DCMAKE_CXX_FLAGS_RELEASE="$cflags" -DBOOST_SOURCE="$src" -DBOOST_INCLUDE="$install/include" \
+    -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
   cmake --build "$src/build-windows" -j "$jobs" >/dev/null
   cmake --install "$src/build-windows" >/dev/null
 }
@@ -158,7 +218,8 @@ while read -r spec method args; do
     private_apt
     echo "deps: building $source $version for Windows ($method)"
     started=$SECONDS
-    src=$(fetch_source "$source" "$version")
+    if [ "$method" = boost ]; then src=$(fetch_source_of_boost "$source" "$version"); else
+      src=$(fetch_source "$source" "$version"); fi
     rm -rf "$install"
     # shellcheck disable=SC2086  # args: the words of the line
     "build_$method" "$src" "$install" $args

@@ -3,7 +3,9 @@
 #include <absl/strings/str_join.h>
 
 #include <filesystem>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
@@ -54,7 +56,9 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
   if (auto s = check_names(*state, mods); !s.ok()) return s;
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
-  folder::FolderLevels levels(std::move(*game));
+  // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
+  std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
+  folder::FolderLevels& levels = *folder_open;
   auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
   report.check = std::move(analysis->report);
@@ -109,6 +113,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
   }
   const std::string text = state_text(*state);
   if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
+  folder_open.reset();
   if (auto s = txn->commit(); !s.ok()) return s;
   for (const LoadedMod& m : mods) report.notes.push_back(absl::StrFormat("installed %s", m.doc.name));
   return report;

@@ -5,7 +5,9 @@
 #include <absl/strings/str_join.h>
 
 #include <filesystem>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "pipeline/folder_output.hpp"
 #include "pipeline/folder_transaction.hpp"
@@ -80,7 +82,9 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
   game->read_from = restored;
-  folder::FolderLevels levels(std::move(*game));
+  // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
+  std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
+  folder::FolderLevels& levels = *folder_open;
   ModState after;
   auto analysis = analyse(dir, after, levels, *mods);
   if (!analysis.ok()) return analysis.status();
@@ -117,6 +121,7 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
     if (auto s = txn->stage_removal(document_relative(name)); !s.ok()) return s;
   const std::string text = state_text(after);
   if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
+  folder_open.reset();
   if (auto s = txn->commit(); !s.ok()) return s;
   for (const std::string& name : names) report.notes.push_back(absl::StrFormat("uninstalled %s", name));
   return report;

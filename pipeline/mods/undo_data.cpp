@@ -132,7 +132,9 @@ absl::StatusOr<ArchiveUndo> decode_undo(std::span<const u8> bytes, const std::st
 
 absl::Status restore_original(const std::string& modded, const ArchiveUndo& undo, const std::string& out) {
   std::error_code ec;
-  std::filesystem::copy_file(modded, out, std::filesystem::copy_options::overwrite_existing, ec);
+  // Removed first, not overwritten: MinGW's libstdc++ refuses copy_options::overwrite_existing.
+  std::filesystem::remove(out, ec);
+  std::filesystem::copy_file(modded, out, ec);
   if (ec) return absl::InternalError(absl::StrFormat("%s: cannot copy to %s: %s", modded, out, ec.message()));
   {
     std::fstream file(out, std::ios::in | std::ios::out | std::ios::binary);

@@ -21,4 +21,9 @@ std::vector<std::string> utf8_arguments(int argc, char** argv) {
   return out;
 }
 
+bool is_link(const std::string& utf8) {
+  const DWORD attributes = ::GetFileAttributesW(windows::wide(utf8).c_str());
+  return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+}
+
 }  // namespace anvil::platform

@@ -81,6 +81,9 @@ class Page:
         self.wait.until(lambda d: self.by_id("object-pointer").text.endswith(key))
 
     def write_copy(self, name, confirm=False):
+        # The status cleared first: a second copy's answer reads as the first's, which a slow server (the
+        # Windows build under Wine) would not have given yet.
+        self.driver.execute_script("document.getElementById('status').textContent = '';")
         box = self.by_id("copy-name")
         box.clear()
         box.send_keys(name)

@@ -14,7 +14,7 @@ import socket
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serve_support import Served  # noqa: E402
+from serve_support import Served, stop_signal, under_wine  # noqa: E402
 
 failures = []
 
@@ -165,16 +165,20 @@ def main():
             s.close()
         check("clients that reset their connection: the server lives on", served.process.poll() is None)
         # A send to a peer already gone raises SIGPIPE (cpp-httplib sends without MSG_NOSIGNAL): ignored.
-        ignored = next(int(line.split()[1], 16) for line in open(f"/proc/{served.process.pid}/status")
-                       if line.startswith("SigIgn:"))
-        check("SIGPIPE ignored (a tab closed mid-answer does not kill the server)", ignored & (1 << (13 - 1)) != 0)
+        # Windows has no SIGPIPE (the send fails, WSAECONNRESET): the resets above are its whole test there.
+        if under_wine():
+            print("skip SIGPIPE ignored: Windows has no SIGPIPE (/proc would show Wine's own process)")
+        else:
+            ignored = next(int(line.split()[1], 16) for line in open(f"/proc/{served.process.pid}/status")
+                           if line.startswith("SigIgn:"))
+            check("SIGPIPE ignored (a tab closed mid-answer does not kill the server)", ignored & (1 << (13 - 1)) != 0)
 
         addresses = listening_addresses(served.port)
         check("listening on 127.0.0.1 only", addresses == ["0100007F"], addresses)
         status, _, _ = request(served, "GET", "/api/info", headers=good)
         check("still answering after all that", status == 200, status)
         code = served.stop()
-        check("SIGTERM: exit 0", code == 0, code)
+        check(f"{stop_signal().name}: exit 0", code == 0, code)
     check("the input is never written", hashlib.sha256(source.read_bytes()).hexdigest() == before)
     print(f"{len(failures)} failure(s)" if failures else "every check passed")
     return 1 if failures else 0

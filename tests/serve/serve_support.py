@@ -12,6 +12,16 @@ def default_signals():
         signal.signal(sig, signal.SIG_DFL)
 
 
+def under_wine():
+    """Whether the anvilrt these tests run is the Windows build under Wine (tests/CMakeLists.txt says so)."""
+    return bool(os.environ.get("ANVILRT_UNDER_WINE"))
+
+
+def stop_signal():
+    """What stops the server as a user would: SIGTERM, or Ctrl+C (SIGINT through Wine) on Windows."""
+    return signal.SIGINT if under_wine() else signal.SIGTERM
+
+
 class Served:
     """`anvilrt serve FILE ARGS...` running; `url`, `port` and `token` from its first line of stdout."""
 
@@ -27,8 +37,10 @@ class Served:
         self.token = urllib.parse.parse_qs(parts.query)["token"][0]
 
     def stop(self):
-        """SIGTERM, as a service manager stops it: the exit code (0 when it stopped cleanly)."""
-        self.process.send_signal(signal.SIGTERM)
+        """SIGTERM, as a service manager stops it: the exit code (0 when it stopped cleanly). The Windows
+        build under Wine (ANVILRT_UNDER_WINE set) gets SIGINT, which Wine hands to the program as its console's
+        Ctrl+C (SetConsoleCtrlHandler); Wine ends a program on SIGTERM without telling it."""
+        self.process.send_signal(stop_signal())
         try:
             return self.process.wait(timeout=30)
         finally:

@@ -1,6 +1,7 @@
 // What replaces, on Windows, the POSIX-only tests of tests/posix/ (device nodes, FIFOs, modes, signals):
-// reserved device names extracted as files, reparse points not followed, a target another program holds
-// open refused in one line, the replaced file's attributes kept, and non-ASCII paths in and out.
+// reserved device names extracted as files, reparse points not followed (by extract and by the editor's
+// copy), a target another program holds open refused in one line, the replaced file's attributes kept, and
+// non-ASCII paths in and out.
 #include <absl/strings/str_format.h>
 #include <gtest/gtest.h>
 #include <windows.h>
@@ -14,6 +15,7 @@
 #include "model/forge/archive.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/archive_reader.hpp"
+#include "serve/output_name.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil {
@@ -68,6 +70,15 @@ TEST(WindowsExtract, ReservedDeviceNamesAreWrittenAsFiles) {
   EXPECT_EQ(packed.exit_code, 0) << packed.err;
 }
 
+// A symbolic link at `link` to the file `target`; false when none was made (Wine's CreateSymbolicLinkW says
+// it made one and makes nothing: the link is checked to be there).
+bool make_symbolic_link(const std::string& link, const std::string& target) {
+  if (!::CreateSymbolicLinkW(wide(link).c_str(), wide(target).c_str(), SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE))
+    return false;
+  const DWORD made = attributes_of(link);
+  return made != INVALID_FILE_ATTRIBUTES && (made & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+}
+
 // A symbolic link planted at a data file's name is replaced by the file, never written through.
 TEST(WindowsExtract, ReparsePointsAreNotFollowed) {
   test::TempDir dir;
@@ -77,8 +88,10 @@ TEST(WindowsExtract, ReparsePointsAreNotFollowed) {
   std::string victim = dir.path("victim.txt");
   test::write_file(victim, std::vector<u8>{'k', 'e', 'e', 'p'});
   std::string link = out + "\\one.data";
-  if (!::CreateSymbolicLinkW(wide(link).c_str(), wide(victim).c_str(), SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE))
-    GTEST_SKIP() << "cannot create a symbolic link here (no privilege, or no developer mode): " << ::GetLastError();
+  if (!make_symbolic_link(link, victim))
+    GTEST_SKIP() << "cannot create a symbolic link here (no privilege, no developer mode, or Wine, whose "
+                    "CreateSymbolicLinkW makes none): "
+                 << ::GetLastError();
   auto r = test::run_cli({"extract", archive, "-o", out, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::read_text(victim), "keep");
@@ -145,6 +158,37 @@ TEST(WindowsExtract, AJunctionAtANameIsNotFollowed) {
   const DWORD now = attributes_of(junction);
   EXPECT_EQ(now & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY), 0u) << "the junction became the file";
   EXPECT_GT(fs::file_size(platform::path_of(junction)), 4u);
+}
+
+// What replaces ServeOutputName.ASymbolicLinkAtTheNameIsRefused (std::filesystem cannot make a link with
+// MinGW): the editor's "Write a copy" refuses a symbolic link or a junction at the copy's name, in a
+// non-ASCII folder (its path kept in UTF-8), and writes a plain name there.
+TEST(WindowsServe, ALinkAtTheCopysNameIsRefused) {
+  test::TempDir dir;
+  const std::string folder = dir.path("sortie-é");
+  fs::create_directories(platform::path_of(folder));
+  const std::string input = folder + "\\input.forge";
+  test::write_file(input, std::vector<u8>{1, 2, 3});
+  auto plain = serve::output_target("copie-ü.forge", folder, input, false);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(*plain, folder + "\\copie-ü.forge");
+  const std::string elsewhere = dir.path("elsewhere.bin");
+  test::write_file(elsewhere, std::vector<u8>{1});
+  bool linked = false;
+  if (make_symbolic_link(folder + "\\link.forge", elsewhere)) {
+    linked = true;
+    auto link = serve::output_target("link.forge", folder, input, true);
+    ASSERT_FALSE(link.ok());
+    EXPECT_NE(link.status().message().find("is a link"), std::string_view::npos) << link.status();
+  }
+  const std::string victim = dir.path("victim");
+  fs::create_directories(platform::path_of(victim));
+  if (make_junction(folder + "\\junction.forge", victim)) {
+    linked = true;
+    EXPECT_FALSE(serve::output_target("junction.forge", folder, input, true, true).ok());
+    EXPECT_FALSE(serve::output_target("junction.forge", folder, input, true).ok());
+  }
+  if (!linked) GTEST_SKIP() << "neither a symbolic link nor a junction can be made here: error " << ::GetLastError();
 }
 
 // Windows drops trailing dots and spaces from a file name: a data file's name that ends in them keeps
