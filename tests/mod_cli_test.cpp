@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <vector>
 
 #include "patch/rapidjson_document.hpp"
 #include "platform/paths.hpp"
@@ -72,9 +74,9 @@ class ModFolder : public ::testing::TestWithParam<std::string> {
     beta_ops_ = {test_op(agreed_, 3), replace_op(agreed_, 3), replace_op(conflict_, 5)};
     gamma_ops_ = {replace_op("/objects/" + conflict_key_ + "/managed", 6),
                   replace_op(pointer("a2.forge", "DataFile_002", key("a2.forge", "DataFile_002"), "active"), 0)};
-    write(dir_.path("alpha.json"), "{\"anvilrt_mod\": 1, \"name\": \"alpha\", \"version\": \"1.0\", \"author\": \"a\", " +
-                                       std::string("\"game\": \"") + GetParam() + "\", \"patch\": " +
-                                       array(alpha_ops_) + "}");
+    write(dir_.path("alpha.json"),
+          "{\"anvilrt_mod\": 1, \"name\": \"alpha\", \"version\": \"1.0\", \"author\": \"a\", " +
+              std::string("\"game\": \"") + GetParam() + "\", \"patch\": " + array(alpha_ops_) + "}");
     write(dir_.path("beta.json"), array(beta_ops_));
     write(dir_.path("gamma.json"), "{\"anvilrt_mod\": 1, \"name\": \"gamma\", \"patch\": " + array(gamma_ops_) + "}");
   }
@@ -108,7 +110,8 @@ class ModFolder : public ::testing::TestWithParam<std::string> {
       EXPECT_EQ(test::run_cli({"extract", folder + "/" + a, "-o", x, "-q"}).exit_code, 0);
       for (const auto& e : fs::directory_iterator(platform::path_of(x)))
         if (e.path().extension() == ".data")
-          out[std::string(a) + "/" + platform::utf8_of(e.path().filename())] = test::read_file(platform::utf8_of(e.path()));
+          out[std::string(a) + "/" + platform::utf8_of(e.path().filename())] =
+              test::read_file(platform::utf8_of(e.path()));
     }
     return out;
   }
@@ -125,7 +128,8 @@ TEST_P(ModFolder, CheckReportsExactlyThePlantedConflict) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("conflict: beta and gamma write " + conflict_ + ": beta leaves 5, gamma leaves 6"));
   std::size_t conflicts = 0;
-  for (std::size_t at = r.out.find("conflict:"); at != std::string::npos; at = r.out.find("conflict:", at + 1)) ++conflicts;
+  for (std::size_t at = r.out.find("conflict:"); at != std::string::npos; at = r.out.find("conflict:", at + 1))
+    ++conflicts;
   EXPECT_EQ(conflicts, 1u) << r.out;
   EXPECT_THAT(r.out, Not(HasSubstr("fails:")));
   EXPECT_THAT(r.out, HasSubstr("mod alpha: 2 fields in 2 archives (a1.forge, a2.forge)"));
@@ -146,7 +150,8 @@ TEST_P(ModFolder, CheckReportsExactlyThePlantedConflict) {
 
 TEST_P(ModFolder, CheckNamesFailingOperations) {
   const std::string g = game("g");
-  write(dir_.path("bad.json"), "[" + test_op(agreed_, 99) + ", " + replace_op("/objects/0x0123456789abcdef/active", 1) + "]");
+  write(dir_.path("bad.json"),
+        "[" + test_op(agreed_, 99) + ", " + replace_op("/objects/0x0123456789abcdef/active", 1) + "]");
   test::CliResult r = test::run_cli({"mod", "check", g, mod("alpha"), dir_.path("bad.json")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("fails: op 0 (" + agreed_ + ")"));
@@ -159,7 +164,8 @@ TEST_P(ModFolder, InstallEqualsPatchOfTheModsInOrder) {
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_THAT(refused.out, HasSubstr("conflict: beta and gamma"));
   expect_same_archives(g, dir_.path("orig"));
-  test::CliResult r = test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"});
+  test::CliResult r =
+      test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("override: gamma wins over beta at " + conflict_ + " (6, was 5)"));
   // The same operations through `anvilrt patch DIR`, one mod after the other.
@@ -174,8 +180,10 @@ TEST_P(ModFolder, InstallEqualsPatchOfTheModsInOrder) {
   auto installed = data_files(g, "installed");
   EXPECT_EQ(installed, data_files(ref, "patched"));
   EXPECT_EQ(installed.size(), 9u);
-  // The second reader agrees with anvilrt on every data file of the installed archives.
-  for (const char* a : kArchives) {
+  // The second reader agrees with anvilrt on every data file of the installed archives (a Python script
+  // of this machine, which the Windows build under Wine cannot start: Wine.SameAsLinux compares there).
+  for (const char* a : test::on_windows() ? std::vector<const char*>{}
+                                          : std::vector<const char*>(std::begin(kArchives), std::end(kArchives))) {
     const std::string x = dir_.path(std::string("second-") + a);
     const std::string command = "/usr/bin/python3 '" + test::corpus("../tests/forge_second_reader.py") + "' extract '" +
                                 g + "/" + a + "' '" + x + "' >/dev/null";
@@ -193,7 +201,8 @@ TEST_P(ModFolder, InstallEqualsPatchOfTheModsInOrder) {
 
 TEST_P(ModFolder, UninstallingTheMiddleEqualsInstallingTheOtherTwo) {
   const std::string g = game("g"), two = game("two");
-  ASSERT_EQ(test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"}).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"}).exit_code, 0);
   test::CliResult r = test::run_cli({"mod", "uninstall", g, "beta"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(test::run_cli({"mod", "install", two, mod("alpha"), mod("gamma")}).exit_code, 0);
@@ -228,8 +237,11 @@ TEST_P(ModFolder, UninstallingEveryModGivesTheOriginalBytes) {
 
 TEST_P(ModFolder, MergeInstallsAsTheModsInOrder) {
   const std::string g = game("g"), merged = game("merged");
-  ASSERT_EQ(test::run_cli({"mod", "merge", mod("alpha"), mod("beta"), mod("gamma"), "-o", dir_.path("all.json")}).exit_code, 0);
-  ASSERT_EQ(test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"}).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli({"mod", "merge", mod("alpha"), mod("beta"), mod("gamma"), "-o", dir_.path("all.json")}).exit_code,
+      0);
+  ASSERT_EQ(
+      test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"}).exit_code, 0);
   test::CliResult r = test::run_cli({"mod", "install", merged, dir_.path("all.json")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_same_archives(g, merged);
@@ -242,7 +254,8 @@ TEST_P(ModFolder, AnArchiveChangedBehindOurBackIsLeftAlone) {
   // A game update: the archive rewritten (here, its original bytes again).
   fs::remove(g + "/a1.forge");
   fs::copy_file(orig("a1.forge"), g + "/a1.forge");
-  EXPECT_THAT(test::run_cli({"mod", "list", g}).out, HasSubstr("archive a1.forge: changed since anvilrt last wrote it"));
+  EXPECT_THAT(test::run_cli({"mod", "list", g}).out,
+              HasSubstr("archive a1.forge: changed since anvilrt last wrote it"));
   test::CliResult refused = test::run_cli({"mod", "uninstall", g, "alpha"});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_THAT(refused.err, HasSubstr("a1.forge changed since anvilrt last wrote it"));
@@ -301,8 +314,8 @@ TEST_P(ModFolder, MadeForAnotherArchiveIsWarnedAbout) {
 // is entirely as before or entirely as after, and the folder verifies.
 TEST_P(ModFolder, InstallAndUninstallSurviveACrashAtEveryStep) {
   const std::string g = game("g");
-  const std::vector<std::string> install = {"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"),
-                                            "--allow-overrides", "-q"};
+  const std::vector<std::string> install = {"mod",        "install",           g,   mod("alpha"), mod("beta"),
+                                            mod("gamma"), "--allow-overrides", "-q"};
   test::CrashSweep sweep;
   sweep.dir = g;
   sweep.command = install;

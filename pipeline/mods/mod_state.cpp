@@ -4,7 +4,6 @@
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <span>
@@ -12,6 +11,7 @@
 
 #include "codec/checksums.hpp"
 #include "patch/rapidjson_document.hpp"
+#include "platform/file_stamp.hpp"
 #include "reader/input_file.hpp"
 
 namespace anvil::mods {
@@ -190,14 +190,9 @@ std::string state_text(const ModState& state) {
 }
 
 absl::StatusOr<Stamp> stamp_of(const std::string& path) {
-  std::error_code ec;
-  Stamp s;
-  s.size = std::filesystem::file_size(path, ec);
-  if (ec) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, ec.message()));
-  const auto time = std::filesystem::last_write_time(path, ec);
-  if (ec) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, ec.message()));
-  s.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-  return s;
+  auto stamp = platform::file_stamp(path);
+  if (!stamp.ok()) return stamp.status();
+  return Stamp{stamp->size, stamp->mtime_ns};
 }
 
 absl::StatusOr<u32> content_crc32(const std::string& path) {
