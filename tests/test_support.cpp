@@ -68,9 +68,13 @@ void ExpectRoundTrip(std::span<const u8> bytes, Game game) {
 
 TempDir::TempDir() {
   static std::atomic<int> counter{0};
-  dir_ = std::filesystem::temp_directory_path() /
-         ("anvilrt-test-" + std::to_string(platform::process_id()) + "-" + std::to_string(counter++));
-  std::filesystem::create_directories(dir_);
+  // A folder of its own, made anew: under Wine process ids come round again soon, and a folder an earlier
+  // test could not remove (Windows removes no file a process still has open) may hold the same name.
+  const std::filesystem::path base = std::filesystem::temp_directory_path();
+  for (;;) {
+    dir_ = base / ("anvilrt-test-" + std::to_string(platform::process_id()) + "-" + std::to_string(counter++));
+    if (std::filesystem::create_directory(dir_)) break;
+  }
 }
 
 TempDir::~TempDir() {
