@@ -60,9 +60,10 @@ void mod_rows(const ForgeRowOptions& options);
 // memory at (memcpy of 256 MiB, the fastest of 5), since the ratios to a bare level differ by machine.
 std::string machine_line();
 
-// The same objects in three forms, verified with --no-json at --jobs 1 and on all cores (the default:
+// The same objects in four forms, verified with --no-json at --jobs 1 and on all cores (the default:
 // --game auto): the bare level files of a data file's bodies, the plain data files (as `extract` writes
-// them), and the archive they come from (`gen --forge`: LZO1X and LZO2A data files and a plain one); then
+// them), the archive they come from (`gen --forge`: LZO1X and LZO2A data files and a plain one), and those
+// data files packed again as LZO1X (bench/same_objects_rows.cpp); then
 // a patch of one object by /objects/KEY against the same patch by /datafiles/NAME/objects/KEY. The
 // issue-25 targets printed with each ratio.
 void same_objects_rows(const ForgeRowOptions& options);

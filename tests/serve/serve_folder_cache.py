@@ -17,15 +17,9 @@ import sys
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serve_support import Served  # noqa: E402
+from serve_support import Checks, Served  # noqa: E402
 
-failures = []
-
-
-def check(what, condition, detail=""):
-    print(("ok   " if condition else "FAIL ") + what + (f": {detail}" if detail and not condition else ""))
-    if not condition:
-        failures.append(what)
+check = Checks()
 
 
 def snapshot(folder):
@@ -83,8 +77,7 @@ def main():
                           capture_output=True, text=True)
     check("anvilrt patch DIR --dry-run of the same edit: exit 0", done.returncode == 0, done.stderr)
     check("...and it wrote .anvilrt/keys.cache", cache.exists())
-    print(f"{len(failures)} failure(s)" if failures else "every check passed")
-    return 1 if failures else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

@@ -14,15 +14,9 @@ import socket
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serve_support import Served, stop_signal, under_wine  # noqa: E402
+from serve_support import Checks, Served, stop_signal, under_wine  # noqa: E402
 
-failures = []
-
-
-def check(what, condition, detail=""):
-    print(("ok   " if condition else "FAIL ") + what + (f": {detail}" if detail and not condition else ""))
-    if not condition:
-        failures.append(what)
+check = Checks()
 
 
 def request(served, method, path, body=None, headers=None, host=None):
@@ -180,8 +174,7 @@ def main():
         code = served.stop()
         check(f"{stop_signal().name}: exit 0", code == 0, code)
     check("the input is never written", hashlib.sha256(source.read_bytes()).hexdigest() == before)
-    print(f"{len(failures)} failure(s)" if failures else "every check passed")
-    return 1 if failures else 0
+    return check.summary()
 
 
 if __name__ == "__main__":

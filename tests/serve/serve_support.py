@@ -53,3 +53,20 @@ class Served:
     def __exit__(self, *exc):
         if self.process.poll() is None:
             self.stop()
+
+
+class Checks:
+    """The checks of one script: each printed as it is made, the failed ones kept for the exit code."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, what, condition, detail=""):
+        print(("ok   " if condition else "FAIL ") + what + (f": {detail}" if detail and not condition else ""))
+        if not condition:
+            self.failures.append(what)
+
+    def summary(self):
+        """Prints the count and gives the exit code: 0 when every check passed."""
+        print(f"{len(self.failures)} failure(s)" if self.failures else "every check passed")
+        return 1 if self.failures else 0
