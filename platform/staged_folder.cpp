@@ -1,6 +1,9 @@
 // platform/staged_folder.hpp, the part that is no system call (both systems): a StagedFolder moved hands its
-// open folder, staging folder and created folders over; discard() (posix/, windows/) undoes them.
+// open folder, staging folder and created folders over; discard() (posix/, windows/) undoes them. The
+// staging folder and the verdict on a taken name are the same on both systems.
 #include "platform/staged_folder.hpp"
+
+#include <absl/strings/str_cat.h>
 
 #include <string>
 #include <utility>
@@ -30,5 +33,21 @@ StagedFolder& StagedFolder::operator=(StagedFolder&& other) noexcept {
 }
 
 StagedFolder::~StagedFolder() { discard(); }
+
+absl::Status StagedFolder::make_stage() {
+  auto stage = TempFolder::create(folder_, ".anvilrt-stage-");
+  if (!stage.ok())
+    return absl::InternalError(
+        absl::StrCat(dir_, ": cannot create a temporary folder in it: ", stage.status().message()));
+  stage_ = std::move(*stage);
+  return absl::OkStatus();
+}
+
+absl::Status StagedFolder::taken_name(const std::string& name, bool folder, bool no_clobber) const {
+  if (folder) return absl::InvalidArgumentError(absl::StrCat(path(name), ": a folder is in the way"));
+  if (no_clobber)
+    return absl::AlreadyExistsError(absl::StrCat(path(name), ": exists (--no-clobber: nothing is written)"));
+  return absl::OkStatus();
+}
 
 }  // namespace anvil::platform

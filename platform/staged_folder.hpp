@@ -14,11 +14,10 @@
 
 #include <absl/status/statusor.h>
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <cstdint>
 
 #include "platform/native_handle.hpp"
 #include "platform/temp_file.hpp"
@@ -51,6 +50,11 @@ class StagedFolder {
   void discard();
 
  private:
+  // Both systems' steps around their system calls (platform/staged_folder.cpp).
+  absl::Status make_stage();  // the staging folder in the open folder
+  // The verdict on a name where something is: refused when it is a folder, and with `no_clobber`.
+  absl::Status taken_name(const std::string& name, bool folder, bool no_clobber) const;
+
   std::string dir_;
   NativeHandle folder_ = kNoHandle;
   std::vector<std::string> created_;  // folders open() made, deepest first

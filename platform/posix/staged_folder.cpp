@@ -63,11 +63,7 @@ absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
     if (error == ENOTDIR) return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder"));
     return file_error(dir, "cannot open the folder", error);
   }
-  auto stage = TempFolder::create(out.folder_, ".anvilrt-stage-");
-  if (!stage.ok())
-    return absl::InternalError(
-        absl::StrCat(dir, ": cannot create a temporary folder in it: ", stage.status().message()));
-  out.stage_ = std::move(*stage);
+  if (auto s = out.make_stage(); !s.ok()) return s;
   return out;
 }
 
@@ -90,10 +86,7 @@ absl::Status StagedFolder::check(const std::string& name, bool no_clobber) const
     if (error == ENOENT) return absl::OkStatus();
     return file_error(path(name), "cannot check the name", error);
   }
-  if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError(absl::StrCat(path(name), ": a folder is in the way"));
-  if (no_clobber)
-    return absl::AlreadyExistsError(absl::StrCat(path(name), ": exists (--no-clobber: nothing is written)"));
-  return absl::OkStatus();
+  return taken_name(name, S_ISDIR(st.st_mode), no_clobber);
 }
 
 absl::Status StagedFolder::stage(const std::string& name, std::span<const std::uint8_t> bytes) {

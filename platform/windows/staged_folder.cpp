@@ -60,11 +60,7 @@ absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
   BY_HANDLE_FILE_INFORMATION info{};
   if (!::GetFileInformationByHandle(h, &info) || !(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
     return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder"));
-  auto stage = TempFolder::create(out.folder_, ".anvilrt-stage-");
-  if (!stage.ok())
-    return absl::InternalError(
-        absl::StrCat(dir, ": cannot create a temporary folder in it: ", stage.status().message()));
-  out.stage_ = std::move(*stage);
+  if (auto s = out.make_stage(); !s.ok()) return s;
   return out;
 }
 
@@ -88,11 +84,8 @@ absl::Status StagedFolder::check(const std::string& name, bool no_clobber) const
     if (error == ERROR_FILE_NOT_FOUND) return absl::OkStatus();
     return file_error(path(name), "cannot check the name", windows::error_status(error));
   }
-  if ((attributes & FILE_ATTRIBUTE_DIRECTORY) && !(attributes & FILE_ATTRIBUTE_REPARSE_POINT))
-    return absl::InvalidArgumentError(absl::StrCat(path(name), ": a folder is in the way"));
-  if (no_clobber)
-    return absl::AlreadyExistsError(absl::StrCat(path(name), ": exists (--no-clobber: nothing is written)"));
-  return absl::OkStatus();
+  return taken_name(name, (attributes & FILE_ATTRIBUTE_DIRECTORY) && !(attributes & FILE_ATTRIBUTE_REPARSE_POINT),
+                    no_clobber);
 }
 
 absl::Status StagedFolder::stage(const std::string& name, std::span<const std::uint8_t> bytes) {
