@@ -5,8 +5,12 @@
 
 #include <absl/strings/str_cat.h>
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <utility>
+
+#include "platform/paths.hpp"
 
 namespace anvil::platform {
 
@@ -33,6 +37,20 @@ StagedFolder& StagedFolder::operator=(StagedFolder&& other) noexcept {
 }
 
 StagedFolder::~StagedFolder() { discard(); }
+
+absl::Status StagedFolder::create_missing() {
+  if (dir_.empty()) return absl::InvalidArgumentError("-o: the folder's name is empty");
+  std::error_code ec;
+  // The folders that are missing, deepest first: removed again when nothing is written.
+  for (std::filesystem::path p = path_of(dir_);
+       !p.empty() && !std::filesystem::exists(std::filesystem::symlink_status(p, ec)); p = p.parent_path()) {
+    created_.push_back(utf8_of(p));
+    if (p == p.parent_path()) break;
+  }
+  if (!created_.empty() && !std::filesystem::create_directories(path_of(dir_), ec) && ec)
+    return absl::InternalError(absl::StrCat(dir_, ": cannot create the folder: ", ec.message()));
+  return absl::OkStatus();
+}
 
 absl::Status StagedFolder::make_stage() {
   auto stage = TempFolder::create(folder_, ".anvilrt-stage-");

@@ -51,7 +51,8 @@ class StagedFolder {
 
  private:
   // Both systems' steps around their system calls (platform/staged_folder.cpp).
-  absl::Status make_stage();  // the staging folder in the open folder
+  absl::Status create_missing();  // dir_ and its missing parents, noted in created_
+  absl::Status make_stage();      // the staging folder in the open folder
   // The verdict on a name where something is: refused when it is a folder, and with `no_clobber`.
   absl::Status taken_name(const std::string& name, bool folder, bool no_clobber) const;
 

@@ -46,16 +46,7 @@ int rename_no_replace(int from_dir, const char* from, int to_dir, const char* to
 absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
   StagedFolder out;
   out.dir_ = dir;
-  if (dir.empty()) return absl::InvalidArgumentError("-o: the folder's name is empty");
-  std::error_code ec;
-  // The folders that are missing, deepest first: removed again when nothing is written.
-  for (std::filesystem::path p = dir; !p.empty() && !std::filesystem::exists(std::filesystem::symlink_status(p, ec));
-       p = p.parent_path()) {
-    out.created_.push_back(p.string());
-    if (p == p.parent_path()) break;
-  }
-  if (!out.created_.empty() && !std::filesystem::create_directories(dir, ec) && ec)
-    return absl::InternalError(absl::StrCat(dir, ": cannot create the folder: ", ec.message()));
+  if (auto s = out.create_missing(); !s.ok()) return s;
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   out.folder_ = fd;
   if (fd < 0) {

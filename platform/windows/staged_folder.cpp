@@ -42,15 +42,7 @@ std::wstring folder_path(NativeHandle folder) { return windows::final_path(as_ha
 absl::StatusOr<StagedFolder> StagedFolder::open(const std::string& dir) {
   StagedFolder out;
   out.dir_ = dir;
-  if (dir.empty()) return absl::InvalidArgumentError("-o: the folder's name is empty");
-  std::error_code ec;
-  for (std::filesystem::path p = path_of(dir);
-       !p.empty() && !std::filesystem::exists(std::filesystem::symlink_status(p, ec)); p = p.parent_path()) {
-    out.created_.push_back(utf8_of(p));
-    if (p == p.parent_path()) break;
-  }
-  if (!out.created_.empty() && !std::filesystem::create_directories(path_of(dir), ec) && ec)
-    return absl::InternalError(absl::StrCat(dir, ": cannot create the folder: ", ec.message()));
+  if (auto s = out.create_missing(); !s.ok()) return s;
   // A link given as `dir` is followed (the user named it); no deletion shared: the folder stays where it is.
   HANDLE h =
       ::CreateFileW(wide(dir).c_str(), FILE_LIST_DIRECTORY | FILE_TRAVERSE | FILE_ADD_FILE | FILE_ADD_SUBDIRECTORY,
