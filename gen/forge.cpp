@@ -4,11 +4,14 @@
 #include <absl/strings/str_format.h>
 
 #include <cstring>
+#include <span>
 #include <stdexcept>
+#include <string_view>
 
 #include "gen/generator.hpp"
 #include "gen/random.hpp"
 #include "model/forge/data_file.hpp"
+#include "model/forge/kept_bytes.hpp"
 #include "model/forge/stored_data_file.hpp"
 #include "platform/replace_file.hpp"
 #include "writer/encode.hpp"
@@ -25,9 +28,12 @@ constexpr u64 kAlignment = 16;
 constexpr u32 kFileType = 0x0FAEBA30;      // the file_type every generated data file has
 constexpr u32 kResourceType = 0x9B7F5D64;  // the resource_type of every generated entry
 
+void random_run(Rng& rng, std::span<u8> run) {
+  for (auto& b : run) b = static_cast<u8>(rng.next());
+}
 template <std::size_t N>
 void random_bytes(Rng& rng, Opaque<N>& o) {
-  for (auto& b : o.bytes) b = static_cast<u8>(rng.next());
+  random_run(rng, o.bytes);
 }
 
 template <std::size_t N>
@@ -144,21 +150,19 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   head.header.unknown = static_cast<u8>(rng.next());
   head.header.unknown_1.bytes.resize(11);
   for (auto& b : head.header.unknown_1.bytes) b = static_cast<u8>(rng.next());
-  random_bytes(rng, head.data_header);
+  random_bytes(rng, head.data_header.unknown);
   const u32 count = static_cast<u32>(options.datafiles);
-  std::memcpy(head.data_header.bytes.data(), &count, sizeof count);  // the wiki: the file count
+  std::memcpy(head.data_header.unknown.bytes.data(), &count, sizeof count);  // the wiki: the file count
   for (u64 n : {(options.datafiles + 1) / 2, options.datafiles / 2}) {
     if (n == 0) continue;
-    NewSection s;
-    s.count = n;
-    random_bytes(rng, s.unknown_0);
-    random_bytes(rng, s.unknown_1);
-    random_bytes(rng, s.unknown_2);
+    TableSection s;
+    s.count = static_cast<i32>(n);
+    for_each_kept(s, variant, [&](std::string_view, std::span<u8> run) { random_run(rng, run); });
     head.sections.push_back(s);
   }
   head.alignment = kAlignment;
   const bool v27 = variant.v27();
-  if (v27) random_bytes(rng, head.data_header_27);
+  if (v27) random_bytes(rng, head.data_header.unknown_27);
 
   // Each data file aligned, with a few bytes of padding more before some.
   VectorSink sink;

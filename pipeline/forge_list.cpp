@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/forge/kept_bytes.hpp"
 #include "model/json_text.hpp"
 #include "reader/forge/data_files.hpp"
 #include "writer/forge/archive_writer.hpp"
@@ -92,12 +93,21 @@ class Field {
       return error(absl::StrFormat("must be %d bytes (%d hex digits), not %d", *size, 2 * *size, out.size()));
     return out;
   }
-  template <std::size_t N>
-  absl::Status opaque(Opaque<N>& out) const {
-    if (!v_) return absl::OkStatus();  // optional: zero bytes
-    auto bytes = hex(N);
+  // A kept run of a declaration (model/forge/kept_bytes.hpp): optional, zero bytes when absent.
+  absl::Status run(std::span<u8> out) const {
+    if (!v_) return absl::OkStatus();
+    auto bytes = hex(out.size());
     if (!bytes.ok()) return bytes.status();
-    std::copy(bytes->begin(), bytes->end(), out.bytes.begin());
+    std::copy(bytes->begin(), bytes->end(), out.begin());
+    return absl::OkStatus();
+  }
+  // All the kept runs of `value` end to end: optional, zero bytes when absent.
+  template <class T>
+  absl::Status kept(T& value, ForgeVariant variant) const {
+    if (!v_) return absl::OkStatus();
+    auto bytes = hex(kept_size<T>(variant));
+    if (!bytes.ok()) return bytes.status();
+    set_kept_bytes(value, variant, *bytes);
     return absl::OkStatus();
   }
   absl::StatusOr<std::string> name() const {
@@ -123,6 +133,14 @@ class Field {
   do {                                                        \
     if (auto anvil_s = (expr); !anvil_s.ok()) return anvil_s; \
   } while (0)
+
+// forge.json's member for a kept run of the file-data header: "data_header_kept" and what follows
+// "unknown" in the declaration's name ("unknown_27": "data_header_kept_27").
+std::string data_header_member(std::string_view name) {
+  constexpr std::string_view kUnknown = "unknown";
+  if (name.substr(0, kUnknown.size()) == kUnknown) name.remove_prefix(kUnknown.size());
+  return absl::StrCat("data_header_kept", std::string(name));
+}
 
 std::optional<Compression> compression_named(std::string_view name) {
   for (Compression c : {Compression::plain, Compression::lzo1x, Compression::lzo2a, Compression::lzo1c})
@@ -235,21 +253,13 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant vari
       return raw.error("must be \"stored\", \"decompressed\" or a number 0..4294967295");
     }
   }
-  Field kept = f.member("name_entry_kept");
-  if (kept.present()) {
-    std::vector<u8> bytes;
-    ANVIL_ASSIGN(bytes, kept.hex(variant.v27() ? 56 : 52));
-    std::copy_n(bytes.begin(), 12, d.name_unknown_0.bytes.begin());
-    std::copy_n(bytes.begin() + 12, 24, d.name_unknown_1.bytes.begin());
-    std::copy_n(bytes.begin() + 36, 16, d.name_unknown_2.bytes.begin());
-    if (variant.v27()) std::copy_n(bytes.begin() + 52, 4, d.name_unknown_27.bytes.begin());
-  }
+  ANVIL_CHECK(f.member("name_entry_kept").kept(d.name_kept, variant));
   if (f.member("header_name").present())
     ANVIL_ASSIGN(d.header_name, f.member("header_name").name());
   else
     d.header_name = d.name_entry;
   if (d.header_name.size() > 128) return f.member("header_name").error("longer than the header's 128 bytes");
-  ANVIL_CHECK(f.member("header_kept").opaque(d.header_unknown));
+  ANVIL_CHECK(f.member("header_kept").kept(d.header_kept, variant));
   return d;
 }
 
@@ -309,12 +319,9 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
     d.raw_size.kind = RawSize::decompressed;
   else
     d.raw_size = {RawSize::kept, f.name.raw_size};
-  d.name_unknown_0 = f.name.unknown_0;
-  d.name_unknown_1 = f.name.unknown_1;
-  d.name_unknown_2 = f.name.unknown_2;
-  d.name_unknown_27 = f.name.unknown_27;
+  d.name_kept = f.name;
   d.header_name = text_of(f.header.name.bytes);
-  d.header_unknown = f.header.unknown;
+  d.header_kept = f.header;
   return d;
 }
 
@@ -322,18 +329,7 @@ ForgeList list_head(const Archive& archive, const ChecksumVerdict& checksums) {
   ForgeList list;
   list.archive_datafiles = archive.files.size();
   list.layout = archive.data_layout;
-  list.head.header = archive.header;
-  list.head.data_header = archive.data_header.unknown;
-  list.head.data_header_27 = archive.data_header.unknown_27;
-  for (const SectionAt& s : archive.sections) {
-    NewSection section;
-    section.count = static_cast<std::size_t>(s.table.count);
-    section.unknown_0 = s.table.unknown_0;
-    section.unknown_1 = s.table.unknown_1;
-    section.unknown_2 = s.table.unknown_2;
-    list.head.sections.push_back(section);
-  }
-  list.head.alignment = data_file_alignment(archive);
+  list.head = head_of(archive, data_file_alignment(archive));
   list.checksum_rule = checksums.name();
   return list;
 }
@@ -356,17 +352,18 @@ std::string list_json(const ForgeList& list) {
   put(w, "alignment", list.head.alignment);
   put(w, "header_unknown", static_cast<u64>(list.head.header.unknown));
   put(w, "header_kept", hex_of(list.head.header.unknown_1.bytes));
-  put(w, "data_header_kept", hex_of(list.head.data_header.bytes));
   const ForgeVariant variant{list.head.header.version};
-  if (variant.v27()) put(w, "data_header_kept_27", hex_of(list.head.data_header_27.bytes));
+  DataHeader data_header = list.head.data_header;
+  for_each_kept(data_header, variant, [&](std::string_view name, std::span<u8> run) {
+    put(w, data_header_member(name).c_str(), hex_of(run));
+  });
   w.Key("sections");
   w.StartArray();
-  for (const NewSection& s : list.head.sections) {
+  for (TableSection s : list.head.sections) {
     w.StartObject();
     put(w, "count", static_cast<u64>(s.count));
-    put(w, "unknown_0", hex_of(s.unknown_0.bytes));
-    put(w, "unknown_1", hex_of(s.unknown_1.bytes));
-    put(w, "unknown_2", hex_of(s.unknown_2.bytes));
+    for_each_kept(s, variant,
+                  [&](std::string_view name, std::span<u8> run) { put(w, std::string(name).c_str(), hex_of(run)); });
     w.EndObject();
   }
   w.EndArray();
@@ -408,14 +405,10 @@ std::string list_json(const ForgeList& list) {
       w.Uint64(d.raw_size.value);
     else
       w.String(d.raw_size.kind == RawSize::stored ? "stored" : "decompressed");
-    std::vector<u8> kept(d.name_unknown_0.bytes.begin(), d.name_unknown_0.bytes.end());
-    kept.insert(kept.end(), d.name_unknown_1.bytes.begin(), d.name_unknown_1.bytes.end());
-    kept.insert(kept.end(), d.name_unknown_2.bytes.begin(), d.name_unknown_2.bytes.end());
-    if (variant.v27()) kept.insert(kept.end(), d.name_unknown_27.bytes.begin(), d.name_unknown_27.bytes.end());
-    put(w, "name_entry_kept", hex_of(kept));
+    put(w, "name_entry_kept", hex_of(kept_bytes(d.name_kept, variant)));
     if (!variant.v27()) {  // version 27 has no data file header
       put(w, "header_name", printable_name(d.header_name));
-      put(w, "header_kept", hex_of(d.header_unknown.bytes));
+      put(w, "header_kept", hex_of(kept_bytes(d.header_kept, variant)));
     }
     w.EndObject();
   }
@@ -469,20 +462,26 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
   }
   if (archive.member("header_kept").present())
     ANVIL_ASSIGN(list.head.header.unknown_1.bytes, archive.member("header_kept").hex(std::nullopt));
-  ANVIL_CHECK(archive.member("data_header_kept").opaque(list.head.data_header));
   const ForgeVariant variant{list.head.header.version, list.layout};
-  if (variant.v27()) ANVIL_CHECK(archive.member("data_header_kept_27").opaque(list.head.data_header_27));
+  absl::Status kept = absl::OkStatus();
+  for_each_kept(list.head.data_header, variant, [&](std::string_view name, std::span<u8> run) {
+    if (kept.ok()) kept = archive.member(data_header_member(name).c_str()).run(run);
+  });
+  ANVIL_CHECK(kept);
   Field sections = archive.member("sections");
   if (sections.present()) {
     if (!sections.value().IsArray()) return sections.error("must be an array");
     for (rapidjson::SizeType k = 0; k < sections.value().Size(); ++k) {
       Field f(&sections.value()[k], absl::StrFormat("%s[%d]", sections.path(), k));
       if (!f.value().IsObject()) return f.error("must be an object");
-      NewSection section;
-      ANVIL_ASSIGN(section.count, f.member("count").number(std::numeric_limits<i32>::max()));
-      ANVIL_CHECK(f.member("unknown_0").opaque(section.unknown_0));
-      ANVIL_CHECK(f.member("unknown_1").opaque(section.unknown_1));
-      ANVIL_CHECK(f.member("unknown_2").opaque(section.unknown_2));
+      TableSection section;
+      u64 count = 0;
+      ANVIL_ASSIGN(count, f.member("count").number(std::numeric_limits<i32>::max()));
+      section.count = static_cast<i32>(count);
+      for_each_kept(section, variant, [&](std::string_view name, std::span<u8> run) {
+        if (kept.ok()) kept = f.member(std::string(name).c_str()).run(run);
+      });
+      ANVIL_CHECK(kept);
       list.head.sections.push_back(section);
     }
   }

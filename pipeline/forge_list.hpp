@@ -37,13 +37,11 @@ struct ListedDataFile {
   Compression compression = Compression::plain;
   StoredSpec stored;  // form, prefix, block size, first set's size, the sets' header fields
   RawSize raw_size;
-  // Kept as they are: the name entry's unknown bytes and the 440-byte header.
-  Opaque<12> name_unknown_0;
-  Opaque<24> name_unknown_1;
-  Opaque<16> name_unknown_2;
-  Opaque<4> name_unknown_27;  // version 27's 4 more
-  std::string header_name;    // as bytes
-  Opaque<312> header_unknown;
+  // Kept as they are: the kept runs of the name entry and of the 440-byte header (model/forge/kept_bytes.hpp;
+  // their other fields are the members above).
+  NameEntry name_kept;
+  std::string header_name;  // as bytes
+  DataFileHeader header_kept;
 };
 
 struct ForgeList {

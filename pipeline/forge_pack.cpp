@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/forge/kept_bytes.hpp"
 #include "pipeline/forge_list.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/archive_reader.hpp"
@@ -166,6 +167,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
   }
   report.checksum_rule = checksum_rule_name(*rule);
 
+  const ForgeVariant variant{list.head.header.version, list.layout};
   auto data_path = [&](std::size_t k) {
     return platform::utf8_of(platform::path_of(dir) / platform::path_of(list.datafiles[k].file));
   };
@@ -183,12 +185,9 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
                                                           stored.status().message()));
       NewDataFile file;
       file.file_id = d.file_id;
-      file.name.unknown_0 = d.name_unknown_0;
+      copy_kept(d.name_kept, file.name, variant);
       file.name.file_type = d.file_type;
-      file.name.unknown_1 = d.name_unknown_1;
       file.name.name = fixed_name<128>(d.name_entry);
-      file.name.unknown_2 = d.name_unknown_2;
-      file.name.unknown_27 = d.name_unknown_27;
       if (d.raw_size.kind == RawSize::decompressed) {
         if (data->bytes().size() > std::numeric_limits<u32>::max())
           return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
@@ -199,7 +198,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       }
       file.header =
           default_data_file_header(std::span(reinterpret_cast<const u8*>(d.header_name.data()), d.header_name.size()));
-      file.header.unknown = d.header_unknown;  // zeros unless forge.json keeps them
+      copy_kept(d.header_kept, file.header, variant);  // zeros unless forge.json keeps them
       if (auto s = writer->add(file, encode_stored(*stored)); !s.ok()) return prefixed(data_path(k), s);
     }
     auto layout = writer->finish();
@@ -250,19 +249,7 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
   report.before = bytes.size();
   report.alignment = alignment.value_or(data_file_alignment(archive));
 
-  NewArchiveHead head;
-  head.header = archive.header;
-  head.data_header = archive.data_header.unknown;
-  head.data_header_27 = archive.data_header.unknown_27;
-  for (const SectionAt& s : archive.sections) {
-    NewSection section;
-    section.count = static_cast<std::size_t>(s.table.count);
-    section.unknown_0 = s.table.unknown_0;
-    section.unknown_1 = s.table.unknown_1;
-    section.unknown_2 = s.table.unknown_2;
-    head.sections.push_back(section);
-  }
-  head.alignment = report.alignment;
+  NewArchiveHead head = head_of(archive, report.alignment);
 
   auto produce = [&](ByteSink& out) -> absl::Status {
     auto writer = NewArchiveWriter::open(head, archive.files.size(), out);
@@ -284,15 +271,14 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
   auto check = [&](std::span<const u8> written, const InputFile* file) -> absl::Status {
     auto after = read_archive(written, file);
     if (!after.ok()) return not_read_back(std::string(after.status().message()));
+    const ForgeVariant variant = archive.variant();
     if (encoded(after->header) != encoded(archive.header) ||
-        after->data_header.unknown.bytes != archive.data_header.unknown.bytes ||
-        after->data_header.unknown_27.bytes != archive.data_header.unknown_27.bytes)
+        kept_bytes(after->data_header, variant) != kept_bytes(archive.data_header, variant))
       return not_read_back("its header or file-data header differs");
     if (after->sections.size() != archive.sections.size()) return not_read_back("another number of table sections");
     for (std::size_t k = 0; k < archive.sections.size(); ++k) {
       const TableSection &a = archive.sections[k].table, &b = after->sections[k].table;
-      if (a.count != b.count || a.unknown_0.bytes != b.unknown_0.bytes || a.unknown_1.bytes != b.unknown_1.bytes ||
-          a.unknown_2.bytes != b.unknown_2.bytes)
+      if (a.count != b.count || kept_bytes(a, variant) != kept_bytes(b, variant))
         return not_read_back(absl::StrFormat("table section %d differs", k));
     }
     if (after->files.size() != archive.files.size()) return not_read_back("another number of data files");

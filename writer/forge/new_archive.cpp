@@ -31,25 +31,29 @@ absl::StatusOr<NewArchiveWriter> NewArchiveWriter::open(NewArchiveHead head, std
   if (head.alignment == 0 || (head.alignment & (head.alignment - 1)) != 0 || head.alignment > (u64{1} << 30))
     return absl::InvalidArgumentError(
         absl::StrFormat("the alignment %d is not a power of two up to 2^30", head.alignment));
+  if (files > static_cast<u64>(std::numeric_limits<i32>::max()))
+    return absl::InvalidArgumentError(absl::StrFormat("%d data files do not fit a table section's count", files));
   if (head.sections.empty()) {
-    NewSection all;
-    all.count = files;
+    TableSection all;
+    all.count = static_cast<i32>(files);
     head.sections.push_back(all);
   }
   u64 listed = 0;
-  for (const NewSection& s : head.sections) listed += s.count;
+  for (const TableSection& s : head.sections) {
+    if (s.count < 0)
+      return absl::InvalidArgumentError(absl::StrFormat("a table section counts %d data files", s.count));
+    listed += static_cast<u64>(s.count);
+  }
   if (listed != files)
     return absl::InvalidArgumentError(absl::StrFormat("the table sections list %d data files, not %d", listed, files));
-  if (files > static_cast<u64>(std::numeric_limits<i32>::max()))
-    return absl::InvalidArgumentError(absl::StrFormat("%d data files do not fit a table section's count", files));
   NewArchiveWriter w(std::move(head), files, out);
   // The header's H follows from its kept bytes (ArchiveHeader::serialize derives it when saving).
   w.layout_.first_header = ArchiveHeader::min_wire_size + w.head_.header.unknown_1.bytes.size();
   const TableLayout& tables = TableLayout::of({w.head_.header.version});
   u64 at = w.layout_.first_header + tables.data_header;
-  for (const NewSection& s : w.head_.sections) {
+  for (const TableSection& s : w.head_.sections) {
     w.layout_.sections.push_back(at);
-    at += tables.section + s.count * (tables.index_entry + tables.name_entry);
+    at += tables.section + static_cast<u64>(s.count) * (tables.index_entry + tables.name_entry);
   }
   w.end_ = at;
   w.index_.reserve(files);
@@ -103,25 +107,18 @@ absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 paddi
   const TableLayout& tables = TableLayout::of({head_.header.version});
   const unsigned version = tables.variant.code();
   if (auto s = out_->write_at(0, encoded(head_.header, version)); !s.ok()) return s;
-  DataHeader data_header;
-  data_header.unknown = head_.data_header;
-  data_header.unknown_27 = head_.data_header_27;
+  DataHeader data_header = head_.data_header;
   data_header.first_section = static_cast<i64>(layout_.sections.front());
   if (auto s = out_->write_at(layout_.first_header, encoded(data_header, version)); !s.ok()) return s;
   std::size_t next_file = 0;
   for (std::size_t k = 0; k < head_.sections.size(); ++k) {
-    const NewSection& s = head_.sections[k];
-    const u64 at = layout_.sections[k];
-    TableSection table;
-    table.count = static_cast<i32>(s.count);
-    table.unknown_0 = s.unknown_0;
-    table.unknown_1 = s.unknown_1;
-    table.unknown_2 = s.unknown_2;
+    const u64 at = layout_.sections[k], count = static_cast<u64>(head_.sections[k].count);
+    TableSection table = head_.sections[k];  // its count and kept runs; the offsets laid out here
     table.index_table = static_cast<i64>(at + tables.section);
-    table.name_table = static_cast<i64>(at + tables.section + s.count * tables.index_entry);
+    table.name_table = static_cast<i64>(at + tables.section + count * tables.index_entry);
     table.next = k + 1 < head_.sections.size() ? static_cast<i64>(layout_.sections[k + 1]) : TableSection::kLast;
     if (auto st = out_->write_at(at, encoded(table, version)); !st.ok()) return st;
-    for (std::size_t j = 0; j < s.count; ++j, ++next_file) {
+    for (std::size_t j = 0; j < count; ++j, ++next_file) {
       const u64 index_at = static_cast<u64>(table.index_table) + j * tables.index_entry;
       const u64 name_at = static_cast<u64>(table.name_table) + j * tables.name_entry;
       if (auto st = out_->write_at(index_at, encoded(index_[next_file], version)); !st.ok()) return st;
@@ -130,6 +127,15 @@ absl::StatusOr<NewArchiveLayout> NewArchiveWriter::finish(u64 trailing, u8 paddi
   }
   layout_.size = end_;
   return layout_;
+}
+
+NewArchiveHead head_of(const Archive& archive, u64 alignment) {
+  NewArchiveHead head;
+  head.header = archive.header;
+  head.data_header = archive.data_header;
+  for (const SectionAt& s : archive.sections) head.sections.push_back(s.table);
+  head.alignment = alignment;
+  return head;
 }
 
 }  // namespace anvil::forge

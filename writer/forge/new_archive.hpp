@@ -18,23 +18,20 @@
 
 namespace anvil::forge {
 
-// A table section's kept fields and how many data files (the next ones, in order) it lists.
-struct NewSection {
-  std::size_t count = 0;
-  Opaque<4> unknown_0;
-  Opaque<8> unknown_1;
-  Opaque<8> unknown_2;
-};
-
-// What the archive keeps of its own: the header (its `unknown` byte, version and the bytes up to H; H
-// follows from them) and the file-data header's 32 bytes. The sections' counts add up to the data files.
+// What the archive keeps of its own, in the declarations' own structures: the header (its `unknown` byte,
+// version and the bytes up to H; H follows from them), the file-data header's kept runs (S is laid out),
+// and each table section's count and kept runs (its offsets are laid out). The sections' counts add up to
+// the data files; none: one section of them all.
 struct NewArchiveHead {
-  ArchiveHeader header;  // its version (25, 26 or 27) lays out every table (FORGE.md 7)
-  Opaque<32> data_header;
-  Opaque<4> data_header_27;  // version 27's 4 more kept bytes
-  std::vector<NewSection> sections;
+  ArchiveHeader header;  // its version lays out every table (FORGE.md 7)
+  DataHeader data_header;
+  std::vector<TableSection> sections;
   u64 alignment = 16;  // of each data file's 440-byte header: a power of two, 1 for none
 };
+
+// The head of a new archive that keeps `archive`'s own: its header, its file-data header's kept bytes, its
+// sections with their counts, and `alignment` (pack and compact write an archive again from its head).
+NewArchiveHead head_of(const Archive& archive, u64 alignment);
 
 // One data file: its index entry's id, its name entry and 440-byte header as they are to be written
 // (raw_size excepted), and the gap before it.
