@@ -62,11 +62,16 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
 // The archive's own fields: the header, the file-data header and the sections as the archive has them.
 ForgeList list_head(const Archive& archive, const ChecksumVerdict& checksums);
 
-// The JSON text.
+// The JSON text (pipeline/forge_list_json.cpp).
 std::string list_json(const ForgeList& list);
 
-// Parses forge.json's text. Errors are one line naming the field ("datafiles[3].file_id: ...").
+// Parses forge.json's text (pipeline/forge_list_parse.cpp). Errors are one line naming the field
+// ("datafiles[3].file_id: ...").
 absl::StatusOr<ForgeList> parse_list(std::string_view text);
+
+// forge.json's member for a kept run of the file-data header (model/forge/kept_bytes.hpp): "data_header_kept"
+// and what follows "unknown" in the declaration's name ("unknown_27": "data_header_kept_27").
+std::string data_header_member(std::string_view name);
 
 // The bytes a name spelled by printable_name() stand for ("\xNN" escapes decoded); none when the
 // spelling is not one printable_name() makes.
