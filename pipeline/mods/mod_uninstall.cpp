@@ -5,6 +5,7 @@
 #include <absl/strings/str_join.h>
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -43,6 +44,22 @@ absl::StatusOr<std::vector<LoadedMod>> staying_mods(const std::string& dir, cons
   return out;
 }
 
+// Each archive a mod changed restored to its original bytes in the work folder: where each copy is, by name.
+absl::StatusOr<std::map<std::string, std::string>> restore_originals(const std::string& dir, const ModState& state,
+                                                                     const WorkFolder& work) {
+  std::error_code ec;
+  std::filesystem::create_directories(work.path, ec);
+  if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
+  std::map<std::string, std::string> restored;
+  for (const auto& [name, record] : state.archives) {
+    auto undo = read_undo_file(in_folder(dir, undo_relative(name)));
+    if (!undo.ok()) return undo.status();
+    restored[name] = (std::filesystem::path(work.path) / name).string();
+    if (auto s = restore_original(in_folder(dir, name), *undo, restored[name]); !s.ok()) return s;
+  }
+  return restored;
+}
+
 }  // namespace
 
 absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::vector<std::string>& names) {
@@ -64,18 +81,10 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
         "as it is now)",
         dir, absl::StrJoin(stale, ", "), dir));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
-  // Each changed archive restored to its original bytes, in a work folder.
   WorkFolder work{in_folder(dir, ".anvilrt/mods/work")};
-  std::error_code ec;
-  std::filesystem::create_directories(work.path, ec);
-  if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
-  std::map<std::string, std::string> restored;
-  for (const auto& [name, record] : state->archives) {
-    auto undo = read_undo_file(in_folder(dir, undo_relative(name)));
-    if (!undo.ok()) return undo.status();
-    restored[name] = (std::filesystem::path(work.path) / name).string();
-    if (auto s = restore_original(in_folder(dir, name), *undo, restored[name]); !s.ok()) return s;
-  }
+  auto originals = restore_originals(dir, *state, work);
+  if (!originals.ok()) return originals.status();
+  const std::map<std::string, std::string>& restored = *originals;
   auto mods = staying_mods(dir, *state, removed);
   if (!mods.ok()) return mods.status();
   // The folder as the mods that stay see it: the restored archives, and the others as they are.
