@@ -21,13 +21,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-rapidjson::Document diff_json(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  EXPECT_FALSE(d.HasParseError()) << text.substr(0, 200);
-  return d;
-}
-
 class ArchiveDiff : public ::testing::Test {
  protected:
   std::string generate(const std::string& name, Game game, u64 datafiles, u64 block_size,
@@ -64,7 +57,7 @@ class ArchiveDiff : public ::testing::Test {
   std::vector<std::vector<std::string>> keys(const std::string& archive) {
     auto r = test::run_cli({"dump", archive, "-q"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    rapidjson::Document d = diff_json(r.out);
+    rapidjson::Document d = test::parse_json(r.out);
     std::vector<std::vector<std::string>> out;
     for (auto& f : d["datafiles"].GetObject()) {
       out.emplace_back();
@@ -146,7 +139,7 @@ TEST_F(ArchiveDiff, EveryLayoutIsFoundFromTheChangedDataFile) {
       ASSERT_EQ(applied.exit_code, 0) << applied.err;
       EXPECT_TRUE(extracted(b) == extracted(c));
       auto j = test::run_cli({"diff", "--json", a, b});
-      EXPECT_STREQ(diff_json(j.out)["game"].GetString(), std::string(game_name(game)).c_str());
+      EXPECT_STREQ(test::parse_json(j.out)["game"].GetString(), std::string(game_name(game)).c_str());
     }
   }
 }
@@ -164,7 +157,7 @@ TEST_F(ArchiveDiff, IdenticalArchivesPrintAnEmptyPatch) {
   }
   auto j = test::run_cli({"diff", "--json", a, copy});
   EXPECT_EQ(j.exit_code, 0) << j.err;
-  rapidjson::Document doc = diff_json(j.out);
+  rapidjson::Document doc = test::parse_json(j.out);
   EXPECT_TRUE(doc["identical"].GetBool());
   ASSERT_EQ(doc["datafiles"].Size(), 5u);
   for (auto& f : doc["datafiles"].GetArray()) EXPECT_STREQ(f["state"].GetString(), "identical");
@@ -181,7 +174,7 @@ TEST_F(ArchiveDiff, IdenticalArchivesNameTheirDialect) {
   const std::string copy = write("copy.forge", test::read_file(a));
   auto j = test::run_cli({"diff", "--json", a, copy});
   EXPECT_EQ(j.exit_code, 0) << j.err;
-  rapidjson::Document doc = diff_json(j.out);
+  rapidjson::Document doc = test::parse_json(j.out);
   EXPECT_STREQ(doc["game"].GetString(), "sws");
   EXPECT_TRUE(doc["identical"].GetBool());
 }
@@ -197,7 +190,7 @@ TEST_F(ArchiveDiff, DataFilesOnlyInOneArchiveAreNamed) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.err, HasSubstr("anvilrt: data file DataFile_005: only in A ("));
   auto j = test::run_cli({"diff", "--json", six, five});
-  rapidjson::Document doc = diff_json(j.out);
+  rapidjson::Document doc = test::parse_json(j.out);
   EXPECT_FALSE(doc["identical"].GetBool());
   const auto& last = doc["datafiles"][doc["datafiles"].Size() - 1];
   EXPECT_STREQ(last["name"].GetString(), "DataFile_005");
@@ -237,7 +230,7 @@ TEST_F(ArchiveDiff, ChangesOutsideObjectsAreNamed) {
   EXPECT_THAT(d.err, HasSubstr(line));
   EXPECT_THAT(d.err, HasSubstr("not in the patch; anvilrt put carries it"));
   auto j = test::run_cli({"diff", "--json", a, b});
-  rapidjson::Document doc = diff_json(j.out);
+  rapidjson::Document doc = test::parse_json(j.out);
   const auto& f = doc["datafiles"][static_cast<rapidjson::SizeType>(plain)];
   EXPECT_STREQ(f["state"].GetString(), "changed outside objects");
   EXPECT_EQ(f["outside"]["offset"].GetUint64(), name_at);
@@ -340,7 +333,7 @@ TEST_F(ArchiveDiff, JsonHoldsTheWholeComparison) {
   ASSERT_EQ(patched.exit_code, 0) << patched.err;
   auto j = test::run_cli({"diff", "--json", a, b});
   EXPECT_EQ(j.exit_code, 1) << j.err;
-  rapidjson::Document doc = diff_json(j.out);
+  rapidjson::Document doc = test::parse_json(j.out);
   EXPECT_STREQ(doc["format"].GetString(), "anvilrt-diff/1");
   EXPECT_STREQ(doc["kind"].GetString(), "archives");
   EXPECT_STREQ(doc["game"].GetString(), "sws");
@@ -355,7 +348,7 @@ TEST_F(ArchiveDiff, JsonHoldsTheWholeComparison) {
   EXPECT_STREQ(doc["datafiles"][1]["state"].GetString(), "identical");
   EXPECT_FALSE(doc["datafiles"][1]["a"].HasMember("decompressed_size")) << "identical: not decompressed";
   auto plain = test::run_cli({"diff", a, b});
-  rapidjson::Document patch = diff_json(plain.out);
+  rapidjson::Document patch = test::parse_json(plain.out);
   EXPECT_TRUE(patch == doc["patch"]);
   EXPECT_EQ(doc["patch"].Size(), f["ops"].Size());
 }
@@ -397,7 +390,7 @@ TEST_F(ArchiveDiff, LevelFilesAsJson) {
   const std::string a = test::corpus("ac2/lod_selector_slots.bin");
   auto same = test::run_cli({"diff", "--json", a, a});
   EXPECT_EQ(same.exit_code, 0) << same.err;
-  rapidjson::Document doc = diff_json(same.out);
+  rapidjson::Document doc = test::parse_json(same.out);
   EXPECT_STREQ(doc["kind"].GetString(), "level files");
   EXPECT_TRUE(doc["identical"].GetBool());
   EXPECT_EQ(doc["datafiles"][0]["a_size"].GetUint64(), test::read_file(a).size());
@@ -405,7 +398,7 @@ TEST_F(ArchiveDiff, LevelFilesAsJson) {
   bytes.push_back(0);  // one byte longer: not the same objects and opaque bytes
   auto longer = test::run_cli({"diff", "--json", a, write("b.bin", bytes)});
   EXPECT_EQ(longer.exit_code, 1);
-  rapidjson::Document d = diff_json(longer.out);
+  rapidjson::Document d = test::parse_json(longer.out);
   EXPECT_STREQ(d["datafiles"][0]["state"].GetString(), "changed outside objects");
   EXPECT_EQ(d["datafiles"][0]["outside"]["offset"].GetUint64(), test::read_file(a).size());
 }

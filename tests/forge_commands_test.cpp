@@ -24,13 +24,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-rapidjson::Document parse_json(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  EXPECT_FALSE(d.HasParseError()) << text.substr(0, 200);
-  return d;
-}
-
 // The first material replacement field of a data file's objects: its key and pointer inside the object.
 struct ReplacementField {
   std::string key, pointer, value;
@@ -83,7 +76,7 @@ class ForgeCommands : public ::testing::Test {
     std::map<std::string, int> holders;
     std::vector<rapidjson::Document> docs;
     for (const auto& f : record_.files) {
-      docs.push_back(parse_json(test::run_cli({"dump", write("d.data", f.decoded), "--game", "ac2", "-q"}).out));
+      docs.push_back(test::parse_json(test::run_cli({"dump", write("d.data", f.decoded), "--game", "ac2", "-q"}).out));
       for (auto& o : docs.back()["objects"].GetObject()) ++holders[o.name.GetString()];
     }
     for (std::size_t i = 0; i < docs.size(); ++i)
@@ -104,7 +97,7 @@ TEST_F(ForgeCommands, DumpOfTheArchiveIsTheDumpsOfItsDataFiles) {
   auto r = test::run_cli({"dump", "-v", archive_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "anvilrt: " + archive_ + ": a forge archive\nanvilrt: " + archive_ + ": game auto: picked ac2\n");
-  rapidjson::Document doc = parse_json(r.out);
+  rapidjson::Document doc = test::parse_json(r.out);
   EXPECT_STREQ(doc["format"].GetString(), "anvilrt/1");
   EXPECT_STREQ(doc["game"].GetString(), "ac2");
   ASSERT_EQ(doc.MemberCount(), 3u);
@@ -118,7 +111,7 @@ TEST_F(ForgeCommands, DumpOfTheArchiveIsTheDumpsOfItsDataFiles) {
     ASSERT_EQ(alone.exit_code, 0) << alone.err;
     EXPECT_EQ(alone.err, absl::StrFormat("anvilrt: %s: a decompressed data file (%s)\n", dir_.path("alone.data"),
                                          counted(f.entries, "entry")));
-    rapidjson::Document single = parse_json(alone.out);
+    rapidjson::Document single = test::parse_json(alone.out);
     EXPECT_EQ(m.value.MemberCount(), 2u);
     EXPECT_EQ(m.value["size"], single["size"]);
     EXPECT_EQ(m.value["objects"], single["objects"]);
@@ -128,7 +121,7 @@ TEST_F(ForgeCommands, DumpOfTheArchiveIsTheDumpsOfItsDataFiles) {
   auto one = test::run_cli({"dump", archive_, record_.files[2].name, "-q"});
   ASSERT_EQ(one.exit_code, 0) << one.err;
   EXPECT_EQ(one.err, "");
-  rapidjson::Document selected = parse_json(one.out);
+  rapidjson::Document selected = test::parse_json(one.out);
   ASSERT_EQ(selected["datafiles"].MemberCount(), 1u);
   EXPECT_TRUE(selected["datafiles"].HasMember(record_.files[2].name.c_str()));
   auto by_id = test::run_cli({"dump", archive_, absl::StrFormat("0x%08x", record_.files[2].file_id), "-q"});
@@ -246,8 +239,8 @@ TEST_F(ForgeCommands, BulkOperationsOverAllAndNamedDataFiles) {
 TEST_F(ForgeCommands, AKeyInSeveralDataFilesIsRefused) {
   // An archive where two data files hold the same key: an object of the second given the id of one of
   // the first, through its /datafiles pointer.
-  auto first = parse_json(test::run_cli({"dump", archive_, record_.files[0].name, "-q"}).out);
-  auto second = parse_json(test::run_cli({"dump", archive_, record_.files[1].name, "-q"}).out);
+  auto first = test::parse_json(test::run_cli({"dump", archive_, record_.files[0].name, "-q"}).out);
+  auto second = test::parse_json(test::run_cli({"dump", archive_, record_.files[1].name, "-q"}).out);
   std::string key = first["datafiles"][record_.files[0].name.c_str()]["objects"].MemberBegin()->name.GetString();
   std::string other = second["datafiles"][record_.files[1].name.c_str()]["objects"].MemberBegin()->name.GetString();
   std::string twice = dir_.path("twice.forge");
@@ -327,7 +320,7 @@ TEST_F(ForgeCommands, VerifyOfADataFileAndStatsOfTheArchive) {
 
   auto s = test::run_cli({"stats", archive_, "--json", "-q"});
   ASSERT_EQ(s.exit_code, 0) << s.err;
-  rapidjson::Document doc = parse_json(s.out);
+  rapidjson::Document doc = test::parse_json(s.out);
   u64 visuals = 0, stored = 0, decompressed = 0;
   std::map<std::string, u64> by_compression;
   for (const auto& f : record_.files) {

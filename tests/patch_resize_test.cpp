@@ -52,17 +52,10 @@ std::vector<EntryAt> entries_of(const std::vector<u8>& b) {
   return out;
 }
 
-rapidjson::Document parse(const std::string& text) {
-  rapidjson::Document doc;
-  doc.Parse(text.c_str());
-  EXPECT_FALSE(doc.HasParseError());
-  return doc;
-}
-
 rapidjson::Document dump(const std::string& path) {
   auto r = run_cli({"dump", path, "-q"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  return parse(r.out);
+  return test::parse_json(r.out);
 }
 
 std::size_t count_of(const rapidjson::Value& list) { return list.IsArray() ? list.Size() : 0; }
@@ -108,7 +101,7 @@ std::map<std::string, DataFileAt> stored_places(const std::string& forge) {
   auto r = run_cli({"ls", forge, "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::map<std::string, DataFileAt> out;
-  rapidjson::Document doc = parse(r.out);
+  rapidjson::Document doc = test::parse_json(r.out);
   for (const auto& d : doc["datafiles"].GetArray())
     out[d["name"].GetString()] = {d["stored_offset"].GetUint64(), d["stored_size"].GetUint64()};
   return out;

@@ -28,6 +28,13 @@ void write_file(const std::string& path, std::span<const u8> bytes) {
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
+rapidjson::Document parse_json(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  EXPECT_FALSE(d.HasParseError()) << text.substr(0, 200);
+  return d;
+}
+
 std::string read_text(const std::string& path) {
   auto bytes = read_file(path);
   return {bytes.begin(), bytes.end()};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <cstring>
 #include <filesystem>
@@ -18,6 +19,8 @@ namespace anvil::test {
 std::vector<u8> read_file(const std::string& path);
 void write_file(const std::string& path, std::span<const u8> bytes);
 std::string read_text(const std::string& path);
+// `text` parsed as JSON; a parse error fails the test, showing the text's start.
+rapidjson::Document parse_json(const std::string& text);
 
 // A path inside corpus/.
 std::string corpus(const std::string& relative);
