@@ -103,6 +103,31 @@ int diff_game_folders(const std::string& a_path, const std::string& b_path, cons
 
 }  // namespace
 
+// `anvilrt diff --help`.
+constexpr const char* kDiffUsage =
+    "usage: anvilrt diff A B [--json] [--game GAMES|auto] [-q] [-v]\n\n"
+    "Prints a patch (docs/patches.md) that turns A into B: a test of the old value and a replace\n"
+    "with the new one per changed field, in file order. `auto` picks the dialect from A (of archives:\n"
+    "from A's first changed data file; each archive's layout, unless --layout names it, from its own).\n"
+    "Two level files: exit 0: printed; 1: A and B do not carve into the same objects with the same\n"
+    "opaque bytes.\n"
+    "Two .forge archives: data files are matched by name (as ls shows it); the patch addresses\n"
+    "/datafiles/NAME/objects/..., so that `anvilrt patch A PATCH -o C` gives C B's objects. A data file\n"
+    "whose stored bytes, header and table entries are equal is not decompressed. Standard error gets one\n"
+    "line per data file that is not identical: only in A, only in B, changed (its fields are in the\n"
+    "patch), changed outside objects (where: the data file offset and the entry; not in the patch:\n"
+    "anvilrt put carries it), stored differently (the same decompressed bytes), or a header or table\n"
+    "entry that differs (its archive offset).\n"
+    "Two decompressed data files: the patch addresses /objects/... as a patch of a data file does;\n"
+    "standard error as for an archive's data file.\n"
+    "Two game folders (docs/game-folders.md): their archives matched by file name, each pair as above;\n"
+    "the patch addresses /archives/A.forge/datafiles/NAME/objects/..., so that `anvilrt patch DIR_A\n"
+    "PATCH --in-place` gives DIR_A's archives DIR_B's objects; an archive in one folder only is said on\n"
+    "standard error (exit 1). No --json.\n"
+    "--json: one document with every data file's state, offsets and operations (docs/diff.md).\n"
+    "Archives and data files: exit 0: identical; 1: they differ. Exit 2: bad input (or an archive\n"
+    "compared with a file that is not one).";
+
 int run_diff(int argc, char** argv) {
   std::string a_path, b_path, game_option;
   po::options_description options("options");
@@ -113,31 +138,7 @@ int run_diff(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv,
-             "usage: anvilrt diff A B [--json] [--game GAMES|auto] [-q] [-v]\n\n"
-             "Prints a patch (docs/patches.md) that turns A into B: a test of the old value and a replace\n"
-             "with the new one per changed field, in file order. `auto` picks the dialect from A (of archives:\n"
-             "from A's first changed data file; each archive's layout, unless --layout names it, from its own).\n"
-             "Two level files: exit 0: printed; 1: A and B do not carve into the same objects with the same\n"
-             "opaque bytes.\n"
-             "Two .forge archives: data files are matched by name (as ls shows it); the patch addresses\n"
-             "/datafiles/NAME/objects/..., so that `anvilrt patch A PATCH -o C` gives C B's objects. A data file\n"
-             "whose stored bytes, header and table entries are equal is not decompressed. Standard error gets one\n"
-             "line per data file that is not identical: only in A, only in B, changed (its fields are in the\n"
-             "patch), changed outside objects (where: the data file offset and the entry; not in the patch:\n"
-             "anvilrt put carries it), stored differently (the same decompressed bytes), or a header or table\n"
-             "entry that differs (its archive offset).\n"
-             "Two decompressed data files: the patch addresses /objects/... as a patch of a data file does;\n"
-             "standard error as for an archive's data file.\n"
-             "Two game folders (docs/game-folders.md): their archives matched by file name, each pair as above;\n"
-             "the patch addresses /archives/A.forge/datafiles/NAME/objects/..., so that `anvilrt patch DIR_A\n"
-             "PATCH --in-place` gives DIR_A's archives DIR_B's objects; an archive in one folder only is said on\n"
-             "standard error (exit 1). No --json.\n"
-             "--json: one document with every data file's state, offsets and operations (docs/diff.md).\n"
-             "Archives and data files: exit 0: identical; 1: they differ. Exit 2: bad input (or an archive\n"
-             "compared with a file that is not one).",
-             options, {{"a", "A"}, {"b", "B"}}, common, vm, code))
-    return code;
+  if (!parse(argc, argv, kDiffUsage, options, {{"a", "A"}, {"b", "B"}}, common, vm, code)) return code;
   if (!check_game_option(game_option)) return kBadInput;
   const bool json = vm.count("json") > 0;
 

@@ -35,7 +35,47 @@ int run_gen_forge(const gen::ForgeOptions& opt, const std::string& out) {
   return kOk;
 }
 
+// gen::generate_file(), and its summary.
+int run_gen_level(gen::Options opt, const std::string& out, const Common& common) {
+  if (auto s = gen::validate(opt); !s.ok()) {
+    error(std::string(s.message()));
+    return kBadInput;
+  }
+  // The summary must not mix into the bytes when they go to standard output.
+  std::ostream& summary = platform::writes_standard_output(out) ? std::cerr : std::cout;
+  ProgressBar bar("gen", common.quiet);
+  opt.progress = bar.callback();
+  auto record = gen::generate_file(opt, out);
+  bar.erase();
+  if (!record.ok()) {
+    error(std::string(record.status().message()));
+    return kBadInput;
+  }
+  summary << absl::StrFormat("%s: %s, %s, %s", out, game_name(opt.game), counted(record->size, "byte"),
+                             counted(record->visuals, "Visual"));
+  if (dialect::carves<sws::LODSelector>(opt.game))
+    summary << absl::StrFormat(", %s", counted(record->selectors, "LODSelector"));
+  summary << absl::StrFormat(", %s carved, %d opaque, %d planted %s\n", counted(record->carved_bytes, "byte"),
+                             record->size - record->carved_bytes, record->near_misses.size(),
+                             record->near_misses.size() == 1 ? "near miss" : "near misses");
+  return kOk;
+}
+
 }  // namespace
+
+// `anvilrt gen --help`.
+constexpr const char* kGenUsage =
+    "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
+    "[-q] [-v]\n"
+    "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
+    "[--block-size B] [--forge-version 25|26|27] [--layout 0|1|2|3]\n\n"
+    "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
+    "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
+    "With --forge: a .forge archive (docs/format.md, Containers; version 25 unless --forge-version) of\n"
+    "data files, each an\n"
+    "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
+    "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
+    "from 0 over the stored bytes.";
 
 int run_gen(int argc, char** argv) {
   std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size, forge_version, layout;
@@ -63,20 +103,8 @@ int run_gen(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv,
-             "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
-             "[-q] [-v]\n"
-             "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
-             "[--block-size B] [--forge-version 25|26|27] [--layout 0|1|2|3]\n\n"
-             "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
-             "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
-             "With --forge: a .forge archive (docs/format.md, Containers; version 25 unless --forge-version) of\n"
-             "data files, each an\n"
-             "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
-             "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
-             "from 0 over the stored bytes.",
-             options, {{"game", "--game GAMES", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common,
-             vm, code))
+  if (!parse(argc, argv, kGenUsage, options,
+             {{"game", "--game GAMES", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common, vm, code))
     return code;
   auto game = parse_game(game_option);
   if (!game) {
@@ -104,28 +132,7 @@ int run_gen(int argc, char** argv) {
   if (vm.count("selectors") && !parse_count("--selectors", selectors, 0, opt.selectors.emplace())) return kBadInput;
   if (vm.count("seed") && !parse_count("--seed", seed, 0, opt.seed)) return kBadInput;
   if (vm.count("near-misses") && !parse_count("--near-misses", near_misses, 0, opt.near_misses)) return kBadInput;
-  if (auto s = gen::validate(opt); !s.ok()) {
-    error(std::string(s.message()));
-    return kBadInput;
-  }
-  // The summary must not mix into the bytes when they go to standard output.
-  std::ostream& summary = platform::writes_standard_output(out) ? std::cerr : std::cout;
-  ProgressBar bar("gen", common.quiet);
-  opt.progress = bar.callback();
-  auto record = gen::generate_file(opt, out);
-  bar.erase();
-  if (!record.ok()) {
-    error(std::string(record.status().message()));
-    return kBadInput;
-  }
-  summary << absl::StrFormat("%s: %s, %s, %s", out, game_name(*game), counted(record->size, "byte"),
-                             counted(record->visuals, "Visual"));
-  if (dialect::carves<sws::LODSelector>(*game))
-    summary << absl::StrFormat(", %s", counted(record->selectors, "LODSelector"));
-  summary << absl::StrFormat(", %s carved, %d opaque, %d planted %s\n", counted(record->carved_bytes, "byte"),
-                             record->size - record->carved_bytes, record->near_misses.size(),
-                             record->near_misses.size() == 1 ? "near miss" : "near misses");
-  return kOk;
+  return run_gen_level(opt, out, common);
 }
 
 }  // namespace anvil::cli

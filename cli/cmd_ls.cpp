@@ -1,6 +1,5 @@
 // anvilrt ls FORGE... [--json] [--objects] [--game ac2|sws|auto] [--jobs N]
-// The data files of each archive are summed up in parallel on all cores (model/parallel.hpp) and listed in
-// order.
+// The data files of each archive are summed up in parallel (pipeline/ls_run.hpp) and listed in order.
 #include <absl/strings/str_format.h>
 #include <rapidjson/encodings.h>
 #include <rapidjson/ostreamwrapper.h>
@@ -10,17 +9,15 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
-#include "model/parallel.hpp"
-#include "pipeline/game_folder.hpp"
+#include "pipeline/ls_run.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/forge/summary.hpp"
-#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -59,6 +56,157 @@ void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vec
   out.Uint64(f.index.size);
   out.Key("layout");  // the data-file layout (FORGE.md 7)
   out.Uint64(archive.data_layout);
+}
+
+// Prints the listing: lines, or one JSON document (an array of them for several archives).
+class LsPrinter {
+ public:
+  LsPrinter(bool json, bool objects, bool several)
+      : json_(json), objects_(objects), several_(several), stream_(std::cout), out_(stream_) {
+    if (json_ && several_) out_.StartArray();
+  }
+
+  // An archive that cannot be listed: said on stderr (by the caller), and an entry of the JSON array.
+  void unlisted(const std::string& path, const std::string& reason) {
+    if (!json_ || !several_) return;
+    out_.StartObject();
+    out_.Key("archive");
+    out_.String(ls_json_path(path));
+    out_.Key("error");
+    out_.String(reason);
+    out_.EndObject();
+  }
+
+  void head(const std::string& path, const forge::Archive& archive) {
+    if (json_) {
+      out_.StartObject();
+      out_.Key("archive");
+      out_.String(ls_json_path(path));
+      out_.Key("version");
+      out_.Uint64(archive.header.version);
+      out_.Key("datafiles");
+      out_.StartArray();
+    } else if (several_) {
+      std::cout << (listed_ > 0 ? "\n" : "") << path << ":\n";
+    }
+    ++listed_;
+  }
+
+  // False when the data file does not read (said on stderr).
+  bool data_file(const std::string& path, const forge::Archive& archive, const std::vector<std::string>& names,
+                 std::size_t i, const forge::ListedSummary& s) {
+    if (!s.ok()) {
+      error(path + ": " + std::string(s.status().message()));
+      if (json_) {
+        out_.StartObject();
+        ls_table_members(out_, archive, names, i);
+        out_.Key("error");
+        out_.String(std::string(s.status().message()));
+        out_.EndObject();
+      }
+      return false;
+    }
+    if (json_)
+      data_file_json(archive, names, i, *s);
+    else
+      data_file_line(archive, names, *s);
+    return true;
+  }
+
+  void tail(const forge::Archive& archive, const forge::ArchiveChecksums& checksums) {
+    if (json_) {
+      out_.EndArray();
+      out_.Key("checksum_rule");
+      out_.String(checksums.verdict.name());
+      out_.Key("checksum_blocks_matched");
+      out_.Uint64(checksums.verdict.matched);
+      out_.Key("checksum_blocks");
+      out_.Uint64(checksums.verdict.blocks);
+      out_.EndObject();
+    } else {
+      std::cout << absl::StrFormat("%s, archive version %d, checksum rule of the archive: %s\n",
+                                   counted(archive.files.size(), "data file"), archive.header.version,
+                                   checksums.describe());
+    }
+  }
+
+  void end() {
+    if (json_ && several_) out_.EndArray();
+    if (json_ && (several_ || out_.IsComplete())) std::cout << "\n";
+    std::cout.flush();
+  }
+
+ private:
+  void data_file_json(const forge::Archive& archive, const std::vector<std::string>& names, std::size_t i,
+                      const forge::DataFileSummary& s) {
+    out_.StartObject();
+    ls_table_members(out_, archive, names, i);
+    out_.Key("decompressed_size");
+    out_.Uint64(s.decompressed_size);
+    out_.Key("compression");
+    out_.String(std::string(forge::compression_name(s.compression)));
+    out_.Key("checksum_rule");
+    out_.String(s.rule);
+    if (objects_) {
+      out_.Key("entries");
+      out_.Uint64(s.entries);
+      out_.Key("objects");
+      out_.StartObject();
+      for (const auto& [name, n] : s.objects) {
+        out_.Key(name);
+        out_.Uint64(n);
+      }
+      out_.EndObject();
+    }
+    out_.EndObject();
+  }
+
+  void data_file_line(const forge::Archive& archive, const std::vector<std::string>& names,
+                      const forge::DataFileSummary& s) const {
+    std::cout << absl::StrFormat("%4d  %s  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s  layout %d",
+                                 s.index, forge::format_id(s.file_id, archive.variant()), names[s.index], s.file_type,
+                                 s.stored_size, s.decompressed_size, forge::compression_name(s.compression), s.rule,
+                                 archive.data_layout);
+    if (objects_) {
+      std::cout << absl::StrFormat("  entries %d  objects", s.entries);
+      if (s.objects.empty()) std::cout << " none";
+      for (const auto& [name, n] : s.objects) std::cout << absl::StrFormat(" %s=%d", name, n);
+    }
+    std::cout << "\n";
+  }
+
+  bool json_, objects_, several_;
+  std::size_t listed_ = 0;
+  rapidjson::OStreamWrapper stream_;
+  LsJson out_;
+};
+
+// Lists one archive; false when it, or one of its data files, does not read.
+bool list_archive(const std::string& path, const std::string& game_option, bool objects, const Common& common,
+                  LsPrinter& printer, PathErrors& path_errors) {
+  // Only --objects carves: without it the dialect is not looked for.
+  OpenedInput o = open_path({path, true},
+                            {.game = objects ? game_option : "ac2", .announce = objects, .archive_only = true}, common);
+  if (!o.input) {
+    path_errors.failed(path, o.open);
+    std::error_code ec;
+    printer.unlisted(path, std::filesystem::exists(platform::path_of(path), ec) ? std::string(o.open.message())
+                                                                                : "no such file or folder");
+    return true;  // counted by path_errors
+  }
+  if (o.tables_failed) {
+    printer.unlisted(path, o.failure);
+    return false;
+  }
+  const forge::Archive& archive = o.archive->archive;
+  printer.head(path, archive);
+  bool all_read = true;
+  const forge::ArchiveChecksums checksums = forge::list_data_files(
+      *o.input, archive, {objects, o.archive->game}, [&](std::size_t i, forge::ListedSummary& s) {
+        all_read = printer.data_file(path, archive, o.names, i, s) && all_read;
+      });
+  printer.tail(archive, checksums);
+  return all_read;
 }
 
 }  // namespace
@@ -105,163 +253,17 @@ int run_ls(int argc, char** argv) {
              options, {{"archives", "FORGE", -1}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
-  const u64 jobs = thread_budget();
-  // A game folder stands for its archives (pipeline/game_folder.hpp), an interrupted change there finished
-  // or rolled back first.
-  std::vector<std::string> named = std::move(paths);
-  paths.clear();
-  bool folders_failed = false;
-  for (const std::string& path : named) {
-    if (!folder::is_folder(path)) {
-      paths.push_back(path);
-      continue;
-    }
-    auto opened = folder::open_game_folder(path);
-    if (!opened.ok()) {
-      error(std::string(opened.status().message()));
-      folders_failed = true;
-      continue;
-    }
-    for (const std::string& line : opened->recovered) std::cerr << "anvilrt: " << line << "\n";
-    for (std::size_t i = 0; i < opened->archives.size(); ++i) paths.push_back(opened->path(i));
-  }
-  if (folders_failed && paths.empty()) return kBadInput;
-  const bool json = vm.count("json") > 0, objects = vm.count("objects") > 0, several = paths.size() > 1;
-  rapidjson::OStreamWrapper stream(std::cout);
-  LsJson out(stream);
-  if (json && several) out.StartArray();
+  const forge::ArchivePaths archives = forge::archive_paths(paths);
+  for (const std::string& line : archives.said) std::cerr << "anvilrt: " << line << "\n";
+  if (archives.folders_failed && archives.paths.empty()) return kBadInput;
+  const bool objects = vm.count("objects") > 0;
+  LsPrinter printer(vm.count("json") > 0, objects, archives.paths.size() > 1);
   PathErrors path_errors;
-  std::size_t failed = 0;  // archives that do not read, and data files
-  std::size_t listed = 0;
-  // An archive that cannot be listed: said on stderr, and an entry of the JSON array.
-  auto unlisted = [&](const std::string& path, const std::string& reason) {
-    if (!json || !several) return;
-    out.StartObject();
-    out.Key("archive");
-    out.String(ls_json_path(path));
-    out.Key("error");
-    out.String(reason);
-    out.EndObject();
-  };
-  for (const std::string& path : paths) {
-    // Only --objects carves: without it the dialect is not looked for.
-    OpenedInput o = open_path(
-        {path, true}, {.game = objects ? game_option : "ac2", .announce = objects, .archive_only = true}, common);
-    if (!o.input) {
-      path_errors.failed(path, o.open);
-      std::error_code ec;
-      unlisted(path, std::filesystem::exists(platform::path_of(path), ec) ? std::string(o.open.message()) : "no such file or folder");
-      continue;
-    }
-    if (o.tables_failed) {
-      ++failed;
-      unlisted(path, o.failure);
-      continue;
-    }
-    const InputFile* input = &*o.input;
-    const forge::Archive& archive = o.archive->archive;
-    const std::vector<std::string>& names = o.names;
-    const Game game = o.archive->game;
-    if (json) {
-      out.StartObject();
-      out.Key("archive");
-      out.String(ls_json_path(path));
-      out.Key("version");
-      out.Uint64(archive.header.version);
-      out.Key("datafiles");
-      out.StartArray();
-    } else if (several) {
-      std::cout << (listed > 0 ? "\n" : "") << path << ":\n";
-    }
-    ++listed;
-    using Summary = absl::StatusOr<forge::DataFileSummary>;
-    const unsigned threads = static_cast<unsigned>(std::min<u64>(jobs, 1024));
-    // The vote reads every stored byte, on all the command's cores. Without --objects the tables are read
-    // in the same pass, right after each data file votes, and its pages are dropped then: each is read
-    // once, and the archive is never mapped whole.
-    std::vector<std::optional<Summary>> tables(objects ? 0 : archive.files.size());
-    const forge::ArchiveChecksums checksums =
-        objects ? forge::archive_checksums(input->bytes(), archive, {}, threads)
-                : forge::archive_checksums_then(
-                      input->bytes(), archive,
-                      [&](std::size_t i) {
-                        tables[i] = forge::summarize_tables(input->bytes(), archive, i);
-                        input->release(archive.files[i].index.offset,
-                                       archive.files[i].end() - archive.files[i].index.offset);
-                      },
-                      threads);
-    auto summarize = [&](std::size_t i) -> Summary {
-      if (objects) return forge::summarize(input->bytes(), archive, i, true, game, checksums);
-      if (!tables[i]->ok()) return tables[i]->status();
-      return forge::judged(std::move(**tables[i]), input->bytes(), archive, checksums);
-    };
-    auto list = [&](std::size_t i, Summary& s) {
-      if (!s.ok()) {
-        error(path + ": " + std::string(s.status().message()));
-        ++failed;
-        if (json) {
-          out.StartObject();
-          ls_table_members(out, archive, names, i);
-          out.Key("error");
-          out.String(std::string(s.status().message()));
-          out.EndObject();
-        }
-        return;
-      }
-      if (json) {
-        out.StartObject();
-        ls_table_members(out, archive, names, i);
-        out.Key("decompressed_size");
-        out.Uint64(s->decompressed_size);
-        out.Key("compression");
-        out.String(std::string(forge::compression_name(s->compression)));
-        out.Key("checksum_rule");
-        out.String(s->rule);
-        if (objects) {
-          out.Key("entries");
-          out.Uint64(s->entries);
-          out.Key("objects");
-          out.StartObject();
-          for (const auto& [name, n] : s->objects) {
-            out.Key(name);
-            out.Uint64(n);
-          }
-          out.EndObject();
-        }
-        out.EndObject();
-      } else {
-        std::cout << absl::StrFormat(
-            "%4d  %s  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s  layout %d", s->index,
-            forge::format_id(s->file_id, archive.variant()), names[s->index], s->file_type, s->stored_size,
-            s->decompressed_size, forge::compression_name(s->compression), s->rule, archive.data_layout);
-        if (objects) {
-          std::cout << absl::StrFormat("  entries %d  objects", s->entries);
-          if (s->objects.empty()) std::cout << " none";
-          for (const auto& [name, n] : s->objects) std::cout << absl::StrFormat(" %s=%d", name, n);
-        }
-        std::cout << "\n";
-      }
-    };
-    for_each_index_in_order<Summary>(archive.files.size(), threads, summarize, list);
-    if (json) {
-      out.EndArray();
-      out.Key("checksum_rule");
-      out.String(checksums.verdict.name());
-      out.Key("checksum_blocks_matched");
-      out.Uint64(checksums.verdict.matched);
-      out.Key("checksum_blocks");
-      out.Uint64(checksums.verdict.blocks);
-      out.EndObject();
-    } else {
-      std::cout << absl::StrFormat("%s, archive version %d, checksum rule of the archive: %s\n",
-                                   counted(archive.files.size(), "data file"), archive.header.version,
-                                   checksums.describe());
-    }
-  }
-  if (json && several) out.EndArray();
-  if (json && (several || out.IsComplete())) std::cout << "\n";
-  std::cout.flush();
-  return failed > 0 || folders_failed || path_errors.any() ? kBadInput : kOk;
+  bool all_read = true;
+  for (const std::string& path : archives.paths)
+    all_read = list_archive(path, game_option, objects, common, printer, path_errors) && all_read;
+  printer.end();
+  return !all_read || archives.folders_failed || path_errors.any() ? kBadInput : kOk;
 }
 
 }  // namespace anvil::cli

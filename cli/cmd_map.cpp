@@ -60,6 +60,29 @@ void report(const view::MapSummary& summary, const std::string& out, bool patche
 
 }  // namespace
 
+// `anvilrt map --help`.
+constexpr const char* kMapUsage =
+    "usage: anvilrt map FILE -o OUT [--patch PATCH...] [--objects KEY...] [--png] [--width W] [--height H]\n"
+    "                   [--colours N] [--game GAMES|auto] [-j N] [-q] [-v]\n\n"
+    "A top-down map of every placed instance: each instance matrix of a Visual (a LODSelectorInstance's\n"
+    "own, or a direct MeshInstanceData's; its LOD slots hold the same instances) drawn at its translation\n"
+    "(matrix elements 12, 13, 14: x, y, z). The Anvil world is z-up: the map shows x to the right and y\n"
+    "up, with axes, a scale bar and a legend of what the instances show (the Visual's Mesh or LODSelector;\n"
+    "the N most common get colours of their own, the rest \"other\").\n"
+    "SVG (the default): one element per instance with data-key=\"KEY\" and data-index=\"N\" (its place\n"
+    "/objects/KEY/instance/instances/N in the dump) and a <title> naming them, shown on hover. The marks'\n"
+    "group states the frame: level (x, y) is at (data-origin-x + data-scale*x, data-origin-y -\n"
+    "data-scale*y). Instances whose x or y is not finite are listed in a row under the plot.\n"
+    "With --patch: before and after. A moved instance is an arrow (class \"moved\") from where it was;\n"
+    "added and removed ones are ringed and dashed circles (classes \"added\", \"removed\"); the rest\n"
+    "are faded (\"kept\"). An object whose count of instances changed pairs its instances by position.\n"
+    "The elements carry the indices after the patches, a removed one its index before.\n"
+    "--png: the same picture as PNG, W x H pixels.\n"
+    "Of a .forge archive: every data file; a mark's title names its data file. Of a game folder (its\n"
+    ".forge archives, docs/game-folders.md): every data file of every archive, named A.forge/NAME; its\n"
+    "patches are the folder's, as anvilrt patch DIR takes each, applied in order.\n"
+    "Exit 0: written; 1: a patch's test failed or a bulk operation matched nothing; 2: bad input.";
+
 int run_map(int argc, char** argv) {
   std::string file, out, game_option, width_text = "1200", height_text = "900", colours_text = "10";
   std::vector<std::string> patches, objects;
@@ -81,29 +104,7 @@ int run_map(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv,
-             "usage: anvilrt map FILE -o OUT [--patch PATCH...] [--objects KEY...] [--png] [--width W] [--height H]\n"
-             "                   [--colours N] [--game GAMES|auto] [-j N] [-q] [-v]\n\n"
-             "A top-down map of every placed instance: each instance matrix of a Visual (a LODSelectorInstance's\n"
-             "own, or a direct MeshInstanceData's; its LOD slots hold the same instances) drawn at its translation\n"
-             "(matrix elements 12, 13, 14: x, y, z). The Anvil world is z-up: the map shows x to the right and y\n"
-             "up, with axes, a scale bar and a legend of what the instances show (the Visual's Mesh or LODSelector;\n"
-             "the N most common get colours of their own, the rest \"other\").\n"
-             "SVG (the default): one element per instance with data-key=\"KEY\" and data-index=\"N\" (its place\n"
-             "/objects/KEY/instance/instances/N in the dump) and a <title> naming them, shown on hover. The marks'\n"
-             "group states the frame: level (x, y) is at (data-origin-x + data-scale*x, data-origin-y -\n"
-             "data-scale*y). Instances whose x or y is not finite are listed in a row under the plot.\n"
-             "With --patch: before and after. A moved instance is an arrow (class \"moved\") from where it was;\n"
-             "added and removed ones are ringed and dashed circles (classes \"added\", \"removed\"); the rest\n"
-             "are faded (\"kept\"). An object whose count of instances changed pairs its instances by position.\n"
-             "The elements carry the indices after the patches, a removed one its index before.\n"
-             "--png: the same picture as PNG, W x H pixels.\n"
-             "Of a .forge archive: every data file; a mark's title names its data file. Of a game folder (its\n"
-             ".forge archives, docs/game-folders.md): every data file of every archive, named A.forge/NAME; its\n"
-             "patches are the folder's, as anvilrt patch DIR takes each, applied in order.\n"
-             "Exit 0: written; 1: a patch's test failed or a bulk operation matched nothing; 2: bad input.",
-             options, {{"file", "FILE"}}, common, vm, code))
-    return code;
+  if (!parse(argc, argv, kMapUsage, options, {{"file", "FILE"}}, common, vm, code)) return code;
   if (!check_game_option(game_option)) return kBadInput;
   if (out.empty()) {
     error("missing -o OUT (usage: anvilrt map FILE -o OUT [--patch PATCH...])");

@@ -11,12 +11,11 @@
 #include "patch/archive_patch.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/archive_patch_output.hpp"
-#include "pipeline/data_file_patch.hpp"
+#include "pipeline/file_patch_run.hpp"
 #include "pipeline/folder_patch_run.hpp"
-#include "pipeline/patch_output.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
-#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -122,7 +121,68 @@ int patch_game_folder(const std::string& dir, std::string_view text, const std::
   return kOk;
 }
 
+// Where a patched level or data file goes, and what names it.
+struct FileTarget {
+  const std::string& file;
+  const std::string& out;
+  bool dry_run = false;
+  platform::OutputOptions output_options;
+  const std::string& game_option;  // for the warning of a file that carves no object
+};
+
+// `patch` of a level file or a decompressed data file (pipeline/file_patch_run.hpp).
+int patch_level_or_data_file(InputFile& input, const Source& source, Game game, std::string_view text,
+                             const std::string& patch_path, const FileTarget& target, const Common& common) {
+  ProgressBar bar("patch", common.quiet);
+  patch::FilePatchRequest request{text, target.dry_run, target.out, target.output_options, {}, [&] {
+                                    bar.erase();
+                                    warn_no_objects(target.file, target.game_option);
+                                  }};
+  if (bar.enabled()) request.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  const patch::FilePatchRun run = patch::patch_file(input, source, game, request);
+  if (run.outcome.error) {
+    error(patch_path + ": " + run.outcome.error->message());
+    return run.outcome.error->exit_code;
+  }
+  if (target.dry_run) {
+    bar.erase();
+    for (const patch::Change& c : run.outcome.result.changes) print_change(c, "");
+    std::cout << absl::StrFormat("dry run: %s would change; nothing written\n",
+                                 counted(run.outcome.result.edited.size(), "object"));
+    return kOk;
+  }
+  if (!run.written.ok()) {
+    error(std::string(run.written.message()));
+    return kBadInput;
+  }
+  return kOk;
+}
+
 }  // namespace
+
+// `anvilrt patch --help`.
+constexpr const char* kPatchUsage =
+    "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [--jobs N]\n"
+    "       [-q] [-v]\n\n"
+    "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
+    "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
+    "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"
+    "set_switch_distance, scale_switch_distance, duplicate_instance, remove_instance,\n"
+    "add_material), what each refuses, with examples. An object may change size inside a data\n"
+    "file or an archive (its entry's file_size and data_size follow), never in a level file.\n"
+    "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
+    "/datafiles/NAME/objects/KEY/... the data file NAME (as ls shows it, its file name, or 0xID:\n"
+    "docs/data-file-names.md); bulk operations range over every data file, or\n"
+    "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed. A damaged data\n"
+    "file (a block its checksum rule does not match) is refused if edited, else copied byte for byte\n"
+    "with a warning.\n"
+    "FILE may be a game folder (docs/game-folders.md): its .forge archives (directly in it) patched as\n"
+    "one document; /archives/A.forge/... addresses one archive, /objects/KEY/... the one archive holding\n"
+    "KEY (a key in two archives is refused). --in-place changes every archive it changes or none, even\n"
+    "when killed (a journal in DIR/.anvilrt/, finished or rolled back by the next command on DIR);\n"
+    "-o OUTDIR makes a new folder of all the archives. A read-only archive is refused.\n"
+    "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
+    "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.";
 
 int run_patch(int argc, char** argv) {
   std::string file, patch_path, out, game_option;
@@ -140,30 +200,7 @@ int run_patch(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv,
-             "usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run) [--game GAMES|auto] [--jobs N]\n"
-             "       [-q] [-v]\n\n"
-             "Applies the patch all or nothing: any failing operation aborts it and nothing is written. The\n"
-             "output is read back and checked before it replaces the target. docs/patches.md lists every\n"
-             "operation (RFC 6902 test, replace, add, remove, move, copy; swap_material, transform,\n"
-             "set_switch_distance, scale_switch_distance, duplicate_instance, remove_instance,\n"
-             "add_material), what each refuses, with examples. An object may change size inside a data\n"
-             "file or an archive (its entry's file_size and data_size follow), never in a level file.\n"
-             "Of a .forge archive: /objects/KEY/... addresses the one data file holding KEY,\n"
-             "/datafiles/NAME/objects/KEY/... the data file NAME (as ls shows it, its file name, or 0xID:\n"
-             "docs/data-file-names.md); bulk operations range over every data file, or\n"
-             "over their \"datafiles\": [NAME, ...]; only the data files edited are re-compressed. A damaged data\n"
-             "file (a block its checksum rule does not match) is refused if edited, else copied byte for byte\n"
-             "with a warning.\n"
-             "FILE may be a game folder (docs/game-folders.md): its .forge archives (directly in it) patched as\n"
-             "one document; /archives/A.forge/... addresses one archive, /objects/KEY/... the one archive holding\n"
-             "KEY (a key in two archives is refused). --in-place changes every archive it changes or none, even\n"
-             "when killed (a journal in DIR/.anvilrt/, finished or rolled back by the next command on DIR);\n"
-             "-o OUTDIR makes a new folder of all the archives. A read-only archive is refused.\n"
-             "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
-             "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.",
-             options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code))
-    return code;
+  if (!parse(argc, argv, kPatchUsage, options, {{"file", "FILE"}, {"patch", "PATCH"}}, common, vm, code)) return code;
   if (!check_game_option(game_option)) return kBadInput;
   bool dry_run = vm.count("dry-run") > 0;
   bool in_place = vm.count("in-place") > 0;
@@ -188,7 +225,8 @@ int run_patch(int argc, char** argv) {
   PathErrors path_errors;
   std::error_code same_error;
   const bool onto_input = !in_place && !out.empty() && file != "-" && out != "-" &&
-                          std::filesystem::equivalent(platform::path_of(file), platform::path_of(out), same_error) && !same_error;
+                          std::filesystem::equivalent(platform::path_of(file), platform::path_of(out), same_error) &&
+                          !same_error;
   if (vm.count("force") && !in_place && !onto_input) {
     error("--force only goes with --in-place (or -o naming FILE itself)");
     return kBadInput;
@@ -216,57 +254,8 @@ int run_patch(int argc, char** argv) {
     return patch_archive(*opened, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path, out,
                          output_options, dry_run);
   Game game = resolve_game(game_option, input->bytes(), source, file, common);
-  // Progress over three passes of the file: the carve, the write and the check of what was written.
-  ProgressBar bar("patch", common.quiet);
-  const std::size_t size = input->bytes().size();
-  auto from_pass = [&](std::size_t pass) -> ProgressFn {
-    if (!bar.enabled()) return {};
-    return [&bar, pass, size](std::size_t done, std::size_t) { bar.update(pass * size + done, 3 * size); };
-  };
-  // The input's pages leave memory as the carve passes them; the patch reads again only the objects it
-  // looks at.
-  Level level = source.kind == SourceKind::level_file ? carve_mapped(*input, game, from_pass(0))
-                                                      : carve_source(input->bytes(), source, game);
-  if (level.object_count() == 0) {
-    bar.erase();
-    warn_no_objects(file, game_option);
-  }
-  patch::PatchOptions patch_options;
-  patch_options.record_changes = dry_run;
-  patch_options.release_input = [&](std::size_t offset, std::size_t length) { input->release(offset, length); };
-  patch::PatchOutcome outcome =
-      patch::apply_patch_text(level, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_options);
-  if (outcome.error) {
-    error(patch_path + ": " + outcome.error->message());
-    return outcome.error->exit_code;
-  }
-  const patch::PatchResult& result = outcome.result;
-
-  if (dry_run) {
-    bar.erase();
-    for (const patch::Change& c : result.changes) print_change(c, "");
-    std::cout << absl::StrFormat("dry run: %s would change; nothing written\n",
-                                 counted(result.edited.size(), "object"));
-    return kOk;
-  }
-
-  // An object of a data file that changed size shifts the rest of it (FORGE.md 5): the data file is
-  // written whole, its entry's sizes following.
-  if (source.kind == SourceKind::data_file && patch::resizes(level, result)) {
-    if (auto s = patch::write_patched_data_file(level, result, out, output_options, source.variant); !s.ok()) {
-      error(std::string(s.message()));
-      return kBadInput;
-    }
-    return kOk;
-  }
-  // Streamed into a temporary, read back and checked, then renamed (pipeline/patch_output.hpp); the input's pages
-  // are dropped from memory as they are written. OUT may be FILE: the input stays mapped from the file
-  // it was, and the new one replaces it only at the end.
-  if (auto s = patch::write_patched(level, result, out, &*input, output_options, from_pass(1)); !s.ok()) {
-    error(std::string(s.message()));
-    return kBadInput;
-  }
-  return kOk;
+  return patch_level_or_data_file(*input, source, game, {reinterpret_cast<const char*>(text.data()), text.size()},
+                                  patch_path, {file, out, dry_run, output_options, game_option}, common);
 }
 
 }  // namespace anvil::cli

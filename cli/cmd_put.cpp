@@ -31,13 +31,44 @@ bool parse_number(const std::string& option, const std::string& text, T& out) {
   return true;
 }
 
-}  // namespace
+// One of --add FILE, and --name, --id or --type of the --add before it; false when wrong (said).
+bool take_add_option(const std::string& option, const std::string& value, std::vector<forge::PutRequest::Add>& added) {
+  if (option == "--add") {
+    forge::PutRequest::Add a;
+    a.path = value;
+    added.push_back(std::move(a));
+    return true;
+  }
+  if (added.empty()) {
+    error(option + " " + value + ": goes after the --add FILE it names");
+    return false;
+  }
+  forge::PutRequest::Add& a = added.back();
+  auto twice = [&] {
+    error(option + " is given twice for --add " + a.path);
+    return false;
+  };
+  if (option == "--name") {
+    if (a.name) return twice();
+    a.name = value;
+  } else if (option == "--id") {
+    // 64 bits: the archive's version says whether they fit (version 27), when the edit is written
+    u64 number = 0;
+    if (!parse_number(option, value, number)) return false;
+    if (a.file_id) return twice();
+    a.file_id = number;
+  } else {
+    u32 number = 0;
+    if (!parse_number(option, value, number)) return false;
+    if (a.file_type) return twice();
+    a.file_type = number;
+  }
+  return true;
+}
 
-int run_put(int argc, char** argv) {
-  // --add FILE and the --name, --id and --type after it go together, in order: they are taken out of the
-  // command line here, and the rest parsed as usual.
-  std::vector<forge::PutRequest::Add> added;
-  std::vector<char*> rest{argv[0]};
+// Takes --add FILE and the --name, --id and --type after each out of the command line into `added`, in
+// order, the rest into `rest`; false when one is wrong (said).
+bool take_added(int argc, char** argv, std::vector<forge::PutRequest::Add>& added, std::vector<char*>& rest) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -49,7 +80,7 @@ int run_put(int argc, char** argv) {
           error(arg +
                 ": missing its value (usage: anvilrt put FORGE FILE... (-o OUT | --in-place) [--add FILE "
                 "[--name NAME] [--id 0xID] [--type N]]...)");
-          return kBadInput;
+          return false;
         }
         value = argv[++i];
       } else if (absl::StartsWith(arg, std::string(o) + "=")) {
@@ -62,33 +93,68 @@ int run_put(int argc, char** argv) {
       rest.push_back(argv[i]);
       continue;
     }
-    if (option == "--add") {
-      forge::PutRequest::Add a;
-      a.path = value;
-      added.push_back(std::move(a));
-      continue;
-    }
-    if (added.empty()) {
-      error(option + " " + value + ": goes after the --add FILE it names");
-      return kBadInput;
-    }
-    forge::PutRequest::Add& a = added.back();
-    if (option == "--name") {
-      if (a.name) return error(option + " is given twice for --add " + a.path), kBadInput;
-      a.name = value;
-    } else if (option == "--id") {
-      // 64 bits: the archive's version says whether they fit (version 27), when the edit is written
-      u64 number = 0;
-      if (!parse_number(option, value, number)) return kBadInput;
-      if (a.file_id) return error(option + " is given twice for --add " + a.path), kBadInput;
-      a.file_id = number;
-    } else {
-      u32 number = 0;
-      if (!parse_number(option, value, number)) return kBadInput;
-      if (a.file_type) return error(option + " is given twice for --add " + a.path), kBadInput;
-      a.file_type = number;
-    }
+    if (!take_add_option(option, value, added)) return false;
   }
+  return true;
+}
+
+// Puts the request's data files into the archive (pipeline/forge_put.hpp), `out` nothing for a dry run, and
+// says what changed.
+int put_and_report(const std::string& archive_path, const forge::PutRequest& request,
+                   const std::optional<std::string>& out, const platform::OutputOptions& output_options,
+                   const Common& common) {
+  PathErrors path_errors;
+  auto input = open_input(archive_path, path_errors);
+  if (!input) return kBadInput;
+  auto outcome = forge::put(*input, request, out, output_options);
+  if (!outcome.ok()) {
+    error(std::string(outcome.status().message()));
+    return kBadInput;
+  }
+  // The report goes to standard output, unless the archive does.
+  const bool dry_run = !out;
+  std::ostream& report = out == "-" && !dry_run ? std::cerr : std::cout;
+  if (!common.quiet || dry_run)
+    for (const std::string& line : outcome->lines) report << line << "\n";
+  if (dry_run) report << "dry run: nothing written\n";
+  return kOk;
+}
+
+}  // namespace
+
+// `anvilrt put --help`.
+constexpr const char* kPutUsage =
+    "usage: anvilrt put FORGE FILE... (-o OUT | --in-place [--force] | --dry-run) [--as NAME|0xID] [--raw]\n"
+    "         [--add FILE [--name NAME] [--id 0xID] [--type N]]... [--remove NAME|0xID]... [--jobs N]\n"
+    "         [-q] [-v]\n\n"
+    "Puts data files back into a .forge archive: the way back from `anvilrt extract`. Each FILE,\n"
+    "named NAME.data as extract names it (or any name with --as NAME|0xID, for one FILE), replaces\n"
+    "the data file NAME. It may have another size and any content that reads as a data file (its\n"
+    "entry table parses to its end; --raw stores it as it is). Blocks are kept up to the one holding\n"
+    "the first byte that differs and re-compressed from there (docs/design.md, Writing), so a small\n"
+    "edit re-compresses little; a data file that no longer fits its place moves to the end of the\n"
+    "archive. A FILE equal to what the archive holds changes nothing: putting back an unchanged\n"
+    "extraction gives the identical archive, byte for byte. Every other data file, table and padding\n"
+    "byte is kept.\n"
+    "--add FILE appends a new data file, listed at the end of the last table section (its tables move\n"
+    "to the end of the archive when they cannot grow in place); its name, id and type are its first\n"
+    "entry's unless --name, --id, --type (after that --add) say otherwise. It is stored like the\n"
+    "archive's first compressed data file (algorithm, blocks of its largest block size, the\n"
+    "archive's checksum rule), plain when the archive has none. --remove drops a data file's\n"
+    "entries; its bytes stay, unreferenced (anvilrt compact drops them).\n"
+    "All or nothing: the new archive is written to a temporary file, read back and checked (every\n"
+    "untouched data file byte-identical, every new one decompressing to its FILE), then renamed.\n"
+    "--dry-run prints, per data file, unchanged, replaced (sizes, blocks re-compressed of all, in\n"
+    "place or moved), added or removed, and writes nothing.\n"
+    "Exit 0; 2 on bad input (an unknown name, a FILE that is not a data file, ...), with nothing\n"
+    "written.";
+
+int run_put(int argc, char** argv) {
+  // --add FILE and the --name, --id and --type after it go together, in order: they are taken out of the
+  // command line here, and the rest parsed as usual.
+  std::vector<forge::PutRequest::Add> added;
+  std::vector<char*> rest{argv[0]};
+  if (!take_added(argc, argv, added, rest)) return kBadInput;
 
   std::string archive_path, out, as;
   std::vector<std::string> files, removed;
@@ -112,32 +178,8 @@ int run_put(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(static_cast<int>(rest.size()), rest.data(),
-             "usage: anvilrt put FORGE FILE... (-o OUT | --in-place [--force] | --dry-run) [--as NAME|0xID] [--raw]\n"
-             "         [--add FILE [--name NAME] [--id 0xID] [--type N]]... [--remove NAME|0xID]... [--jobs N]\n"
-             "         [-q] [-v]\n\n"
-             "Puts data files back into a .forge archive: the way back from `anvilrt extract`. Each FILE,\n"
-             "named NAME.data as extract names it (or any name with --as NAME|0xID, for one FILE), replaces\n"
-             "the data file NAME. It may have another size and any content that reads as a data file (its\n"
-             "entry table parses to its end; --raw stores it as it is). Blocks are kept up to the one holding\n"
-             "the first byte that differs and re-compressed from there (docs/design.md, Writing), so a small\n"
-             "edit re-compresses little; a data file that no longer fits its place moves to the end of the\n"
-             "archive. A FILE equal to what the archive holds changes nothing: putting back an unchanged\n"
-             "extraction gives the identical archive, byte for byte. Every other data file, table and padding\n"
-             "byte is kept.\n"
-             "--add FILE appends a new data file, listed at the end of the last table section (its tables move\n"
-             "to the end of the archive when they cannot grow in place); its name, id and type are its first\n"
-             "entry's unless --name, --id, --type (after that --add) say otherwise. It is stored like the\n"
-             "archive's first compressed data file (algorithm, blocks of its largest block size, the\n"
-             "archive's checksum rule), plain when the archive has none. --remove drops a data file's\n"
-             "entries; its bytes stay, unreferenced (anvilrt compact drops them).\n"
-             "All or nothing: the new archive is written to a temporary file, read back and checked (every\n"
-             "untouched data file byte-identical, every new one decompressing to its FILE), then renamed.\n"
-             "--dry-run prints, per data file, unchanged, replaced (sizes, blocks re-compressed of all, in\n"
-             "place or moved), added or removed, and writes nothing.\n"
-             "Exit 0; 2 on bad input (an unknown name, a FILE that is not a data file, ...), with nothing\n"
-             "written.",
-             options, {{"archive", "FORGE"}, {"files", "FILE", -1}}, common, vm, code))
+  if (!parse(static_cast<int>(rest.size()), rest.data(), kPutUsage, options,
+             {{"archive", "FORGE"}, {"files", "FILE", -1}}, common, vm, code))
     return code;
   const bool dry_run = vm.count("dry-run") > 0;
   const bool in_place = vm.count("in-place") > 0;
@@ -159,8 +201,9 @@ int run_put(int argc, char** argv) {
     return kBadInput;
   }
   std::error_code same_error;
-  const bool onto_input = !in_place && !out.empty() && out != "-" &&
-                          std::filesystem::equivalent(platform::path_of(archive_path), platform::path_of(out), same_error) && !same_error;
+  const bool onto_input =
+      !in_place && !out.empty() && out != "-" &&
+      std::filesystem::equivalent(platform::path_of(archive_path), platform::path_of(out), same_error) && !same_error;
   if (vm.count("force") && !in_place && !onto_input) {
     error("--force only goes with --in-place (or -o naming FORGE itself)");
     return kBadInput;
@@ -173,21 +216,9 @@ int run_put(int argc, char** argv) {
   request.raw = vm.count("raw") > 0;
   request.added = std::move(added);
   request.removed = removed;
-  PathErrors path_errors;
-  auto input = open_input(archive_path, path_errors);
-  if (!input) return kBadInput;
   const platform::OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
-  auto outcome = forge::put(*input, request, dry_run ? std::nullopt : std::optional<std::string>(out), output_options);
-  if (!outcome.ok()) {
-    error(std::string(outcome.status().message()));
-    return kBadInput;
-  }
-  // The report goes to standard output, unless the archive does.
-  std::ostream& report = out == "-" && !dry_run ? std::cerr : std::cout;
-  if (!common.quiet || dry_run)
-    for (const std::string& line : outcome->lines) report << line << "\n";
-  if (dry_run) report << "dry run: nothing written\n";
-  return kOk;
+  return put_and_report(archive_path, request, dry_run ? std::nullopt : std::optional<std::string>(out), output_options,
+                        common);
 }
 
 }  // namespace anvil::cli

@@ -18,9 +18,9 @@
 #include "model/dialect.hpp"
 #include "model/parallel.hpp"
 #include "pipeline/folder_transaction.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
-#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -213,13 +213,15 @@ GameChoice choose_game(const std::string& option, std::span<const u8> bytes, con
                        const Common& common) {
   if (option != "auto") return {*parse_game(option), ""};
   Detection d = detect(bytes);
-  GameChoice choice{d.game, ""};
-  if (common.verbose)
-    choice.note = absl::StrFormat(
-        "anvilrt: %s: game auto: picked %s (%s: ac2 carves %s, sws %d)\n", path, game_name(d.game),
-        d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d KiB", kDetectWindows, kDetectWindow >> 10),
-        counted(d.ac2_bytes, "byte"), d.sws_bytes);
-  return choice;
+  return {d.game, detection_note(path, d, common)};
+}
+
+std::string detection_note(const std::string& path, const Detection& d, const Common& common) {
+  if (!common.verbose) return "";
+  return absl::StrFormat(
+      "anvilrt: %s: game auto: picked %s (%s: ac2 carves %s, sws %d)\n", path, game_name(d.game),
+      d.whole_file ? "the whole file" : absl::StrFormat("%d windows of %d KiB", kDetectWindows, kDetectWindow >> 10),
+      counted(d.ac2_bytes, "byte"), d.sws_bytes);
 }
 
 Game resolve_game(const std::string& option, std::span<const u8> bytes, const std::string& path, const Common& common) {
@@ -313,8 +315,8 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
       }
       for (const std::string& line : *recovered) std::cerr << "anvilrt: " << line << "\n";
       std::vector<WalkedFile> found;
-      for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec)) {
+      for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (it->path().filename() == folder::kStateFolder) {
           it.disable_recursion_pending();
           continue;
@@ -323,7 +325,8 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
         std::string ext = platform::utf8_of(it->path().extension());
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
         auto known = level_extensions();
-        found.push_back({platform::utf8_of(it->path()), all || std::find(known.begin(), known.end(), ext) != known.end()});
+        found.push_back(
+            {platform::utf8_of(it->path()), all || std::find(known.begin(), known.end(), ext) != known.end()});
       }
       if (ec) errors.failed(path, absl::UnknownError(path + ": " + ec.message()));
       std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.path < b.path; });

@@ -13,6 +13,7 @@
 
 #include "model/object.hpp"
 #include "reader/input_file.hpp"
+#include "reader/level.hpp"
 #include "reader/level_source.hpp"
 
 namespace anvil::cli {
@@ -79,6 +80,8 @@ struct GameChoice {
 };
 GameChoice choose_game(const std::string& option, std::span<const u8> bytes, const std::string& path,
                        const Common& common);
+// The --verbose note of the dialect `auto` picked in a level file as `d` says: a line for stderr, or empty.
+std::string detection_note(const std::string& path, const Detection& d, const Common& common);
 // The --verbose note of the dialect `auto` picked inside a data file's bodies: a line for stderr, or empty.
 std::string data_file_game_note(const std::string& path, Game game, const Common& common);
 

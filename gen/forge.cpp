@@ -42,6 +42,100 @@ void set_name(FixedString<N>& s, const std::string& name) {
   std::memcpy(s.bytes.data(), name.data(), std::min(name.size(), N));
 }
 
+// Entry `j` of data file `f` (the `i`th): its body a generated level, whose Visuals `f` counts.
+Entry random_entry(Rng& rng, const ForgeOptions& options, const ForgeVariant& variant, ForgeRecord::DataFile& f, u64 i,
+                   u64 j) {
+  Entry e;
+  e.file_id.value = static_cast<u32>(rng.next());
+  e.extra = static_cast<i16>(rng.uniform(3)) - 1;
+  if (variant.wide_entries()) {  // a 64-bit id, and e pairs when e > 0
+    e.file_id.value |= u64{static_cast<u32>(rng.next())} << 32;
+    e.pairs.bytes.resize(e.extra > 0 ? 2 * static_cast<std::size_t>(e.extra) : 0);
+    for (auto& b : e.pairs.bytes) b = static_cast<u8>(rng.next());
+  } else if (variant.layout == 0) {
+    e.extra = 0;  // not in layout 0
+  }
+  e.resource_type = kResourceType;
+  std::string name = absl::StrFormat("%s_entry_%d", f.name, j);
+  e.name.bytes.assign(name.begin(), name.end());
+  e.flag = static_cast<u8>(j % 2);
+  if (e.flag == 1) {
+    random_bytes(rng, e.flag_unknown);
+    e.flag_records.resize(1 + rng.uniform(2));
+    for (auto& r : e.flag_records) random_bytes(rng, r);
+  }
+  Options level;
+  level.game = options.game;
+  level.visuals = options.visuals;
+  level.seed = options.seed * 1000003 + i * 101 + j;
+  Record level_record;
+  e.body.bytes = generate_bytes(level, &level_record);
+  f.visuals += level_record.visuals;
+  // The resource's size (FORGE.md 5): its header (with flag 1's unknown bytes and counted records) and body.
+  const std::size_t flag_part = e.flag == 1 ? 3 + 4 + 12 * e.flag_records.size() : 0;
+  e.data_size = static_cast<u32>(e.body.bytes.size() + Entry::min_body_wire_size + e.name.bytes.size() + flag_part);
+  return e;
+}
+
+// The decompressed content of data file `f` (the `i`th): a few kept bytes and 1 to 3 entries.
+DataFile random_content(Rng& rng, const ForgeOptions& options, const ForgeVariant& variant, ForgeRecord::DataFile& f,
+                        u64 i) {
+  DataFile content;
+  content.unknown.bytes.resize(rng.uniform(5));
+  for (auto& b : content.unknown.bytes) b = static_cast<u8>(rng.next());
+  const u64 entries = 1 + rng.uniform(3);
+  for (u64 j = 0; j < entries; ++j) content.entries.push_back(random_entry(rng, options, variant, f, i, j));
+  if (!variant.table_tail()) content.unknown.bytes.clear();  // layout 1's m bytes
+  if (variant.version_26_tail()) {
+    content.unknown_26.bytes.resize(rng.uniform(5));
+    for (auto& b : content.unknown_26.bytes) b = static_cast<u8>(rng.next());
+  }
+  return content;
+}
+
+// The stored form of data file `f` (the `i`th): its prefix by the layout, its form and compression, blocks of
+// `block_size`.
+std::vector<u8> random_stored(Rng& rng, const ForgeRecord::DataFile& f, const ForgeVariant& variant, u64 i,
+                              u64 block_size) {
+  StoredDataFile s;
+  s.prefix.resize(i % 3);
+  for (auto& p : s.prefix) random_bytes(rng, p);
+  StoredSpec spec;
+  spec.variant = variant;
+  spec.form = f.form;
+  if (variant.prefix_bytes()) {  // layout 2: [u32 b][b bytes]
+    spec.prefix_bytes.resize(5 * (i % 3));
+    for (auto& b : spec.prefix_bytes) random_bytes(rng, b);
+  }
+  if (!variant.prefix_pairs()) s.prefix.clear();  // layout 1's [u32 n][8n]
+  spec.prefix = std::move(s.prefix);
+  spec.cut = block_size;
+  spec.first_set_size = block_size;  // one block: the first set holds the start of the data file
+  spec.sets[0].compression = spec.sets[1].compression = compression_id(f.compression);
+  s = *compress_stored(f.decoded, spec, ChecksumRule::adler32_0_stored);  // valid options: never an error
+  return encode_stored(s);
+}
+
+// The tables' entries of data file `f` (the `i`th), with a few bytes of padding more before some.
+NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i, bool v27) {
+  NewDataFile file;
+  file.padding = i % 2 ? 0xCC : 0x00;
+  file.gap = rng.uniform(3) * kAlignment;
+  file.file_id = f.file_id;
+  // raw_size: the index size, except for the fourth form, where it is the decompressed size (FORGE.md 1:
+  // earlier games sometimes differ; kept as stored).
+  if (f.form == StoredForm::block_set_then_chunks) file.raw_size = static_cast<u32>(f.decoded.size());
+  random_bytes(rng, file.name.unknown_0);
+  file.name.file_type = kFileType;
+  random_bytes(rng, file.name.unknown_1);
+  set_name(file.name.name, f.name);
+  random_bytes(rng, file.name.unknown_2);
+  if (v27) random_bytes(rng, file.name.unknown_27);
+  set_name(file.header.name, f.name);
+  random_bytes(rng, file.header.unknown);
+  return file;
+}
+
 }  // namespace
 
 absl::Status validate(const ForgeOptions& options) {
@@ -78,67 +172,11 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     f.file_id = (options.version == 27 ? rng.next() : static_cast<u32>(rng.next())) | 1;
     f.form = forms[i % 5];
     f.compression = compressions[i % 5];
-    DataFile content;
-    content.unknown.bytes.resize(rng.uniform(5));
-    for (auto& b : content.unknown.bytes) b = static_cast<u8>(rng.next());
-    const u64 entries = 1 + rng.uniform(3);
-    for (u64 j = 0; j < entries; ++j) {
-      Entry e;
-      e.file_id.value = static_cast<u32>(rng.next());
-      e.extra = static_cast<i16>(rng.uniform(3)) - 1;
-      if (variant.wide_entries()) {  // a 64-bit id, and e pairs when e > 0
-        e.file_id.value |= u64{static_cast<u32>(rng.next())} << 32;
-        e.pairs.bytes.resize(e.extra > 0 ? 2 * static_cast<std::size_t>(e.extra) : 0);
-        for (auto& b : e.pairs.bytes) b = static_cast<u8>(rng.next());
-      } else if (variant.layout == 0) {
-        e.extra = 0;  // not in layout 0
-      }
-      e.resource_type = kResourceType;
-      std::string name = absl::StrFormat("%s_entry_%d", f.name, j);
-      e.name.bytes.assign(name.begin(), name.end());
-      e.flag = static_cast<u8>(j % 2);
-      if (e.flag == 1) {
-        random_bytes(rng, e.flag_unknown);
-        e.flag_records.resize(1 + rng.uniform(2));
-        for (auto& r : e.flag_records) random_bytes(rng, r);
-      }
-      Options level;
-      level.game = options.game;
-      level.visuals = options.visuals;
-      level.seed = options.seed * 1000003 + i * 101 + j;
-      Record level_record;
-      e.body.bytes = generate_bytes(level, &level_record);
-      f.visuals += level_record.visuals;
-      // The resource's size (FORGE.md 5): its header (with flag 1's unknown bytes and counted records) and body.
-      const std::size_t flag_part = e.flag == 1 ? 3 + 4 + 12 * e.flag_records.size() : 0;
-      e.data_size = static_cast<u32>(e.body.bytes.size() + Entry::min_body_wire_size + e.name.bytes.size() + flag_part);
-      content.entries.push_back(std::move(e));
-    }
-    if (!variant.table_tail()) content.unknown.bytes.clear();  // layout 1's m bytes
-    if (variant.version_26_tail()) {
-      content.unknown_26.bytes.resize(rng.uniform(5));
-      for (auto& b : content.unknown_26.bytes) b = static_cast<u8>(rng.next());
-    }
+    const DataFile content = random_content(rng, options, variant, f, i);
     f.entries = content.entries.size();
     f.decoded = encoded(content, variant.code());
 
-    StoredDataFile s;
-    s.prefix.resize(i % 3);
-    for (auto& p : s.prefix) random_bytes(rng, p);
-    StoredSpec spec;
-    spec.variant = variant;
-    spec.form = f.form;
-    if (variant.prefix_bytes()) {  // layout 2: [u32 b][b bytes]
-      spec.prefix_bytes.resize(5 * (i % 3));
-      for (auto& b : spec.prefix_bytes) random_bytes(rng, b);
-    }
-    if (!variant.prefix_pairs()) s.prefix.clear();  // layout 1's [u32 n][8n]
-    spec.prefix = std::move(s.prefix);
-    spec.cut = options.block_size;
-    spec.first_set_size = options.block_size;  // one block: the first set holds the start of the data file
-    spec.sets[0].compression = spec.sets[1].compression = compression_id(f.compression);
-    s = *compress_stored(f.decoded, spec, ChecksumRule::adler32_0_stored);  // valid options: never an error
-    stored[i] = encode_stored(s);
+    stored[i] = random_stored(rng, f, variant, i, options.block_size);
     f.stored_size = stored[i].size();
     rec.files.push_back(std::move(f));
   }
@@ -170,21 +208,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   if (!writer.ok()) throw std::logic_error(std::string(writer.status().message()));
   for (u64 i = 0; i < options.datafiles; ++i) {
     const ForgeRecord::DataFile& f = rec.files[i];
-    NewDataFile file;
-    file.padding = i % 2 ? 0xCC : 0x00;
-    file.gap = rng.uniform(3) * kAlignment;
-    file.file_id = f.file_id;
-    // raw_size: the index size, except for the fourth form, where it is the decompressed size (FORGE.md 1:
-    // earlier games sometimes differ; kept as stored).
-    if (f.form == StoredForm::block_set_then_chunks) file.raw_size = static_cast<u32>(f.decoded.size());
-    random_bytes(rng, file.name.unknown_0);
-    file.name.file_type = kFileType;
-    random_bytes(rng, file.name.unknown_1);
-    set_name(file.name.name, f.name);
-    random_bytes(rng, file.name.unknown_2);
-    if (v27) random_bytes(rng, file.name.unknown_27);
-    set_name(file.header.name, f.name);
-    random_bytes(rng, file.header.unknown);
+    const NewDataFile file = random_new_data_file(rng, f, i, v27);
     if (auto s = writer->add(file, stored[i]); !s.ok()) throw std::logic_error(std::string(s.message()));
   }
   auto layout = writer->finish(rng.uniform(kAlignment));  // trailing padding

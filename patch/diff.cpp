@@ -105,6 +105,51 @@ std::optional<DataFileSizes> data_file_sizes(const Level& level) {
   return DataFileSizes(forge::size_fields(*view));
 }
 
+// A change of an object's id, made last (diff_levels()).
+struct IdChange {
+  std::size_t piece;
+  std::string suffix;  // "/id", or "" for the whole object
+  std::string old_value, new_value;
+  u64 new_id;
+};
+
+// The changes of object `i`, which differs between `a` and `b`: one op per changed leaf, or the whole object
+// when it differs in shape; a change of its id goes to `id_changes`.
+void diff_object(const Level& a, const Level& b, std::size_t i, bool resizable, std::vector<DiffOp>& ops,
+                 std::vector<IdChange>& id_changes) {
+  const Piece& pa = a.pieces[i];
+  const Piece& pb = b.pieces[i];
+  rapidjson::Document da, db;
+  object_dom(parse_piece(a, pa), pa, da);
+  object_dom(parse_piece(b, pb), pb, db);
+  if (resizable) {
+    // Where an object lies follows from the edits: never an edit itself.
+    db["offset"].SetUint64(pa.offset);
+    da["length"].SetUint64(pb.length);
+  }
+  std::string base = "/objects/" + escape_segment(object_key(pa, a.game));
+  std::vector<Leaf> leaves;
+  std::string path;
+  if (diff_value(da, db, path, leaves, resizable)) {
+    for (const Leaf& leaf : leaves) {
+      if (leaf.path == "/id")
+        id_changes.push_back({i, "/id", to_text(*leaf.a), to_text(*leaf.b), pb.id});
+      else if (leaf.a == nullptr)
+        ops.push_back({base + leaf.path, "", to_text(*leaf.b), DiffOp::kAdd});
+      else if (leaf.b == nullptr)
+        ops.push_back({base + leaf.path, to_text(*leaf.a), "", DiffOp::kRemove});
+      else
+        ops.push_back({base + leaf.path, to_text(*leaf.a), to_text(*leaf.b)});
+    }
+  } else {
+    if (resizable) da["length"].SetUint64(pa.length);  // as the patch's `test` reads it
+    if (pa.id != pb.id)
+      id_changes.push_back({i, "", to_text(da), to_text(db), pb.id});
+    else
+      ops.push_back({base, to_text(da), to_text(db)});
+  }
+}
+
 }  // namespace
 
 DiffOutcome diff_levels(const Level& a, const Level& b) {
@@ -113,12 +158,6 @@ DiffOutcome diff_levels(const Level& a, const Level& b) {
     outcome.error = std::move(reason);
     outcome.ops.clear();
     return outcome;
-  };
-  struct IdChange {
-    std::size_t piece;
-    std::string suffix;  // "/id", or "" for the whole object
-    std::string old_value, new_value;
-    u64 new_id;
   };
   std::vector<IdChange> id_changes;
   if (a.game != b.game) return differ("the files are read in different dialects");
@@ -160,35 +199,7 @@ DiffOutcome diff_levels(const Level& a, const Level& b) {
           return differ(absl::StrFormat("opaque bytes differ at offset 0x%x", pa.offset + j));
       continue;
     }
-    rapidjson::Document da, db;
-    object_dom(parse_piece(a, pa), pa, da);
-    object_dom(parse_piece(b, pb), pb, db);
-    if (resizable) {
-      // Where an object lies follows from the edits: never an edit itself.
-      db["offset"].SetUint64(pa.offset);
-      da["length"].SetUint64(pb.length);
-    }
-    std::string base = "/objects/" + escape_segment(object_key(pa, a.game));
-    std::vector<Leaf> leaves;
-    std::string path;
-    if (diff_value(da, db, path, leaves, resizable)) {
-      for (const Leaf& leaf : leaves) {
-        if (leaf.path == "/id")
-          id_changes.push_back({i, "/id", to_text(*leaf.a), to_text(*leaf.b), pb.id});
-        else if (leaf.a == nullptr)
-          outcome.ops.push_back({base + leaf.path, "", to_text(*leaf.b), DiffOp::kAdd});
-        else if (leaf.b == nullptr)
-          outcome.ops.push_back({base + leaf.path, to_text(*leaf.a), "", DiffOp::kRemove});
-        else
-          outcome.ops.push_back({base + leaf.path, to_text(*leaf.a), to_text(*leaf.b)});
-      }
-    } else {
-      if (resizable) da["length"].SetUint64(pa.length);  // as the patch's `test` reads it
-      if (pa.id != pb.id)
-        id_changes.push_back({i, "", to_text(da), to_text(db), pb.id});
-      else
-        outcome.ops.push_back({base, to_text(da), to_text(db)});
-    }
+    diff_object(a, b, i, resizable, outcome.ops, id_changes);
   }
   if (resizable)
     for (std::size_t e = 0; e < growth.size(); ++e)

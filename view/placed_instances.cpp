@@ -132,6 +132,87 @@ void append_level(const Level& level, u32 datafile, unsigned threads, std::vecto
   });
 }
 
+// Each part's visits: every object it carved (its id, for the keys) and where its instances stand; the
+// records are made once the one carve's objects, and so the repeated ids, are known.
+struct Visited {
+  std::size_t offset = 0;
+  u64 id = 0;
+  Placing placing;
+};
+struct Part {
+  std::vector<Visited> visited;
+  std::vector<Spot> spots;
+};
+
+// The level carved in `threads` parts at once, each part's visits kept; `objects`: the one carve's.
+std::vector<Part> carve_in_parts(std::span<const u8> bytes, Game game, unsigned threads, std::vector<Extent>& objects) {
+  std::vector<Part> parts(threads);
+  // Room for an object every 512 bytes (the census file has one every 700): the lists seldom move.
+  for (Part& part : parts) {
+    part.visited.reserve(bytes.size() / threads / 512 + 16);
+    part.spots.reserve(bytes.size() / threads / 512 + 16);
+  }
+  SplitVisit visit = [&](unsigned p, const Extent& extent, const Object& object) {
+    Part& part = parts[p];
+    part.visited.push_back({extent.offset, object_id(object), placing(object, part.spots)});
+    return true;
+  };
+  objects = split_carve(bytes, game, {.parts = threads}, visit).objects;
+  return parts;
+}
+
+// The one carve's objects, each from the first part that carved it (parts overlap where one hands over
+// to the next), matched in ranges on all threads: object k's visit and part, its id, and each range's
+// instances (so where its records go).
+struct Matched {
+  std::vector<const Visited*> visits;
+  std::vector<u32> part_of;
+  std::vector<u64> ids;
+  std::size_t ranges = 1;
+  std::vector<std::size_t> first_record;  // per range, its first record's index; last: the records' count
+
+  // Range `r` of the objects: [first, end).
+  std::pair<std::size_t, std::size_t> range(std::size_t r) const {
+    return std::make_pair(visits.size() * r / ranges, visits.size() * (r + 1) / ranges);
+  }
+};
+
+Matched match_visits(const std::vector<Extent>& objects, const std::vector<Part>& parts, unsigned threads) {
+  Matched m;
+  m.visits.resize(objects.size());
+  m.part_of.resize(objects.size());
+  m.ids.resize(objects.size());
+  m.ranges = std::max<std::size_t>(1, std::min<std::size_t>(4 * threads, objects.size() / 4096));
+  m.first_record.assign(m.ranges + 1, 0);
+  for_each_index(m.ranges, threads, [&](std::size_t r) {
+    const auto [begin, end] = m.range(r);
+    if (begin == end) return;
+    std::vector<std::size_t> cursor(parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      cursor[p] = static_cast<std::size_t>(
+          std::lower_bound(parts[p].visited.begin(), parts[p].visited.end(), objects[begin].offset,
+                           [](const Visited& v, std::size_t offset) { return v.offset < offset; }) -
+          parts[p].visited.begin());
+    std::size_t instances = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      for (std::size_t p = 0; p < parts.size(); ++p) {
+        const auto& visited = parts[p].visited;
+        while (cursor[p] < visited.size() && visited[cursor[p]].offset < objects[k].offset) ++cursor[p];
+        if (cursor[p] < visited.size() && visited[cursor[p]].offset == objects[k].offset) {
+          m.visits[k] = &visited[cursor[p]];
+          m.part_of[k] = static_cast<u32>(p);
+          m.ids[k] = m.visits[k]->id;
+          instances += m.visits[k]->placing.count;
+          break;
+        }
+      }
+    }
+    m.first_record[r + 1] = instances;
+  });
+  for (std::size_t r = 0; r < m.ranges; ++r) m.first_record[r + 1] += m.first_record[r];
+  return m;
+}
+
 }  // namespace
 
 std::size_t format_key(char* out, const PlacedInstance& p) {
@@ -173,71 +254,12 @@ absl::StatusOr<PlacedInstances> placed_instances(LevelSet& set, unsigned threads
 }
 
 PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads) {
-  // Each part's visits: every object it carved (its id, for the keys) and where its instances stand; the
-  // records are made once the one carve's objects, and so the repeated ids, are known.
-  struct Visited {
-    std::size_t offset = 0;
-    u64 id = 0;
-    Placing placing;
-  };
-  struct Part {
-    std::vector<Visited> visited;
-    std::vector<Spot> spots;
-  };
   threads = std::max(1u, threads);
-  std::vector<Part> parts(threads);
-  // Room for an object every 512 bytes (the census file has one every 700): the lists seldom move.
-  for (Part& part : parts) {
-    part.visited.reserve(bytes.size() / threads / 512 + 16);
-    part.spots.reserve(bytes.size() / threads / 512 + 16);
-  }
-  SplitVisit visit = [&](unsigned p, const Extent& extent, const Object& object) {
-    Part& part = parts[p];
-    part.visited.push_back({extent.offset, object_id(object), placing(object, part.spots)});
-    return true;
-  };
-  SplitCarve carve = split_carve(bytes, game, {.parts = threads}, visit);
-
-  // The one carve's objects, each from the first part that carved it (parts overlap where one hands over
-  // to the next), matched in ranges on all threads: object k's visit and part, its id, and each range's
-  // instances (so where its records go).
-  const std::vector<Extent>& objects = carve.objects;
-  std::vector<const Visited*> visits(objects.size());
-  std::vector<u32> part_of(objects.size());
-  std::vector<u64> ids(objects.size());
-  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(4 * threads, objects.size() / 4096));
-  auto range = [&](std::size_t r) {
-    return std::make_pair(objects.size() * r / ranges, objects.size() * (r + 1) / ranges);
-  };
-  std::vector<std::size_t> first_record(ranges + 1, 0);
-  for_each_index(ranges, threads, [&](std::size_t r) {
-    const auto [begin, end] = range(r);
-    if (begin == end) return;
-    std::vector<std::size_t> cursor(parts.size());
-    for (std::size_t p = 0; p < parts.size(); ++p)
-      cursor[p] = static_cast<std::size_t>(
-          std::lower_bound(parts[p].visited.begin(), parts[p].visited.end(), objects[begin].offset,
-                           [](const Visited& v, std::size_t offset) { return v.offset < offset; }) -
-          parts[p].visited.begin());
-    std::size_t instances = 0;
-    for (std::size_t k = begin; k < end; ++k) {
-      for (std::size_t p = 0; p < parts.size(); ++p) {
-        const auto& visited = parts[p].visited;
-        while (cursor[p] < visited.size() && visited[cursor[p]].offset < objects[k].offset) ++cursor[p];
-        if (cursor[p] < visited.size() && visited[cursor[p]].offset == objects[k].offset) {
-          visits[k] = &visited[cursor[p]];
-          part_of[k] = static_cast<u32>(p);
-          ids[k] = visits[k]->id;
-          instances += visits[k]->placing.count;
-          break;
-        }
-      }
-    }
-    first_record[r + 1] = instances;
-  });
-  for (std::size_t r = 0; r < ranges; ++r) first_record[r + 1] += first_record[r];
-  const std::size_t total = first_record[ranges];
-  const std::vector<bool> repeated = repeated_ids(ids, threads);
+  std::vector<Extent> objects;
+  const std::vector<Part> parts = carve_in_parts(bytes, game, threads, objects);
+  const Matched m = match_visits(objects, parts, threads);
+  const std::size_t total = m.first_record[m.ranges];
+  const std::vector<bool> repeated = repeated_ids(m.ids, threads);
   // Reserved, then advised to huge pages before the records are made: on a large level their first touch
   // (one thread, the default construction) otherwise faults every 4 KiB.
   PlacedInstances out{{""}, {}};
@@ -245,12 +267,12 @@ PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game g
   records.reserve(total);
   advise_huge_pages(records.data(), total * sizeof(PlacedInstance));
   records.resize(total);
-  for_each_index(ranges, threads, [&](std::size_t r) {
-    const auto [begin, end] = range(r);
-    std::size_t at = first_record[r];
+  for_each_index(m.ranges, threads, [&](std::size_t r) {
+    const auto [begin, end] = m.range(r);
+    std::size_t at = m.first_record[r];
     for (std::size_t k = begin; k < end; ++k) {
-      const Visited& v = *visits[k];
-      make_records(v.placing, parts[part_of[k]].spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
+      const Visited& v = *m.visits[k];
+      make_records(v.placing, parts[m.part_of[k]].spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
                    records.data() + at);
       at += v.placing.count;
     }

@@ -1,0 +1,55 @@
+#include "pipeline/ls_run.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "model/parallel.hpp"
+#include "pipeline/game_folder.hpp"
+
+namespace anvil::forge {
+
+ArchivePaths archive_paths(const std::vector<std::string>& named) {
+  ArchivePaths out;
+  for (const std::string& path : named) {
+    if (!folder::is_folder(path)) {
+      out.paths.push_back(path);
+      continue;
+    }
+    auto opened = folder::open_game_folder(path);
+    if (!opened.ok()) {
+      out.said.emplace_back(opened.status().message());
+      out.folders_failed = true;
+      continue;
+    }
+    out.said.insert(out.said.end(), opened->recovered.begin(), opened->recovered.end());
+    for (std::size_t i = 0; i < opened->archives.size(); ++i) out.paths.push_back(opened->path(i));
+  }
+  return out;
+}
+
+ArchiveChecksums list_data_files(const InputFile& input, const Archive& archive, const ListOptions& options,
+                                 const std::function<void(std::size_t index, ListedSummary& summary)>& each) {
+  const unsigned threads = std::min(thread_budget(), 1024u);
+  // The vote reads every stored byte, on all the command's threads. Without `objects` the tables are read
+  // in the same pass, right after each data file votes, and its pages are dropped then.
+  std::vector<std::optional<ListedSummary>> tables(options.objects ? 0 : archive.files.size());
+  const ArchiveChecksums checksums =
+      options.objects
+          ? archive_checksums(input.bytes(), archive, {}, threads)
+          : archive_checksums_then(
+                input.bytes(), archive,
+                [&](std::size_t i) {
+                  tables[i] = summarize_tables(input.bytes(), archive, i);
+                  input.release(archive.files[i].index.offset, archive.files[i].end() - archive.files[i].index.offset);
+                },
+                threads);
+  auto summarize_one = [&](std::size_t i) -> ListedSummary {
+    if (options.objects) return summarize(input.bytes(), archive, i, true, options.game, checksums);
+    if (!tables[i]->ok()) return tables[i]->status();
+    return judged(std::move(**tables[i]), input.bytes(), archive, checksums);
+  };
+  for_each_index_in_order<ListedSummary>(archive.files.size(), threads, summarize_one, each);
+  return checksums;
+}
+
+}  // namespace anvil::forge
