@@ -5,6 +5,7 @@
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "cli/input_view.hpp"
 #include "cli/progress_bar.hpp"
 #include "stats/report.hpp"
 #include "stats/stats_run.hpp"
@@ -12,22 +13,13 @@
 namespace anvil::cli {
 namespace {
 
-// The inputs as the census takes them: views of the opened files.
+// The inputs as the census takes them: views of the opened files, and each archive's data file names.
 std::vector<stats::StatsInput> stats_inputs_of(const std::vector<OpenedInput>& opened) {
   std::vector<stats::StatsInput> inputs;
   for (const OpenedInput& o : opened) {
     stats::StatsInput& in = inputs.emplace_back();
-    in.path = o.path;
-    in.sure = o.sure;
-    in.read = o.input.has_value();
-    in.tables_failed = o.tables_failed;
-    if (o.input) in.bytes = o.input->bytes();
-    in.source = o.source;
-    if (o.archive) {
-      in.archive = &o.archive->archive;
-      in.archive_game = o.archive->game;
-      in.names = &o.names;
-    }
+    static_cast<InputView&>(in) = input_view(o);
+    if (o.archive) in.names = &o.names;
   }
   return inputs;
 }

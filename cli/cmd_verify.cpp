@@ -7,6 +7,7 @@
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "cli/input_view.hpp"
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
 #include "pipeline/verify_run.hpp"
@@ -38,19 +39,7 @@ std::string data_file_line(const forge::DataFileVerify& d) {
 // The inputs as the pipeline takes them: views of the opened files.
 std::vector<VerifyInput> verify_inputs_of(const std::vector<OpenedInput>& opened) {
   std::vector<VerifyInput> inputs;
-  for (const OpenedInput& o : opened) {
-    VerifyInput& in = inputs.emplace_back();
-    in.path = o.path;
-    in.sure = o.sure;
-    in.read = o.input.has_value();
-    in.tables_failed = o.tables_failed;
-    if (o.input) in.bytes = o.input->bytes();
-    in.source = o.source;
-    if (o.archive) {
-      in.archive = &o.archive->archive;
-      in.archive_game = o.archive->game;
-    }
-  }
+  for (const OpenedInput& o : opened) inputs.push_back(input_view(o));
   return inputs;
 }
 

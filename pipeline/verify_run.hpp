@@ -14,6 +14,7 @@
 
 #include "model/forge/archive.hpp"
 #include "pipeline/archive_verify.hpp"
+#include "pipeline/input_view.hpp"
 #include "pipeline/verify.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
@@ -22,16 +23,7 @@
 namespace anvil {
 
 // One input, as the command opened it.
-struct VerifyInput {
-  std::string path;
-  bool sure = true;            // named, or of a level-file extension: a file that carves nothing is warned about
-  bool read = false;           // the file was read (`bytes`)
-  bool tables_failed = false;  // an archive whose tables do not read (the opener said so)
-  std::span<const u8> bytes;
-  Source source;
-  const forge::Archive* archive = nullptr;  // an archive whose tables read
-  Game archive_game = Game::ac2;            // its dialect
-};
+using VerifyInput = InputView;
 
 struct VerifyRunOptions {
   std::optional<Game> game;  // --game; nothing: auto, per file

@@ -12,23 +12,16 @@
 #include <vector>
 
 #include "model/forge/archive.hpp"
+#include "pipeline/input_view.hpp"
 #include "reader/level.hpp"
 #include "reader/level_source.hpp"
 #include "stats/census.hpp"
 
 namespace anvil::stats {
 
-// One input, as the command opened it.
-struct StatsInput {
-  std::string path;
-  bool sure = true;            // named, or of a level-file extension: a file that carves nothing is warned about
-  bool read = false;           // the file was read (`bytes`)
-  bool tables_failed = false;  // an archive whose tables do not read (the opener said so)
-  std::span<const u8> bytes;
-  Source source;
-  const forge::Archive* archive = nullptr;          // an archive whose tables read
-  Game archive_game = Game::ac2;                    // its dialect
-  const std::vector<std::string>* names = nullptr;  // its data files' names (forge::data_file_names)
+// One input, as the command opened it, and its data files' names when it is an archive.
+struct StatsInput : InputView {
+  const std::vector<std::string>* names = nullptr;  // forge::data_file_names
 };
 
 struct StatsRunOptions {
