@@ -18,9 +18,9 @@
 #include "model/dialect.hpp"
 #include "model/parallel.hpp"
 #include "pipeline/folder_transaction.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
-#include "platform/paths.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -147,8 +147,8 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
   // --layout, as add_layout_option() declares it (and gen its own, in the same words).
   if (const auto* given = vm.count("layout") ? boost::any_cast<std::string>(&vm["layout"].value()) : nullptr) {
     const std::string& v = *given;
-    if (v.size() != 1 || v[0] < '0' || v[0] > '3')
-      return fail("the argument ('" + v + "') for option '--layout' is invalid (0, 1, 2 or 3)");
+    if (v.size() != 1 || v[0] < '0' || !forge::ForgeVariant::known_layout(static_cast<unsigned>(v[0] - '0')))
+      return fail("the argument ('" + v + "') for option '--layout' is invalid (" + forge::known_layouts() + ")");
     common.layout = static_cast<u8>(v[0] - '0');
   }
   // --jobs, as add_jobs_option() declares it.
@@ -189,8 +189,10 @@ void add_jobs_option(po::options_description& options, const char* what) {
 
 void add_layout_option(po::options_description& options) {
   options.add_options()("layout", po::value<std::string>(),
-                        "an archive's data-file layout (0, 1, 2 or 3), when it is not the one found by "
-                        "content (the layout in which the smallest data file's entries' table parses exactly)");
+                        (std::string("an archive's data-file layout (") + forge::known_layouts() +
+                         "), when it is not the one found by content (the layout in which the smallest data "
+                         "file's entries' table parses exactly)")
+                            .c_str());
 }
 
 void add_game_option(po::options_description& options, std::string& game) {
@@ -313,8 +315,8 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
       }
       for (const std::string& line : *recovered) std::cerr << "anvilrt: " << line << "\n";
       std::vector<WalkedFile> found;
-      for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec); !ec && it != fs::recursive_directory_iterator();
-           it.increment(ec)) {
+      for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (it->path().filename() == folder::kStateFolder) {
           it.disable_recursion_pending();
           continue;
@@ -323,7 +325,8 @@ std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, boo
         std::string ext = platform::utf8_of(it->path().extension());
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
         auto known = level_extensions();
-        found.push_back({platform::utf8_of(it->path()), all || std::find(known.begin(), known.end(), ext) != known.end()});
+        found.push_back(
+            {platform::utf8_of(it->path()), all || std::find(known.begin(), known.end(), ext) != known.end()});
       }
       if (ec) errors.failed(path, absl::UnknownError(path + ": " + ec.message()));
       std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.path < b.path; });

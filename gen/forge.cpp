@@ -45,7 +45,7 @@ absl::Status validate(const ForgeOptions& options) {
     return absl::InvalidArgumentError("--block-size must be 16..65535 (a u16)");
   if (!ForgeVariant::known(options.version))
     return absl::InvalidArgumentError(absl::StrCat("--forge-version must be ", known_versions()));
-  if (!ForgeVariant::known_layout(options.layout)) return absl::InvalidArgumentError("--layout must be 0, 1, 2 or 3");
+  if (!ForgeVariant::known_layout(options.layout)) return absl::InvalidArgumentError(absl::StrCat("--layout must be ", known_layouts()));
   Options level;
   level.game = options.game;
   level.visuals = options.visuals;
@@ -69,7 +69,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   for (u64 i = 0; i < options.datafiles; ++i) {
     ForgeRecord::DataFile f;
     f.name = absl::StrFormat("DataFile_%03d", i);
-    f.file_id = (options.version == 27 ? rng.next() : static_cast<u32>(rng.next())) | 1;
+    f.file_id = (variant.wide_ids() ? rng.next() : static_cast<u32>(rng.next())) | 1;
     f.form = forms[i % 5];
     f.compression = compressions[i % 5];
     DataFile content;
@@ -84,8 +84,8 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
         e.file_id.value |= u64{static_cast<u32>(rng.next())} << 32;
         e.pairs.bytes.resize(e.extra > 0 ? 2 * static_cast<std::size_t>(e.extra) : 0);
         for (auto& b : e.pairs.bytes) b = static_cast<u8>(rng.next());
-      } else if (variant.layout == 0) {
-        e.extra = 0;  // not in layout 0
+      } else if (!variant.extra()) {
+        e.extra = 0;  // not in this layout
       }
       e.resource_type = kResourceType;
       std::string name = absl::StrFormat("%s_entry_%d", f.name, j);
@@ -109,7 +109,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
       content.entries.push_back(std::move(e));
     }
     if (!variant.table_tail()) content.unknown.bytes.clear();  // layout 1's m bytes
-    if (variant.version_26_tail()) {
+    if (variant.version_tail()) {
       content.unknown_26.bytes.resize(rng.uniform(5));
       for (auto& b : content.unknown_26.bytes) b = static_cast<u8>(rng.next());
     }
@@ -157,8 +157,8 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     head.sections.push_back(s);
   }
   head.alignment = kAlignment;
-  const bool v27 = variant.v27();
-  if (v27) random_bytes(rng, head.data_header_27);
+  const bool kept_27 = variant.kept_27();
+  if (kept_27) random_bytes(rng, head.data_header_27);
 
   // Each data file aligned, with a few bytes of padding more before some.
   VectorSink sink;
@@ -178,7 +178,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     random_bytes(rng, file.name.unknown_1);
     set_name(file.name.name, f.name);
     random_bytes(rng, file.name.unknown_2);
-    if (v27) random_bytes(rng, file.name.unknown_27);
+    if (kept_27) random_bytes(rng, file.name.unknown_27);
     set_name(file.header.name, f.name);
     random_bytes(rng, file.header.unknown);
     if (auto s = writer->add(file, stored[i]); !s.ok()) throw std::logic_error(std::string(s.message()));

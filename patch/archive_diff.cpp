@@ -167,7 +167,7 @@ std::optional<u8> first_stored_layout(ArchiveSide& a, std::size_t i, ArchiveSide
 // otherwise and may decide: then it needs reads of its own (open_data_file).
 bool settle_layout(ArchiveSide& side, std::size_t index, const forge::DataFileRead& kept, Opened& opened) {
   if (opened.sizes_agree) return true;
-  const std::vector<u8> layouts = forge::plausible_layouts(side.archive.header.version);
+  const std::span<const u8> layouts = forge::plausible_layouts(side.archive.header.version);
   const u8 first = side.archive.data_layout;
   for (auto l = std::find(layouts.begin(), layouts.end(), first) + 1; l < layouts.end(); ++l) {
     side.archive.data_layout = *l;

@@ -124,12 +124,6 @@ class Field {
     if (auto anvil_s = (expr); !anvil_s.ok()) return anvil_s; \
   } while (0)
 
-std::optional<Compression> compression_named(std::string_view name) {
-  for (Compression c : {Compression::plain, Compression::lzo1x, Compression::lzo2a, Compression::lzo1c})
-    if (compression_name(c) == name) return c;
-  return std::nullopt;
-}
-
 absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant variant) {
   if (!f.present() || !f.value().IsObject()) return f.error("must be an object");
   ListedDataFile d;
@@ -152,7 +146,7 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant vari
   auto c = compression_named(text);
   if (!c)
     return f.member("compression")
-        .error(absl::StrFormat("'%s' is not plain, lzo1x, lzo2a or lzo1c", printable_name(text)));
+        .error(absl::StrFormat("'%s' is not %s", printable_name(text), known_compression_names()));
   d.compression = *c;
   ANVIL_ASSIGN(text, f.member("form").string());
   auto form = stored_form_named(text);
@@ -189,7 +183,7 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant vari
         u64 v = 0;
         ANVIL_ASSIGN(v, set.member("compression_id").number(255));
         auto algorithm = compression_of(static_cast<u8>(v));
-        if (!algorithm) return set.member("compression_id").error(absl::StrFormat("%d is not 0, 1, 2 or 5", v));
+        if (!algorithm) return set.member("compression_id").error(absl::StrFormat("%d is not %s", v, known_compression_ids()));
         if (k == 0 && *algorithm != d.compression)
           return set.member("compression_id")
               .error(absl::StrFormat("%d (%s) is not the data file's compression %s", v, compression_name(*algorithm),
@@ -238,11 +232,11 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant vari
   Field kept = f.member("name_entry_kept");
   if (kept.present()) {
     std::vector<u8> bytes;
-    ANVIL_ASSIGN(bytes, kept.hex(variant.v27() ? 56 : 52));
+    ANVIL_ASSIGN(bytes, kept.hex(variant.kept_27() ? 56 : 52));
     std::copy_n(bytes.begin(), 12, d.name_unknown_0.bytes.begin());
     std::copy_n(bytes.begin() + 12, 24, d.name_unknown_1.bytes.begin());
     std::copy_n(bytes.begin() + 36, 16, d.name_unknown_2.bytes.begin());
-    if (variant.v27()) std::copy_n(bytes.begin() + 52, 4, d.name_unknown_27.bytes.begin());
+    if (variant.kept_27()) std::copy_n(bytes.begin() + 52, 4, d.name_unknown_27.bytes.begin());
   }
   if (f.member("header_name").present())
     ANVIL_ASSIGN(d.header_name, f.member("header_name").name());
@@ -358,7 +352,7 @@ std::string list_json(const ForgeList& list) {
   put(w, "header_kept", hex_of(list.head.header.unknown_1.bytes));
   put(w, "data_header_kept", hex_of(list.head.data_header.bytes));
   const ForgeVariant variant{list.head.header.version};
-  if (variant.v27()) put(w, "data_header_kept_27", hex_of(list.head.data_header_27.bytes));
+  if (variant.kept_27()) put(w, "data_header_kept_27", hex_of(list.head.data_header_27.bytes));
   w.Key("sections");
   w.StartArray();
   for (const NewSection& s : list.head.sections) {
@@ -411,9 +405,9 @@ std::string list_json(const ForgeList& list) {
     std::vector<u8> kept(d.name_unknown_0.bytes.begin(), d.name_unknown_0.bytes.end());
     kept.insert(kept.end(), d.name_unknown_1.bytes.begin(), d.name_unknown_1.bytes.end());
     kept.insert(kept.end(), d.name_unknown_2.bytes.begin(), d.name_unknown_2.bytes.end());
-    if (variant.v27()) kept.insert(kept.end(), d.name_unknown_27.bytes.begin(), d.name_unknown_27.bytes.end());
+    if (variant.kept_27()) kept.insert(kept.end(), d.name_unknown_27.bytes.begin(), d.name_unknown_27.bytes.end());
     put(w, "name_entry_kept", hex_of(kept));
-    if (!variant.v27()) {  // version 27 has no data file header
+    if (variant.file_header()) {
       put(w, "header_name", printable_name(d.header_name));
       put(w, "header_kept", hex_of(d.header_unknown.bytes));
     }
@@ -471,7 +465,7 @@ absl::StatusOr<ForgeList> parse_list(std::string_view text) {
     ANVIL_ASSIGN(list.head.header.unknown_1.bytes, archive.member("header_kept").hex(std::nullopt));
   ANVIL_CHECK(archive.member("data_header_kept").opaque(list.head.data_header));
   const ForgeVariant variant{list.head.header.version, list.layout};
-  if (variant.v27()) ANVIL_CHECK(archive.member("data_header_kept_27").opaque(list.head.data_header_27));
+  if (variant.kept_27()) ANVIL_CHECK(archive.member("data_header_kept_27").opaque(list.head.data_header_27));
   Field sections = archive.member("sections");
   if (sections.present()) {
     if (!sections.value().IsArray()) return sections.error("must be an array");

@@ -103,11 +103,6 @@ std::string file_name_of(std::string_view unique_name, std::size_t index);
 std::vector<std::size_t> find_data_files(const Archive& archive, std::span<const std::string> names,
                                          std::string_view selector);
 
-// The algorithm of a block set's compression id (FORGE.md 2: 0 and 1 LZO1X, 2 LZO2A, 5 LZO1C).
-enum class Compression { plain, lzo1x, lzo2a, lzo1c };
-std::optional<Compression> compression_of(u8 id);
-std::string_view compression_name(Compression c);
-
 // How a block's checksum is computed (FORGE.md 2): Adler-32 started at 0 or 1, over the stored
 // (compressed) or the decompressed bytes. Which one an archive uses is not known in advance: the
 // archive's blocks vote (ChecksumVote) and the verdict (judge) is its rule.

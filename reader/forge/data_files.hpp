@@ -245,7 +245,6 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
 // sizes agree first (read_archive() sets Archive::data_layout so); failing that (raw data files), the first
 // in which every data file's stored form reads, one at least compressed. When none does, the version's
 // likeliest, whose reads then name the data file, the offset and the rule that failed.
-std::vector<u8> plausible_layouts(u32 archive_version);
 // The archive's data files by stored size, the smallest first (in index order among equals): the order in
 // which a guess that decompresses the data file that decides (the layout, the dialect) costs least.
 std::vector<std::size_t> smallest_first(const Archive& archive);
@@ -264,7 +263,7 @@ u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<Layo
 // archive.data_layout. When none reads, the likeliest layout's error, that layout kept.
 template <class Read, class Agrees>
 auto read_in_found_layout(Archive& archive, const Read& read, const Agrees& agrees) -> decltype(read()) {
-  const std::vector<u8> layouts = plausible_layouts(archive.header.version);
+  const std::span<const u8> layouts = plausible_layouts(archive.header.version);
   std::optional<decltype(read())> first, parsed;  // the likeliest layout's read; the first that read
   u8 parsed_layout = layouts.front();
   for (u8 layout : layouts) {

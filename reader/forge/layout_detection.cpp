@@ -18,11 +18,16 @@ bool data_sizes_agree(const DataFileView& view) {
 }
 
 absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded, std::optional<u8> named) {
-  // Version 27's data files are version 25's; layouts 2 and 3 differ only in their stored form.
+  // A decompressed data file's form depends on the layout and on the version's tail alone: one version of each
+  // tail is tried (the first, then the next that differs), in its layouts' order.
   std::vector<ForgeVariant> forms;
-  for (u32 version : {25u, 26u})
-    for (u8 layout : plausible_layouts(version))
-      if (!named || layout == *named) forms.push_back({version, layout});
+  for (const VersionRow& row : kVersionRows) {
+    if (std::any_of(forms.begin(), forms.end(),
+                    [&](ForgeVariant f) { return f.version_row().version_tail == row.version_tail; }))
+      continue;
+    for (u8 layout : plausible_layouts(row.version))
+      if (!named || layout == *named) forms.push_back({row.version, layout});
+  }
   absl::StatusOr<DataFileView> first = absl::InvalidArgumentError("no form");
   std::optional<DataFileView> parsed;  // the first form that parses, when no form's sizes agree
   for (const ForgeVariant& variant : forms) {
@@ -35,14 +40,6 @@ absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decod
   return first;
 }
 
-std::vector<u8> plausible_layouts(u32 archive_version) {
-  // Each version's likeliest first (pyUbiForge2's game classes): 25 is AC1 (0) or AC2 and after (1),
-  // 27 is Unity (3); the rest after.
-  if (archive_version == 27) return {3, 2, 1, 0};
-  if (archive_version == 26) return {1, 2, 3, 0};
-  return {1, 0, 2, 3};
-}
-
 std::vector<std::size_t> smallest_first(const Archive& archive) {
   std::vector<std::size_t> order(archive.files.size());
   std::iota(order.begin(), order.end(), 0);
@@ -53,7 +50,7 @@ std::vector<std::size_t> smallest_first(const Archive& archive) {
 }
 
 u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<LayoutEvidence>* evidence) {
-  const std::vector<u8> candidates = plausible_layouts(archive.header.version);
+  const std::span<const u8> candidates = plausible_layouts(archive.header.version);
   // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
   // it, up to once per layout): the first layout whose stored form and entries' table parse exactly. A data
   // file that reads in none (damaged, or put back as raw bytes) is passed over. Among the layouts that parse
