@@ -315,7 +315,7 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
 ForgeList list_head(const Archive& archive, const ChecksumVerdict& checksums) {
   ForgeList list;
   list.archive_datafiles = archive.files.size();
-  list.layout = archive.data_layout;
+  list.layout = archive.variant().layout;
   list.head.header = archive.header;
   list.head.data_header = archive.data_header.unknown;
   list.head.data_header_27 = archive.data_header.unknown_27;

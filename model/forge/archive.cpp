@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 namespace anvil::forge {
 
@@ -30,6 +31,11 @@ const TableLayout& TableLayout::of(ForgeVariant variant) {
     return out;
   }();
   return layouts[ForgeVariant::known(variant.archive) ? variant.archive - ForgeVariant::kFirst : 0];
+}
+
+void resolve_layout(Archive& archive, u8 layout) {
+  if (archive.layout_) throw std::logic_error("resolve_layout: the archive's layout is resolved already");
+  archive.layout_ = layout;
 }
 
 std::string data_file_label(const Archive& archive, std::size_t index) {
@@ -82,11 +88,10 @@ namespace {
 std::size_t reserved_device(std::string_view stem) {
   while (!stem.empty() && stem.back() == ' ') stem.remove_suffix(1);
   std::string upper = absl::AsciiStrToUpper(std::string(stem));
-  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL" || upper == "CONIN$" ||
-      upper == "CONOUT$")
+  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL" || upper == "CONIN$" || upper == "CONOUT$")
     return upper.size();
-  const bool numbered = upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) &&
-                        upper[3] >= '1' && upper[3] <= '9';
+  const bool numbered =
+      upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) && upper[3] >= '1' && upper[3] <= '9';
   return numbered ? 4 : 0;
 }
 

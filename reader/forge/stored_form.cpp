@@ -28,10 +28,9 @@ bool starts_compressed(std::span<const u8> stored, ForgeVariant variant) {
   return magic == BlockSet::kMagic;
 }
 
-absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                           std::vector<std::span<const u8>>* runs) {
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, ForgeVariant variant,
+                                           std::size_t index, std::vector<std::span<const u8>>* runs) {
   const DataFileAt& file = archive.files[index];
-  const ForgeVariant variant = archive.variant();
   StoredDataFile stored;
   stored.variant = variant;    // an empty one too: what it is written in when it gets bytes
   if (file.index.size == 0) {  // an empty data file (pyUbiForge2 meets some)
