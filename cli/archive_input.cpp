@@ -3,36 +3,33 @@
 #include <iostream>
 
 #include "pipeline/forge_extract.hpp"
-#include "reader/forge/archive_game.hpp"
-#include "reader/forge/archive_reader.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::cli {
 
 namespace {
 
-// Reads the archive's tables (in `layout` when the user names it), selects the data files the selectors name
-// ("NAME" or "0xID"), and resolves `--game` (`auto`: from the smallest data file that carves anything, said on
-// stderr when `noted`), the layout and `auto` left unresolved with detect_later. Prints the one-line error,
-// keeps it in `failure` and returns nothing on failure.
+// Reads the archive's tables and resolves its variant as the user chose it (forge::open_archive(): `layout`
+// when named, `--game`; what is not named found by content, or left to the command with detect_later),
+// then selects the data files the selectors name ("NAME" or "0xID"). The dialect `auto` picks is said on
+// stderr when `noted`. Prints the one-line error, keeps it in `failure` and returns nothing on failure.
 std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std::string& path,
                                                const OpenOptions& options, bool noted, std::optional<u8> layout,
                                                std::string& failure) {
   if (!check_game_option(options.game)) return std::nullopt;
-  const std::span<const u8> bytes = file.bytes();
-  ArchiveInput input;
-  // Unless the user names it, the layout is found here with `--game auto` (from the same data file as the
-  // dialect), by read_archive() otherwise, or later by the command (detect_later).
   const bool auto_game = options.game == "auto";
-  const bool later = options.detect_later && !layout, with_game = !layout && auto_game && !later;
-  auto archive =
-      later || with_game ? forge::read_archive_tables(bytes, &file) : forge::read_archive(bytes, &file, layout);
-  if (!archive.ok()) {
-    failure = std::string(archive.status().message());
+  const forge::VariantChoice choice{
+      .layout = layout, .game = auto_game ? std::nullopt : parse_game(options.game), .deferred = options.detect_later};
+  auto opened = forge::open_archive(file.bytes(), &file, choice);
+  if (!opened.ok()) {
+    failure = std::string(opened.status().message());
     error(path + ": " + failure);
     return std::nullopt;
   }
-  input.archive = std::move(*archive);
-  input.layout_known = !later;
+  ArchiveInput input;
+  input.archive = std::move(opened->archive);
+  input.game_known = opened->game.has_value();
+  input.game = opened->game.value_or(Game::ac2);
   auto selected = forge::select_data_files(input.archive, options.selectors);  // all when none is named
   if (!selected.ok()) {
     failure = std::string(selected.status().message());
@@ -40,17 +37,8 @@ std::optional<ArchiveInput> read_archive_input(const InputFile& file, const std:
     return std::nullopt;
   }
   input.selected = std::move(*selected);
-  if (!auto_game) {
-    input.game = *parse_game(options.game);
-    return input;
-  }
-  if (options.detect_later) {
-    input.game_known = false;
-    return input;
-  }
-  input.game = with_game ? forge::detect_layout_and_game(bytes, input.archive)
-                         : forge::detect_archive_game(bytes, input.archive);
-  if (noted) std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
+  if (auto_game && input.game_known && noted)
+    std::cerr << "anvilrt: " << path << ": game auto: picked " << game_name(input.game) << "\n";
   return input;
 }
 

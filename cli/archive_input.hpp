@@ -19,8 +19,9 @@ namespace anvil::cli {
 struct ArchiveInput {
   forge::Archive archive;
   Game game = Game::ac2;
-  // OpenOptions::detect_later: whether archive.data_layout and `game` are known yet (named by the user).
-  bool layout_known = true, game_known = true;
+  // OpenOptions::detect_later: whether `game` is known yet (named by the user); whether the layout is:
+  // archive.resolved().
+  bool game_known = true;
   std::vector<std::size_t> selected;  // the data files named (all when none was)
 };
 

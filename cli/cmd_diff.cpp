@@ -174,8 +174,7 @@ int run_diff(int argc, char** argv) {
   if (a->archive) {
     kind = "archives";
     const auto game = a->archive->game_known ? std::optional<Game>(a->archive->game) : std::nullopt;
-    auto compared = patch::diff_archives({*a->input, a->archive->archive, a->archive->layout_known},
-                                         {*b->input, b->archive->archive, b->archive->layout_known}, game);
+    auto compared = patch::diff_archives({*a->input, a->archive->archive}, {*b->input, b->archive->archive}, game);
     if (!compared.ok()) {
       error(std::string(compared.status().message()));
       return kBadInput;

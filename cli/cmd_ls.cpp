@@ -55,7 +55,7 @@ void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vec
   out.Key("stored_size");
   out.Uint64(f.index.size);
   out.Key("layout");  // the data-file layout (FORGE.md 7)
-  out.Uint64(archive.data_layout);
+  out.Uint64(archive.variant().layout);
 }
 
 // Prints the listing: lines, or one JSON document (an array of them for several archives).
@@ -166,7 +166,7 @@ class LsPrinter {
     std::cout << absl::StrFormat("%4d  %s  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s  layout %d",
                                  s.index, forge::format_id(s.file_id, archive.variant()), names[s.index], s.file_type,
                                  s.stored_size, s.decompressed_size, forge::compression_name(s.compression), s.rule,
-                                 archive.data_layout);
+                                 archive.variant().layout);
     if (objects_) {
       std::cout << absl::StrFormat("  entries %d  objects", s.entries);
       if (s.objects.empty()) std::cout << " none";

@@ -147,8 +147,8 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
   // --layout, as add_layout_option() declares it (and gen its own, in the same words).
   if (const auto* given = vm.count("layout") ? boost::any_cast<std::string>(&vm["layout"].value()) : nullptr) {
     const std::string& v = *given;
-    if (v.size() != 1 || v[0] < '0' || v[0] > '3')
-      return fail("the argument ('" + v + "') for option '--layout' is invalid (0, 1, 2 or 3)");
+    if (v.size() != 1 || v[0] < '0' || !forge::ForgeVariant::known_layout(static_cast<unsigned>(v[0] - '0')))
+      return fail("the argument ('" + v + "') for option '--layout' is invalid (" + forge::known_layouts() + ")");
     common.layout = static_cast<u8>(v[0] - '0');
   }
   // --jobs, as add_jobs_option() declares it.
@@ -189,8 +189,10 @@ void add_jobs_option(po::options_description& options, const char* what) {
 
 void add_layout_option(po::options_description& options) {
   options.add_options()("layout", po::value<std::string>(),
-                        "an archive's data-file layout (0, 1, 2 or 3), when it is not the one found by "
-                        "content (the layout in which the smallest data file's entries' table parses exactly)");
+                        (std::string("an archive's data-file layout (") + forge::known_layouts() +
+                         "), when it is not the one found by content (the layout in which the smallest data "
+                         "file's entries' table parses exactly)")
+                            .c_str());
 }
 
 void add_game_option(po::options_description& options, std::string& game) {

@@ -52,8 +52,8 @@ Entry random_entry(Rng& rng, const ForgeOptions& options, const ForgeVariant& va
     e.file_id.value |= u64{static_cast<u32>(rng.next())} << 32;
     e.pairs.bytes.resize(e.extra > 0 ? 2 * static_cast<std::size_t>(e.extra) : 0);
     for (auto& b : e.pairs.bytes) b = static_cast<u8>(rng.next());
-  } else if (variant.layout == 0) {
-    e.extra = 0;  // not in layout 0
+  } else if (!variant.extra()) {
+    e.extra = 0;  // not in this layout
   }
   e.resource_type = kResourceType;
   std::string name = absl::StrFormat("%s_entry_%d", f.name, j);
@@ -86,7 +86,7 @@ DataFile random_content(Rng& rng, const ForgeOptions& options, const ForgeVarian
   const u64 entries = 1 + rng.uniform(3);
   for (u64 j = 0; j < entries; ++j) content.entries.push_back(random_entry(rng, options, variant, f, i, j));
   if (!variant.table_tail()) content.unknown.bytes.clear();  // layout 1's m bytes
-  if (variant.version_26_tail()) {
+  if (variant.version_tail()) {
     content.unknown_26.bytes.resize(rng.uniform(5));
     for (auto& b : content.unknown_26.bytes) b = static_cast<u8>(rng.next());
   }
@@ -117,7 +117,7 @@ std::vector<u8> random_stored(Rng& rng, const ForgeRecord::DataFile& f, const Fo
 }
 
 // The tables' entries of data file `f` (the `i`th), with a few bytes of padding more before some.
-NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i, bool v27) {
+NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i, bool kept_27) {
   NewDataFile file;
   file.padding = i % 2 ? 0xCC : 0x00;
   file.gap = rng.uniform(3) * kAlignment;
@@ -130,7 +130,7 @@ NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i
   random_bytes(rng, file.name.unknown_1);
   set_name(file.name.name, f.name);
   random_bytes(rng, file.name.unknown_2);
-  if (v27) random_bytes(rng, file.name.unknown_27);
+  if (kept_27) random_bytes(rng, file.name.unknown_27);
   set_name(file.header.name, f.name);
   random_bytes(rng, file.header.unknown);
   return file;
@@ -145,7 +145,8 @@ absl::Status validate(const ForgeOptions& options) {
     return absl::InvalidArgumentError("--block-size must be 16..65535 (a u16)");
   if (!ForgeVariant::known(options.version))
     return absl::InvalidArgumentError(absl::StrCat("--forge-version must be ", known_versions()));
-  if (!ForgeVariant::known_layout(options.layout)) return absl::InvalidArgumentError("--layout must be 0, 1, 2 or 3");
+  if (!ForgeVariant::known_layout(options.layout))
+    return absl::InvalidArgumentError(absl::StrCat("--layout must be ", known_layouts()));
   Options level;
   level.game = options.game;
   level.visuals = options.visuals;
@@ -169,7 +170,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   for (u64 i = 0; i < options.datafiles; ++i) {
     ForgeRecord::DataFile f;
     f.name = absl::StrFormat("DataFile_%03d", i);
-    f.file_id = (options.version == 27 ? rng.next() : static_cast<u32>(rng.next())) | 1;
+    f.file_id = (variant.wide_ids() ? rng.next() : static_cast<u32>(rng.next())) | 1;
     f.form = forms[i % 5];
     f.compression = compressions[i % 5];
     const DataFile content = random_content(rng, options, variant, f, i);
@@ -199,8 +200,8 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     head.sections.push_back(s);
   }
   head.alignment = kAlignment;
-  const bool v27 = variant.v27();
-  if (v27) random_bytes(rng, head.data_header.unknown_27);
+  const bool kept_27 = variant.kept_27();
+  if (kept_27) random_bytes(rng, head.data_header.unknown_27);
 
   // Each data file aligned, with a few bytes of padding more before some.
   VectorSink sink;
@@ -208,7 +209,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   if (!writer.ok()) throw std::logic_error(std::string(writer.status().message()));
   for (u64 i = 0; i < options.datafiles; ++i) {
     const ForgeRecord::DataFile& f = rec.files[i];
-    const NewDataFile file = random_new_data_file(rng, f, i, v27);
+    const NewDataFile file = random_new_data_file(rng, f, i, kept_27);
     if (auto s = writer->add(file, stored[i]); !s.ok()) throw std::logic_error(std::string(s.message()));
   }
   auto layout = writer->finish(rng.uniform(kAlignment));  // trailing padding

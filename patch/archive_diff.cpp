@@ -15,6 +15,8 @@
 #include "patch/archive_patch.hpp"
 #include "reader/forge/archive_game.hpp"
 #include "reader/forge/data_files.hpp"
+#include "patch/archive_side_read.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::patch {
 namespace {
@@ -92,132 +94,6 @@ std::optional<u64> table_difference(std::span<const u8> bytes_a, const forge::Ar
   const bool tied_a = a.name.raw_size == a.index.size, tied_b = b.name.raw_size == b.index.size;
   if (tied_a != tied_b || (!tied_a && a.name.raw_size != b.name.raw_size)) return a.name_entry_offset;
   return field(a.name_entry_offset + 4, b.name_entry_offset + 4, archive_a.layout().name_entry - 4);
-}
-
-// A data file of an archive decompressed, its blocks checked against the rule its own blocks vote (the
-// rest of the archive is not read), and its bodies found.
-struct Opened {
-  forge::Decoded decoded;
-  Source source;
-  bool sizes_agree = false;  // forge::data_sizes_agree(): what tells the layout when it is found by content
-};
-
-absl::Status named(const ArchiveSide& side, const absl::Status& s) {
-  return absl::Status(s.code(), absl::StrFormat("%s: %s", side.file.path(), s.message()));
-}
-
-// The checksum rule data file `index`'s own blocks vote (the rest of the archive is not read).
-forge::ChecksumVerdict own_rule(const ArchiveSide& side, std::size_t index) {
-  const std::span<const u8> bytes = side.file.bytes();
-  forge::ChecksumVerdict verdict = forge::judge(forge::vote_stored(bytes, side.archive, index));
-  if (verdict.blocks > 0 && !verdict.rule) verdict = forge::judge(forge::vote_decoded(bytes, side.archive, index));
-  return verdict;
-}
-
-// A read data file, its entries' table viewed and its bodies found: its decompressed bytes moved out of
-// `read`, its stored form left there.
-absl::StatusOr<Opened> view_read(const ArchiveSide& side, std::size_t index,
-                                 absl::StatusOr<forge::DataFileRead>& read) {
-  if (!read.ok()) return named(side, read.status());
-  Opened out;
-  out.decoded = std::move(read->decoded);
-  auto view = forge::view_data_file(out.decoded.bytes, side.archive.variant());
-  if (!view.ok())
-    return named(side, absl::InvalidArgumentError(absl::StrFormat("%s: %s", forge::data_file_label(side.archive, index),
-                                                                  view.status().message())));
-  out.source = data_file_source(*view);
-  out.sizes_agree = forge::data_sizes_agree(*view);
-  return out;
-}
-
-// In the side's layout, or, when it is not known yet, in the one its content reads in
-// (forge::read_in_found_layout(): the layout is then known for the rest of the archive).
-absl::StatusOr<Opened> open_data_file(ArchiveSide& side, std::size_t index) {
-  auto open = [&]() -> absl::StatusOr<Opened> {
-    auto read = forge::read_data_file(side.file.bytes(), side.archive, index, own_rule(side, index));
-    return view_read(side, index, read);
-  };
-  if (side.layout_known) return open();
-  auto opened = forge::read_in_found_layout(side.archive, open, [](const Opened& o) { return o.sizes_agree; });
-  side.layout_known = opened.ok();
-  return opened;
-}
-
-// The first plausible layout of the archives' version in which the stored forms of both data files read,
-// when in none before it does either's: there read_in_found_layout's rule gives both the same layout if both
-// read through with their sizes agreeing. Nothing when the sides part.
-std::optional<u8> first_stored_layout(ArchiveSide& a, std::size_t i, ArchiveSide& b, std::size_t j) {
-  if (a.archive.header.version != b.archive.header.version) return std::nullopt;
-  for (u8 layout : forge::plausible_layouts(a.archive.header.version)) {
-    a.archive.data_layout = b.archive.data_layout = layout;
-    std::vector<std::span<const u8>> runs;
-    const bool read_a = forge::read_stored(a.file.bytes(), a.archive, i, &runs).ok();
-    runs.clear();
-    const bool read_b = forge::read_stored(b.file.bytes(), b.archive, j, &runs).ok();
-    if (read_a && read_b) return layout;
-    if (read_a || read_b) return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-// read_in_found_layout's rule for a data file read in the side's layout, the first in which its stored form
-// reads: it keeps the first later layout whose read agrees (its sizes), or failing that this one. A later
-// layout in which the stored form reads alike (the same blocks: the same decompressed bytes, `kept` being its
-// reading here, its decompressed bytes already in `opened`) is only viewed. False when a later layout reads it
-// otherwise and may decide: then it needs reads of its own (open_data_file).
-bool settle_layout(ArchiveSide& side, std::size_t index, const forge::DataFileRead& kept, Opened& opened) {
-  if (opened.sizes_agree) return true;
-  const std::vector<u8> layouts = forge::plausible_layouts(side.archive.header.version);
-  const u8 first = side.archive.data_layout;
-  for (auto l = std::find(layouts.begin(), layouts.end(), first) + 1; l < layouts.end(); ++l) {
-    side.archive.data_layout = *l;
-    std::vector<std::span<const u8>> runs;
-    auto stored = forge::read_stored(side.file.bytes(), side.archive, index, &runs);
-    if (!stored.ok()) continue;
-    if (!forge::decodes_alike(kept.stored, kept.runs, *stored, runs)) {
-      // Read as plain in this layout (no block set where it looks for one): its read fails when the bytes
-      // hold the compression magic (check_plain), and decides only when its table reads with sizes agreeing.
-      if (stored->compressed || runs.empty()) return false;
-      if (!forge::check_plain(side.file.bytes(), side.archive, index, runs.back()).ok()) continue;
-      auto plain = forge::view_data_file(runs.back(), side.archive.variant());
-      if (plain.ok() && forge::data_sizes_agree(*plain)) return false;
-      continue;
-    }
-    auto view = forge::view_data_file(opened.decoded.bytes, side.archive.variant());
-    if (view.ok() && forge::data_sizes_agree(*view)) {
-      opened.source = data_file_source(*view);
-      opened.sizes_agree = true;
-      return true;
-    }
-  }
-  side.archive.data_layout = first;
-  return true;
-}
-
-// A changed pair: A's data file i and B's j read together (forge::read_data_files_together: the blocks they
-// share decompressed once, on two threads), in the layouts both sides know, or in the one both are found in
-// by first_stored_layout() when neither knows its own. Otherwise, or when a side's layout cannot be told from
-// that one read, each is read on its own (open_data_file), A's on a thread of its own.
-std::array<absl::StatusOr<Opened>, 2> open_pair(ArchiveSide& a, std::size_t i, ArchiveSide& b, std::size_t j) {
-  std::array<absl::StatusOr<Opened>, 2> out = {absl::UnknownError("not read"), absl::UnknownError("not read")};
-  auto each = [&] {
-    on_two_threads([&] { out[0] = open_data_file(a, i); }, [&] { out[1] = open_data_file(b, j); });
-    return std::move(out);
-  };
-  const bool finding = !a.layout_known && !b.layout_known;
-  if (a.layout_known != b.layout_known || (finding && !first_stored_layout(a, i, b, j))) return each();
-  forge::ChecksumVerdict rule_a, rule_b;
-  on_two_threads([&] { rule_a = own_rule(a, i); }, [&] { rule_b = own_rule(b, j); });
-  auto reads =
-      forge::read_data_files_together({a.file.bytes(), a.archive, i, rule_a}, {b.file.bytes(), b.archive, j, rule_b});
-  ArchiveSide* sides[] = {&a, &b};
-  const std::size_t index[] = {i, j};
-  for (int s = 0; s < 2; ++s) {
-    out[s] = view_read(*sides[s], index[s], reads[s]);
-    if (finding && (!out[s].ok() || !settle_layout(*sides[s], index[s], *reads[s], *out[s]))) return each();
-  }
-  if (finding) a.layout_known = b.layout_known = true;
-  return out;
 }
 
 DataFileSide side_of(const forge::Archive& archive, std::size_t i) {
@@ -380,9 +256,7 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
     out.datafiles.push_back(std::move(d));
   }
   // No data file was carved: the dialect as any command finds it, for the record (--json).
-  if (!game)
-    game = a.layout_known ? forge::detect_archive_game(bytes_a, archive_a)
-                          : forge::detect_layout_and_game(bytes_a, a.archive);
+  if (!game) game = forge::resolve_game(bytes_a, a.archive);
   out.game = *game;
   return out;
 }

@@ -75,13 +75,12 @@ struct ArchiveDiff {
   std::vector<DiffOp> ops() const;
 };
 
-// One archive of a comparison: the file, its tables, and whether its data-file layout is known
-// (forge::read_archive()) or is to be found from the first of its data files that is read
-// (forge::read_archive_tables(); `archive.data_layout` is then set).
+// One archive of a comparison: the file and its tables, its data-file layout resolved
+// (forge::read_archive()) or to be found from the first of its data files that is read
+// (forge::read_archive_tables(); the archive is then resolved in it).
 struct ArchiveSide {
   const InputFile& file;
   forge::Archive& archive;
-  bool layout_known = true;
 };
 
 // Compares two archives, their changed data files carved as `game`, or, when it is not given, in the dialect

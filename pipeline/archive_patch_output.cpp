@@ -51,7 +51,7 @@ absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const 
   if (!changes.ok() && input)
     return absl::Status(changes.status().code(), input->path() + ": " + std::string(changes.status().message()));
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict, set.archive().data_layout);
+  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict, set.archive().variant().layout);
 }
 
 }  // namespace anvil::forge

@@ -64,8 +64,7 @@ absl::StatusOr<FolderDiff> diff_folders(const std::string& dir_a, const std::str
     if (!side_a.ok()) return side_a.status();
     auto side_b = open_side(b->path(*j));
     if (!side_b.ok()) return side_b.status();
-    auto compared =
-        patch::diff_archives({side_a->file, side_a->archive, false}, {side_b->file, side_b->archive, false}, game);
+    auto compared = patch::diff_archives({side_a->file, side_a->archive}, {side_b->file, side_b->archive}, game);
     if (!compared.ok()) return compared.status();
     // The first archive that decides the dialect decides it for the rest.
     if (!game && std::any_of(compared->datafiles.begin(), compared->datafiles.end(), [](const patch::DataFileDiff& d) {

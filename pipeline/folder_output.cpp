@@ -29,7 +29,7 @@ absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& pat
   const std::string& name = folder.name(patched.archive);
   return txn.stage_with(name, [&](std::FILE* file, const std::string& temp) -> absl::Status {
     auto report = forge::rewrite_into(input.bytes(), edit, file, temp, txn.path(name), &input, checksums,
-                                      set.archive().data_layout);
+                                      set.archive().variant().layout);
     if (!report.ok()) return report.status();
     return staged ? staged(temp, edited) : absl::OkStatus();
   });

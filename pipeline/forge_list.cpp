@@ -88,7 +88,7 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
 ForgeList list_head(const Archive& archive, const ChecksumVerdict& checksums) {
   ForgeList list;
   list.archive_datafiles = archive.files.size();
-  list.layout = archive.data_layout;
+  list.layout = archive.variant().layout;
   list.head = head_of(archive, data_file_alignment(archive));
   list.checksum_rule = checksums.name();
   return list;

@@ -99,7 +99,7 @@ void write_data_file(ListWriter& w, const ListedDataFile& d, ForgeVariant varian
   else
     w.String(d.raw_size.kind == RawSize::stored ? "stored" : "decompressed");
   put(w, "name_entry_kept", hex_of(kept_bytes(d.name_kept, variant)));
-  if (!variant.v27()) {  // version 27 has no data file header
+  if (variant.file_header()) {
     put(w, "header_name", printable_name(d.header_name));
     put(w, "header_kept", hex_of(kept_bytes(d.header_kept, variant)));
   }

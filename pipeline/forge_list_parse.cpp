@@ -114,12 +114,6 @@ class Field {
     if (auto anvil_s = (expr); !anvil_s.ok()) return anvil_s; \
   } while (0)
 
-std::optional<Compression> compression_named(std::string_view name) {
-  for (Compression c : {Compression::plain, Compression::lzo1x, Compression::lzo2a, Compression::lzo1c})
-    if (compression_name(c) == name) return c;
-  return std::nullopt;
-}
-
 // The bytes of a name entry's and a data file header's name (FORGE.md 1), and of a layout-1 prefix record,
 // as the declarations hold them.
 constexpr std::size_t kNameBytes = std::tuple_size_v<decltype(std::declval<NameEntry>().name.bytes)>;
@@ -161,7 +155,8 @@ absl::Status parse_sets(const Field& f, ListedDataFile& d, bool table) {
       u64 v = 0;
       ANVIL_ASSIGN(v, set.member("compression_id").number(255));
       auto algorithm = compression_of(static_cast<u8>(v));
-      if (!algorithm) return set.member("compression_id").error(absl::StrFormat("%d is not 0, 1, 2 or 5", v));
+      if (!algorithm)
+        return set.member("compression_id").error(absl::StrFormat("%d is not %s", v, known_compression_ids()));
       if (k == 0 && *algorithm != d.compression)
         return set.member("compression_id")
             .error(absl::StrFormat("%d (%s) is not the data file's compression %s", v, compression_name(*algorithm),
@@ -183,7 +178,7 @@ absl::Status parse_stored(const Field& f, ListedDataFile& d) {
   auto c = compression_named(text);
   if (!c)
     return f.member("compression")
-        .error(absl::StrFormat("'%s' is not plain, lzo1x, lzo2a or lzo1c", printable_name(text)));
+        .error(absl::StrFormat("'%s' is not %s", printable_name(text), known_compression_names()));
   d.compression = *c;
   ANVIL_ASSIGN(text, f.member("form").string());
   auto form = stored_form_named(text);

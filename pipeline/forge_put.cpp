@@ -178,12 +178,12 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
   EditReport report;
   if (!target) {
     NullSink sink;
-    auto r = rewrite(bytes, edit, sink, &input, nullptr, archive->data_layout);
+    auto r = rewrite(bytes, edit, sink, &input, nullptr, archive->variant().layout);
     if (!r.ok()) return absl::Status(r.status().code(), archive_path + ": " + std::string(r.status().message()));
     report = std::move(*r);
   } else if (outcome.changed || !options.in_place) {
     // Nothing changed and -o OUT: the archive is written as it is (the edit path's round trip), checked.
-    auto r = rewrite_file(bytes, edit, *target, options, &input, nullptr, archive->data_layout);
+    auto r = rewrite_file(bytes, edit, *target, options, &input, nullptr, archive->variant().layout);
     if (!r.ok()) return r.status();
     report = std::move(*r);
   }

@@ -163,7 +163,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   if (!before.ok()) return before.status();
   // Written in the original's data-file layout: read back in it, whatever the content would suggest (FORGE.md 7:
   // an archive of raw data files may read in more than one).
-  auto after = read_archive(written, written_file, before->data_layout);
+  auto after = read_archive(written, written_file, before->variant().layout);
   if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
   std::vector<bool> removed(before->files.size(), false);
   for (std::size_t i : edit.removed)
@@ -244,7 +244,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
   if (!checksums) {
     auto archive = read_archive(bytes, input, layout);
     if (!archive.ok()) return in_archive(archive.status());
-    layout = archive->data_layout;
+    layout = archive->variant().layout;
     const bool mapped = input && input->bytes().data() == bytes.data();
     found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
               if (mapped) input->release(offset, size);

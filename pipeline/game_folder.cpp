@@ -10,6 +10,7 @@
 #include "pipeline/folder_transaction.hpp"
 #include "reader/forge/archive_game.hpp"
 #include "reader/forge/archive_reader.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::folder {
 
@@ -118,14 +119,10 @@ absl::StatusOr<forge::ArchiveLevels*> FolderLevels::levels(std::size_t a) {
   const std::span<const u8> bytes = opened->input.bytes();
   // As `anvilrt patch A.forge` reads it (cli/archive_input.cpp): the layout and the dialect from the same
   // data file unless given.
-  const bool find_both = !options_.layout && !options_.game;
-  auto archive = find_both ? forge::read_archive_tables(bytes, &opened->input)
-                           : forge::read_archive(bytes, &opened->input, options_.layout);
+  auto archive = forge::open_archive(bytes, &opened->input, {.layout = options_.layout, .game = options_.game});
   if (!archive.ok()) return named(archive.status());
-  opened->archive = std::move(*archive);
-  Game game = options_.game ? *options_.game
-              : find_both   ? forge::detect_layout_and_game(bytes, opened->archive)
-                            : forge::detect_archive_game(bytes, opened->archive);
+  opened->archive = std::move(archive->archive);
+  const Game game = *archive->game;
   opened->levels = std::make_unique<forge::ArchiveLevels>(bytes, opened->archive, game);
   const InputFile* file = &opened->input;
   opened->levels->release_voted_with([file](std::size_t offset, std::size_t size) { file->release(offset, size); });

@@ -75,7 +75,7 @@ class HexpatWriter {
         // the archive version (model/forge/variant.hpp), which forge_archive's header sets
         "u32 ", forge::kArchiveVersionName, " = ", forge::ForgeVariant::kFirst, ";\n",
         // the data-file layout (FORGE.md 7), which no file states: set it to the archive's (anvilrt ls shows it)
-        "u8 ", forge::kDataLayoutName, " = 1;\n\n");
+        "u8 ", forge::kDataLayoutName, " = ", unsigned{forge::ForgeVariant{}.layout}, ";\n\n");
     // A type is defined before any type that uses it.
     for (const std::string& name : order_) absl::StrAppend(&out, types_[name], "\n");
     out += "// Placements: one of these, uncommented, at the end.\n";

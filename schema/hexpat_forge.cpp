@@ -98,18 +98,19 @@ std::vector<PatternType> forge_navigation(const FieldLines& field_lines) {
   }
   const std::string entry_offset = absl::StrCat("entry.", declared(index, "offset").name);
   const std::string entry_size = absl::StrCat("entry.", declared(index, "size").name);
-  const std::size_t v27_header_size = forge::TableLayout::of({27}).file_header;
+  const std::size_t headless_size =
+      forge::TableLayout::of({forge::variant_table::first_version(&forge::VersionRow::file_header, false)}).file_header;
   out.push_back(
       {"forge_index_entry_at",
        {absl::StrCat(type_of<forge::IndexEntry>(), " entry;"),
-        absl::StrCat("u64 header_size = ", file_header_size, ";"), absl::StrCat("if (", forge::kVersion27, ") {"),
-        absl::StrCat("    header_size = ", v27_header_size, ";"), "} else {",
+        absl::StrCat("u64 header_size = ", file_header_size, ";"), absl::StrCat("if (", forge::kNoFileHeader, ") {"),
+        absl::StrCat("    header_size = ", headless_size, ";"), "} else {",
         absl::StrCat("    ", type_of<forge::DataFileHeader>(), " header @ ", entry_offset, ";"), "}",
         absl::StrCat("if (", entry_size, " != 0) {"),
         absl::StrCat("    ", kEnd, " = ", entry_offset, " + header_size + ", entry_size, ";"),
         absl::StrCat("    ", type_of<forge::StoredDataFile>(), " stored @ ", entry_offset, " + header_size;"), "}"},
-       absl::StrCat("An index entry, the data file's ", file_header_size,
-                    "-byte header at its offset (none in version 27) and its stored bytes after it."),
+       absl::StrCat("An index entry, the data file's ", file_header_size, "-byte header at its offset (none when ",
+                    forge::kNoFileHeader, ") and its stored bytes after it."),
        false});
   const std::string count = absl::StrCat("section.", declared(section, "count").name);
   const std::string next = absl::StrCat("section.", declared(section, "next").name);

@@ -10,6 +10,8 @@
 #include "model/forge/archive.hpp"
 #include "model/forge/block_set.hpp"
 #include "model/forge/data_file_header.hpp"
+#include "model/forge/variant.hpp"
+#include "model/forge/variant_table.hpp"
 
 namespace anvil::schema {
 
@@ -34,21 +36,24 @@ void ksy_forge_navigation(std::map<std::string, std::string>& types) {
       "        repeat: expr\n        repeat-expr: section.count\n"
       "      next:\n        pos: section.next\n        type: forge_table_section_at\n"
       "        if: section.next != -1\n";
-  const forge::TableLayout& v27 = forge::TableLayout::of({27});
-  types["forge_index_entry_at"] = absl::StrCat(
-      "    doc: An index entry, the data file's 440-byte header at its offset (none in version 27) and its stored "
-      "bytes after it.\n"
-      "    seq:\n"
-      "      - id: entry\n        type: forge_index_entry\n"
-      "    instances:\n"
-      "      header:\n        pos: entry.offset\n        type: forge_data_file_header\n        if: not (",
-      forge::kVersion27,
-      ")\n"
-      "      stored:\n        pos: 'entry.offset + (",
-      forge::kVersion27, " ? ", v27.file_header, " : ",
-      *describe::fixed_size(describe::describe_struct<forge::DataFileHeader>()),
-      ")'\n        size: entry.size\n        type: forge_stored_data_file\n        if: entry.size != 0\n", "      ",
-      forge::kArchiveVersionName, ":\n        value: _root.as<forge_archive>.header.version\n");
+  const std::size_t file_header_size = forge::TableLayout::of({}).file_header;
+  const forge::TableLayout& headless =
+      forge::TableLayout::of({forge::variant_table::first_version(&forge::VersionRow::file_header, false)});
+  types["forge_index_entry_at"] =
+      absl::StrCat("    doc: An index entry, the data file's ", file_header_size,
+                   "-byte header at its offset (none when ", forge::kNoFileHeader,
+                   ") and its stored bytes after it.\n"
+                   "    seq:\n"
+                   "      - id: entry\n        type: forge_index_entry\n"
+                   "    instances:\n"
+                   "      header:\n        pos: entry.offset\n        type: forge_data_file_header\n        if: not (",
+                   forge::kNoFileHeader,
+                   ")\n"
+                   "      stored:\n        pos: 'entry.offset + (",
+                   forge::kNoFileHeader, " ? ", headless.file_header, " : ",
+                   *describe::fixed_size(describe::describe_struct<forge::DataFileHeader>()),
+                   ")'\n        size: entry.size\n        type: forge_stored_data_file\n        if: entry.size != 0\n",
+                   "      ", forge::kArchiveVersionName, ":\n        value: _root.as<forge_archive>.header.version\n");
   // Whether block sets follow the prefix is the next 8 bytes, not a field (reader/forge/data_files.cpp looks).
   const u64 magic = forge::BlockSet::kMagic;
   std::vector<std::string> magic_bytes;
@@ -57,20 +62,23 @@ void ksy_forge_navigation(std::map<std::string, std::string>& types) {
       "    doc: A data file's stored bytes, its prefix by the data-file layout (model/forge/stored_data_file.hpp).\n"
       "    seq:\n"
       "      - id: num_prefix\n        type: u4\n        if: ",
-      forge::kLayout1,
+      forge::kPrefixPairs,
       "\n"
-      "      - id: prefix\n        size: 8\n        repeat: expr\n        repeat-expr: num_prefix\n        if: ",
-      forge::kLayout1, "\n", "      - id: num_prefix_bytes\n        type: u4\n        if: ", forge::kLayout2,
+      "      - id: prefix\n        size: ",
+      forge::prefix_unit(forge::StoredPrefix::pairs),
+      "\n        repeat: expr\n        repeat-expr: num_prefix\n        if: ", forge::kPrefixPairs, "\n",
+      "      - id: num_prefix_bytes\n        type: u4\n        if: ", forge::kPrefixBytes,
       "\n"
       "      - id: prefix_bytes\n        size: num_prefix_bytes\n        if: ",
-      forge::kLayout2, "\n",
+      forge::kPrefixBytes, "\n",
       "      - id: first\n        type: forge_block_set\n        if: compressed\n"
       "      - id: second\n        type: forge_block_set\n        if: compressed and first.max_size != 0\n"
       "      - id: plain\n        size-eos: true\n        if: not compressed\n"
       "    instances:\n"
       "      ",
       forge::kDataLayoutName, ":\n        value: _root.as<forge_archive>.", forge::kDataLayoutName, "\n",
-      "      prefix_size:\n        value: '", forge::kLayout1, " ? 4 + 8 * num_prefix : ", forge::kLayout2,
+      "      prefix_size:\n        value: '", forge::kPrefixPairs, " ? 4 + ",
+      forge::prefix_unit(forge::StoredPrefix::pairs), " * num_prefix : ", forge::kPrefixBytes,
       " ? 4 + num_prefix_bytes : 0'\n",
       "      next_8:\n        pos: prefix_size\n        size: 8\n        if: _io.size >= prefix_size + 8\n"
       "      compressed:\n        value: '_io.size >= prefix_size + 8 and next_8 == [",

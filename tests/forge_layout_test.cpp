@@ -45,15 +45,15 @@ TEST(ForgeLayout, FixedSizesAreWhatTheDeclarationsWrite) {
     EXPECT_EQ(measured<TableSection>(v), t.section);
     EXPECT_EQ(measured<IndexEntry>(v), t.index_entry);
     EXPECT_EQ(measured<NameEntry>(v), t.name_entry);
-    EXPECT_EQ(t.data_header, v.v27() ? 36u + 8u : 32u + 8u);
-    EXPECT_EQ(t.first_section_at, v.v27() ? 36u : 32u);
+    EXPECT_EQ(t.data_header, (v.archive == 27) ? 36u + 8u : 32u + 8u);
+    EXPECT_EQ(t.first_section_at, (v.archive == 27) ? 36u : 32u);
     EXPECT_EQ(t.section, 48u);
     EXPECT_EQ(t.index_table_at, 8u);
     EXPECT_EQ(t.next_at, 16u);
     EXPECT_EQ(t.name_table_at, 32u);
-    EXPECT_EQ(t.index_entry, v.v27() ? 20u : 16u);
-    EXPECT_EQ(t.name_entry, v.v27() ? 192u : 188u);
-    EXPECT_EQ(t.file_header, v.v27() ? 0u : 440u);
+    EXPECT_EQ(t.index_entry, (v.archive == 27) ? 20u : 16u);
+    EXPECT_EQ(t.name_entry, (v.archive == 27) ? 192u : 188u);
+    EXPECT_EQ(t.file_header, (v.archive == 27) ? 0u : 440u);
   }
   EXPECT_EQ(measured<DataFileHeader>(), 440u);
   EXPECT_EQ(measured<ArchiveHeader>(), ArchiveHeader::min_wire_size);  // H = 0x15: nothing kept

@@ -87,7 +87,7 @@ TEST(ForgeLayouts, EveryPairRoundTripsAndIsFoundByContent) {
     std::vector<u8> bytes = gen::generate_forge(layout_options(layout, pair.archive), &rec);
     auto archive = forge::read_archive(bytes);
     ASSERT_TRUE(archive.ok()) << archive.status();
-    EXPECT_EQ(archive->data_layout, layout);
+    EXPECT_EQ(archive->variant().layout, layout);
     for (std::size_t i = 0; i < archive->files.size(); ++i) {
       auto read = forge::read_data_file(bytes, *archive, i, forge::ChecksumVerdict{});
       ASSERT_TRUE(read.ok()) << read.status();
@@ -262,7 +262,7 @@ TEST(ForgeLayouts, PackOfAnExtractionKeepsTheVersionAndTheLayout) {
     auto packed = forge::read_archive(test::read_file(dir.path(tag + "-p.forge")));
     ASSERT_TRUE(packed.ok()) << packed.status();
     EXPECT_EQ(packed->header.version, pair.archive);
-    EXPECT_EQ(packed->data_layout, pair.layout);
+    EXPECT_EQ(packed->variant().layout, pair.layout);
     // The same data files, in the layout's stored form.
     ASSERT_EQ(test::run_cli({"extract", dir.path(tag + "-p.forge"), "-o", dir.path(tag + "-px"), "-q"}).exit_code, 0);
     for (const auto& f : rec.files)

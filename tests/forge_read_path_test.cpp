@@ -312,9 +312,8 @@ TEST(ForgeReadPath, GeneratedDataSizesAgreeInTheirLayout) {
   for (u32 version : {25u, 26u, 27u})
     for (u8 layout : plausible_layouts(version)) {
       std::vector<u8> bytes = gen::generate_forge({Game::ac2, 4, 3, 5, 512, version, layout});
-      auto archive = read_archive(bytes);
+      auto archive = read_archive(bytes, nullptr, layout);
       ASSERT_TRUE(archive.ok()) << archive.status();
-      archive->data_layout = layout;
       std::size_t flagged = 0;
       for (std::size_t d = 0; d < archive->files.size(); ++d) {
         auto read = read_data_file(bytes, *archive, d, ChecksumVerdict{});

@@ -102,7 +102,7 @@ TEST(Schema, DescribesTheContainerWrappers) {
   // The block count: u32 in layout 3, u16 otherwise (FORGE.md 7); each form holds its heads and bodies.
   const describe::Node& width = either.children[0].children[0];
   ASSERT_EQ(width.kind, describe::Kind::kEither);
-  EXPECT_EQ(width.what, forge::kLayout3);
+  EXPECT_EQ(width.what, forge::kWideCounts);
   ASSERT_EQ(width.children[0].children.size(), 2u);
   EXPECT_EQ(width.children[0].children[0].count_type, "u32");
   ASSERT_EQ(width.children[1].children.size(), 2u);
@@ -135,7 +135,7 @@ TEST(Schema, DescribesTheContainerWrappers) {
   // a plain chunk's size: u32 in layout 3, u16 otherwise (FORGE.md 7)
   const describe::Node& plain_width = forms.children[0].children[0];
   ASSERT_EQ(plain_width.kind, describe::Kind::kEither);
-  EXPECT_EQ(plain_width.what, forge::kLayout3);
+  EXPECT_EQ(plain_width.what, forge::kWideCounts);
   EXPECT_EQ(plain_width.children[1].children[0].kind, describe::Kind::kBytes);
   ASSERT_EQ(forms.children[1].children.size(), 4u);
   EXPECT_EQ(forms.children[1].children[3].sized_by, "compressed_size");
@@ -151,8 +151,8 @@ TEST(Schema, DescribesTheContainerWrappers) {
   ASSERT_NE(data_file, nullptr);
   EXPECT_EQ(data_file->children[0].kind, describe::Kind::kHeads);
   // then version 26's x bytes and layout 1's m bytes, each under its condition (FORGE.md 7)
-  EXPECT_EQ(data_file->children[1].what, forge::kVersion26Tail);
-  EXPECT_EQ(data_file->children[2].what, forge::kLayout1);
+  EXPECT_EQ(data_file->children[1].what, forge::kVersionTail);
+  EXPECT_EQ(data_file->children[2].what, forge::kTableTail);
   EXPECT_EQ(data_file->children[3].kind, describe::Kind::kBodies);
   EXPECT_EQ(data_file->children[3].what, "entries");
 

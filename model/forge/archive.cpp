@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 namespace anvil::forge {
 
@@ -21,7 +22,7 @@ const TableLayout& TableLayout::of(ForgeVariant variant) {
       t.section = wire_size<TableSection>(v);
       t.index_entry = wire_size<IndexEntry>(v);
       t.name_entry = wire_size<NameEntry>(v);
-      t.file_header = v.v27() ? 0 : wire_size<DataFileHeader>(v);
+      t.file_header = v.file_header() ? wire_size<DataFileHeader>(v) : 0;
       t.first_section_at = field_offset<DataHeader>("first_section", v);
       t.index_table_at = field_offset<TableSection>("index_table", v);
       t.next_at = field_offset<TableSection>("next", v);
@@ -30,6 +31,11 @@ const TableLayout& TableLayout::of(ForgeVariant variant) {
     return out;
   }();
   return layouts[ForgeVariant::known(variant.archive) ? variant.archive - ForgeVariant::kFirst : 0];
+}
+
+void resolve_layout(Archive& archive, u8 layout) {
+  if (archive.layout_) throw std::logic_error("resolve_layout: the archive's layout is resolved already");
+  archive.layout_ = layout;
 }
 
 std::string data_file_label(const Archive& archive, std::size_t index) {
@@ -82,11 +88,10 @@ namespace {
 std::size_t reserved_device(std::string_view stem) {
   while (!stem.empty() && stem.back() == ' ') stem.remove_suffix(1);
   std::string upper = absl::AsciiStrToUpper(std::string(stem));
-  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL" || upper == "CONIN$" ||
-      upper == "CONOUT$")
+  if (upper == "CON" || upper == "PRN" || upper == "AUX" || upper == "NUL" || upper == "CONIN$" || upper == "CONOUT$")
     return upper.size();
-  const bool numbered = upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) &&
-                        upper[3] >= '1' && upper[3] <= '9';
+  const bool numbered =
+      upper.size() == 4 && (upper.starts_with("COM") || upper.starts_with("LPT")) && upper[3] >= '1' && upper[3] <= '9';
   return numbered ? 4 : 0;
 }
 
@@ -141,34 +146,6 @@ std::vector<std::size_t> find_data_files(const Archive& archive, std::span<const
     for (std::size_t i = 0; i < archive.files.size(); ++i)
       if (archive.files[i].index.file_id.value == id) found.push_back(i);
   return found;
-}
-
-std::optional<Compression> compression_of(u8 id) {
-  switch (id) {
-    case 0:
-    case 1:
-      return Compression::lzo1x;
-    case 2:
-      return Compression::lzo2a;
-    case 5:
-      return Compression::lzo1c;
-    default:
-      return std::nullopt;
-  }
-}
-
-std::string_view compression_name(Compression c) {
-  switch (c) {
-    case Compression::plain:
-      return "plain";
-    case Compression::lzo1x:
-      return "lzo1x";
-    case Compression::lzo2a:
-      return "lzo2a";
-    case Compression::lzo1c:
-      return "lzo1c";
-  }
-  return "?";
 }
 
 std::string_view checksum_rule_name(ChecksumRule rule) {

@@ -55,16 +55,30 @@ struct DataFileAt {
 };
 
 struct Archive {
-  ArchiveHeader header;  // its version is the context every structure after it is read with
-  // The data-file layout (FORGE.md 7): found by content when the archive is read, or named by the user.
-  u8 data_layout = 1;
-  ForgeVariant variant() const { return {header.version, data_layout}; }
-  const TableLayout& layout() const { return TableLayout::of(variant()); }
+  ArchiveHeader header;    // its version is the context every structure after it is read with
   DataHeader data_header;  // at header.first_header
   std::vector<SectionAt> sections;
   std::vector<DataFileAt> files;  // in section order, then table order
   u64 size = 0;                   // the archive's bytes
+
+  // The version and data-file layout (FORGE.md 7) its data files are read in: the header's version, and the
+  // layout resolve_layout() set, once (reader/forge/variant_resolver.hpp: named by the user or found by
+  // content); until then the version's likeliest, for a command that reads the tables alone.
+  ForgeVariant variant() const {
+    return {header.version, layout_ ? *layout_ : plausible_layouts(header.version).front()};
+  }
+  bool resolved() const { return layout_.has_value(); }
+  const TableLayout& layout() const { return TableLayout::of(variant()); }
+
+ private:
+  friend void resolve_layout(Archive& archive, u8 layout);
+  std::optional<u8> layout_;
 };
+
+// Sets the archive's data-file layout: once, by the resolver (reader/forge/variant_resolver.hpp) or a caller
+// that wrote the archive in a known one. A second call is a logic error (std::logic_error): a layout is
+// tried by passing a candidate ForgeVariant to the read functions, not by setting it.
+void resolve_layout(Archive& archive, u8 layout);
 
 // "data file 3 'level_01' (0x0001a2b3)": how errors name a data file.
 std::string data_file_label(const Archive& archive, std::size_t index);
@@ -102,11 +116,6 @@ std::string file_name_of(std::string_view unique_name, std::size_t index);
 // with that file_id. Empty when it names none.
 std::vector<std::size_t> find_data_files(const Archive& archive, std::span<const std::string> names,
                                          std::string_view selector);
-
-// The algorithm of a block set's compression id (FORGE.md 2: 0 and 1 LZO1X, 2 LZO2A, 5 LZO1C).
-enum class Compression { plain, lzo1x, lzo2a, lzo1c };
-std::optional<Compression> compression_of(u8 id);
-std::string_view compression_name(Compression c);
 
 // How a block's checksum is computed (FORGE.md 2): Adler-32 started at 0 or 1, over the stored
 // (compressed) or the decompressed bytes. Which one an archive uses is not known in advance: the

@@ -12,7 +12,7 @@ struct BlockSet {
   static constexpr u64 kMagic = 0x1004FA99'57FBAA33;  // 33 AA FB 57 99 FA 04 10
   static constexpr std::size_t min_wire_size = 8 + 2 + 1 + 2 + 2;
 
-  u8 compression = 0;  // 0 or 1: LZO1X; 2: LZO2A; 5: LZO1C
+  u8 compression = 0;  // an id of kCompressionIds (model/forge/variant_table.hpp)
   u16 block_size = 0x8000;
   u16 max_size = 0;
   std::vector<Block> blocks;  // max_size != 0
@@ -24,12 +24,8 @@ struct BlockSet {
     ar& expect<u64>(kMagic, "compression magic");
     ar& expect_named<u16>("version", 1);
     ar& make_nvp("compression", compression);
-    // Later games compress with Oodle (Blacksmith's Compression.cs), which no Debian library decodes: said
-    // apart, so that such an archive is not taken for a damaged one.
-    ar& require(compression != 4 && compression != 7 && compression != 8, 1,
-                "compression 4, 7 and 8 are Oodle (later games), which anvilrt does not decompress", compression);
-    ar& require(compression <= 2 || compression == 5, 1, "compression must be 0, 1 (LZO1X), 2 (LZO2A) or 5 (LZO1C)",
-                compression);
+    ar& require(!is_oodle(compression), 1, variant_text::kOodle.c_str(), compression);
+    ar& require(compression_of(compression).has_value(), 1, variant_text::kCompressionMustBe.c_str(), compression);
     ar& make_nvp("block_size", block_size);
     ar& make_nvp("max_size", max_size);
     ar& either(
@@ -37,7 +33,7 @@ struct BlockSet {
         [&](auto& a) {
           // the block count: u32 in layout 3 (FORGE.md 7); each form holds its table and the bodies it sizes
           a& either(
-              wide, kLayout3,
+              wide, kWideCounts,
               [&](auto& w) {
                 w& heads<u32>("blocks", blocks);
                 w& bodies("block_data", blocks);

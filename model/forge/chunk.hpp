@@ -27,7 +27,7 @@ struct Chunk {
         [&](auto& a) {
           // a plain chunk's size: u32 in layout 3 (FORGE.md 7)
           a& either(
-              wide, kLayout3, [&](auto& w) { w& counted_bytes<u32>("stored", stored); },
+              wide, kWideCounts, [&](auto& w) { w& counted_bytes<u32>("stored", stored); },
               [&](auto& w) { w& counted_bytes<u16>("stored", stored); });
         },
         [&](auto& a) {

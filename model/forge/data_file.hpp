@@ -36,15 +36,15 @@ struct Entry {
   void serialize_head(Archive& ar) {
     const ForgeVariant v = ForgeVariant::of(ar.version());
     ar& either(
-        v.wide_entries(), kLayoutWide, [&](auto& a) { a& make_nvp("file_id", file_id); },
+        v.wide_entries(), kWideEntries, [&](auto& a) { a& make_nvp("file_id", file_id); },
         [&](auto& a) {
           Id32 narrow{static_cast<u32>(file_id.value)};
           a& make_nvp("file_id", narrow);
           if constexpr (std::decay_t<decltype(a)>::is_loading::value) file_id.value = narrow.value;
         });
     ar& make_nvp("data_size", data_size);
-    ar& only_if(v.layout != 0, kLayoutNot0, [&](auto& a) { a& make_nvp("extra", extra); });
-    ar& only_if(v.wide_entries(), kLayoutWide,
+    ar& only_if(v.extra(), kExtra, [&](auto& a) { a& make_nvp("extra", extra); });
+    ar& only_if(v.wide_entries(), kWideEntries,
                 [&](auto& a) { a& computed_bytes("pairs", pairs, extra > 0 ? 2 * u64(extra) : 0, kPairsSize); });
   }
   template <class Archive>
@@ -73,8 +73,8 @@ struct DataFile {
   void serialize(Archive& ar, unsigned version) {
     const ForgeVariant v = ForgeVariant::of(version);
     ar& heads<u16>("entries", entries);
-    ar& only_if(v.version_26_tail(), kVersion26Tail, [&](auto& a) { a& counted_bytes<u32>("unknown_26", unknown_26); });
-    ar& only_if(v.table_tail(), kLayout1, [&](auto& a) { a& counted_bytes<u32>("unknown", unknown); });
+    ar& only_if(v.version_tail(), kVersionTail, [&](auto& a) { a& counted_bytes<u32>("unknown_26", unknown_26); });
+    ar& only_if(v.table_tail(), kTableTail, [&](auto& a) { a& counted_bytes<u32>("unknown", unknown); });
     ar& bodies("resources", entries);
   }
 };

@@ -14,7 +14,7 @@ struct DataHeader {
   template <class Archive>
   void serialize(Archive& ar, unsigned version) {
     ar& make_nvp("unknown", unknown);
-    ar& only_if(ForgeVariant::of(version).v27(), kVersion27, [&](auto& a) { a& make_nvp("unknown_27", unknown_27); });
+    ar& only_if(ForgeVariant::of(version).kept_27(), kKept27, [&](auto& a) { a& make_nvp("unknown_27", unknown_27); });
     ar& make_nvp("first_section", first_section);
   }
 };

@@ -18,7 +18,7 @@ struct IndexEntry {
   void serialize(Archive& ar, unsigned version) {
     ar& make_nvp("offset", offset);
     ar& either(
-        ForgeVariant::of(version).v27(), kVersion27, [&](auto& a) { a& make_nvp("file_id", file_id); },
+        ForgeVariant::of(version).wide_ids(), kWideIds, [&](auto& a) { a& make_nvp("file_id", file_id); },
         [&](auto& a) {
           Id32 narrow{static_cast<u32>(file_id.value)};
           a& make_nvp("file_id", narrow);

@@ -23,7 +23,7 @@ struct NameEntry {
     ar& make_nvp("unknown_1", unknown_1);
     ar& make_nvp("name", name);
     ar& make_nvp("unknown_2", unknown_2);
-    ar& only_if(ForgeVariant::of(version).v27(), kVersion27, [&](auto& a) { a& make_nvp("unknown_27", unknown_27); });
+    ar& only_if(ForgeVariant::of(version).kept_27(), kKept27, [&](auto& a) { a& make_nvp("unknown_27", unknown_27); });
   }
 };
 

@@ -36,8 +36,8 @@ struct StoredDataFile {
     if (empty) return;
     const ForgeVariant v = ForgeVariant::of(version);
     if constexpr (Archive::is_saving::value) compressed = first.has_value();
-    ar& only_if(v.prefix_pairs(), kLayout1, [&](auto& a) { a& counted<u32>("prefix", prefix); });
-    ar& only_if(v.prefix_bytes(), kLayout2, [&](auto& a) { a& counted<u32>("prefix_bytes", prefix_bytes); });
+    ar& only_if(v.prefix_pairs(), kPrefixPairs, [&](auto& a) { a& counted<u32>("prefix", prefix); });
+    ar& only_if(v.prefix_bytes(), kPrefixBytes, [&](auto& a) { a& counted<u32>("prefix_bytes", prefix_bytes); });
     ar& present_if("first", first, compressed, "when the compression magic follows the prefix");
     ar& present_if("second", second, compressed && first && first->max_size != 0,
                    "when the first block set's max_size is not 0");
@@ -51,8 +51,8 @@ struct StoredDataFile {
 namespace anvil::forge {
 // The bytes of `stored`'s prefix in `variant`'s layout.
 inline u64 prefix_wire_size(const StoredDataFile& stored, ForgeVariant variant) {
-  if (variant.prefix_pairs()) return 4 + 8 * u64{stored.prefix.size()};
-  if (variant.prefix_bytes()) return 4 + u64{stored.prefix_bytes.size()};
-  return 0;
+  if (variant.prefix() == StoredPrefix::none) return 0;
+  const u64 count = variant.prefix_pairs() ? stored.prefix.size() : stored.prefix_bytes.size();
+  return sizeof(u32) + prefix_unit(variant.prefix()) * count;
 }
 }  // namespace anvil::forge

@@ -9,24 +9,27 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
+#include "model/forge/variant_table.hpp"
 #include "model/json_text.hpp"
 #include "model/layout.hpp"
 
 namespace anvil::forge {
 
 struct ForgeVariant {
-  static constexpr u32 kFirst = 25, kLast = 27;  // the archive versions read (those pyUbiForge2 reads)
+  // The archive versions read (those pyUbiForge2 reads): the rows of model/forge/variant_table.hpp.
+  static constexpr u32 kFirst = variant_table::kFirst, kLast = variant_table::kLast;
 
   u32 archive = kFirst;
   // The data-file layout (FORGE.md 7: pyUbiForge2's DataFileFormat 0-3): not in the file, found by content
   // (the layout whose entry tables parse exactly) or named by the user. 1 is AC2's (FORGE.md 2-3).
   u8 layout = 1;
-  static constexpr u8 kLayouts = 4;
+  static constexpr u8 kLayouts = static_cast<u8>(std::size(kLayoutRows));
 
   // The `unsigned version` of the declarations: 0 for version 25 with layout 1, so that a declaration run
   // without a context (every object's, and every caller that predates the versions) reads AC2's form.
@@ -37,26 +40,55 @@ struct ForgeVariant {
   static constexpr bool known(u32 version) { return version >= kFirst && version <= kLast; }
   static constexpr bool known_layout(unsigned layout) { return layout < kLayouts; }
 
-  // Version 27 (FORGE.md 7): 64-bit ids, 20-byte index entries whose offset is the stored bytes' own (no
-  // 440-byte data file header), 192-byte name entries, and the first table section's offset at H + 36.
-  constexpr bool v27() const { return archive == 27; }
-  // The hex digits of an id of this version's index entries: 8, or 16 in version 27.
-  constexpr int id_digits() const { return v27() ? 16 : 8; }
+  constexpr const VersionRow& version_row() const { return variant_table::row(archive); }
+  constexpr const LayoutRow& layout_row() const { return variant_table::layout_row(layout); }
 
-  // The data-file layouts (FORGE.md 7). Layout 1: the stored prefix [u32 n][8n]; layout 2: [u32 b][b bytes].
-  constexpr bool prefix_pairs() const { return layout == 1; }
-  constexpr bool prefix_bytes() const { return layout == 2; }
-  // Layout 3: the block count and a plain chunk's size are u32 (u16 before).
-  constexpr bool wide_counts() const { return layout == 3; }
-  // Layouts 2 and 3: an entry's id is a u64 and `e` pairs of 2 bytes follow its i16 e when e > 0.
-  constexpr bool wide_entries() const { return layout >= 2; }
-  // Layout 1: [u32 m][m bytes] after the entries' table.
-  constexpr bool table_tail() const { return layout == 1; }
-  // Version 26, layouts 1-3: [u32 x][x bytes] right after the entries' table.
-  constexpr bool version_26_tail() const { return archive == 26 && layout >= 1; }
+  // The version's facts (VersionRow): 64-bit ids; the 440-byte data file header before each stored form;
+  // the 4 more kept bytes of the file-data header and of each name entry.
+  constexpr bool wide_ids() const { return version_row().wide_ids; }
+  constexpr bool file_header() const { return version_row().file_header; }
+  constexpr bool kept_27() const { return version_row().kept_27; }
+  // The hex digits of an id of this version's index entries: 8, or 16 with 64-bit ids.
+  constexpr int id_digits() const { return wide_ids() ? 16 : 8; }
+
+  // The layout's facts (LayoutRow). The stored prefix: [u32 n][8n] (pairs) or [u32 b][b bytes] (bytes).
+  constexpr StoredPrefix prefix() const { return layout_row().prefix; }
+  constexpr bool prefix_pairs() const { return prefix() == StoredPrefix::pairs; }
+  constexpr bool prefix_bytes() const { return prefix() == StoredPrefix::bytes; }
+  constexpr bool wide_counts() const { return layout_row().wide_counts; }
+  constexpr bool extra() const { return layout_row().extra; }
+  constexpr bool wide_entries() const { return layout_row().wide_entries; }
+  constexpr bool table_tail() const { return layout_row().table_tail; }
+  // Both the version's and the layout's: [u32 x][x bytes] right after the entries' table.
+  constexpr bool version_tail() const { return version_row().version_tail && layout_row().version_tail; }
 
   friend constexpr bool operator==(ForgeVariant, ForgeVariant) = default;
 };
+
+// The data-file layouts of an archive version, the likeliest first: the order in which detection tries them.
+constexpr std::span<const u8> plausible_layouts(u32 archive_version) {
+  return variant_table::row(archive_version).likeliest;
+}
+
+// The algorithm of a block set's compression id (FORGE.md 2), and the id one is written with.
+constexpr std::optional<Compression> compression_of(u8 id) {
+  for (const CompressionId& c : kCompressionIds)
+    if (c.id == id) return c.algorithm;
+  return std::nullopt;
+}
+constexpr u8 compression_id(Compression c) { return variant_table::compression_row(c).written_id; }
+constexpr std::string_view compression_name(Compression c) { return variant_table::compression_row(c).name; }
+// The compression whose name is `name` ("lzo1x"), if any.
+constexpr std::optional<Compression> compression_named(std::string_view name) {
+  for (const CompressionRow& r : kCompressionRows)
+    if (r.name == name) return r.algorithm;
+  return std::nullopt;
+}
+constexpr bool is_oodle(u8 id) {
+  for (u8 oodle : kOodleIds)
+    if (oodle == id) return true;
+  return false;
+}
 
 namespace variant_text {
 // `prefix` followed by the versions kFirst..kLast as a sentence names them ("25, 26 or 27", with `last`
@@ -87,26 +119,57 @@ constexpr const char* known_versions() { return variant_text::kVersions.data(); 
 constexpr const char* all_known_versions() { return variant_text::kVersionsAll.data(); }
 
 // A data file's id as every command prints it and every document spells it: the JSON spelling of an id
-// (model/json_text.hpp) at the version's width, 8 hex digits or 16 in version 27.
+// (model/json_text.hpp) at the version's width, 8 hex digits or 16 (ForgeVariant::id_digits).
 inline std::string format_id(u64 id, ForgeVariant variant) {
   return json_text::format_id(id, static_cast<std::size_t>(variant.id_digits() / 2));
 }
 
-// The archive version as the schema's descriptions name it: the Kaitai one defines it as the instance
-// `_root.as<forge_archive>.header.version` in each type whose fields depend on it, the ImHex one as a global that the
-// archive's header sets (schema/ksy.cpp, schema/hexpat_forge.cpp).
-inline constexpr const char* kArchiveVersionName = "archive_version";
-// The condition a declaration names for a form of version 27, in those terms.
-inline constexpr const char* kVersion27 = "archive_version == 27";
-// The data-file layout as the schema's descriptions name it: not in the file, so the Kaitai description
-// declares it a param-like instance and the ImHex one a global, both 1 (AC2) until the user changes them.
-inline constexpr const char* kDataLayoutName = "data_layout";
-inline constexpr const char* kLayout1 = "data_layout == 1";
-inline constexpr const char* kLayout2 = "data_layout == 2";
-inline constexpr const char* kLayout3 = "data_layout == 3";
-inline constexpr const char* kLayoutWide = "data_layout >= 2";
-inline constexpr const char* kLayoutNot0 = "data_layout != 0";
-inline constexpr const char* kVersion26Tail = "archive_version == 26 and data_layout != 0";
+// The conditions the declarations name for their forms, in those terms, built from the rows
+// (variant_table.hpp), so that the schemas print what the readers do.
+namespace variant_text {
+using namespace variant_table;
+inline constexpr Text kWideIds = version_condition(&VersionRow::wide_ids);
+inline constexpr Text kNoFileHeader = version_condition(&VersionRow::file_header, false);
+inline constexpr Text kKept27 = version_condition(&VersionRow::kept_27);
+inline constexpr Text kVersionTail = [] {
+  Text t = version_condition(&VersionRow::version_tail);
+  return t.add(" and ").add(layout_condition(&LayoutRow::version_tail).view());
+}();
+inline constexpr Text kPrefixPairs = prefix_condition(StoredPrefix::pairs);
+inline constexpr Text kPrefixBytes = prefix_condition(StoredPrefix::bytes);
+inline constexpr Text kWideCounts = layout_condition(&LayoutRow::wide_counts);
+inline constexpr Text kWideEntries = layout_condition(&LayoutRow::wide_entries);
+inline constexpr Text kExtra = layout_condition(&LayoutRow::extra);
+inline constexpr Text kTableTail = layout_condition(&LayoutRow::table_tail);
+inline constexpr Text kLayoutList = layouts_text();                      // "0, 1, 2 or 3"
+inline constexpr Text kCompressionIdList = compression_ids_text(false);  // "0, 1, 2 or 5"
+inline constexpr Text kCompressionNameList = compression_names_text();   // "plain, lzo1x, lzo2a or lzo1c"
+inline constexpr Text kCompressionMustBe = [] {
+  Text t;
+  return t.add("compression must be ").add(compression_ids_text(true).view());
+}();
+inline constexpr Text kOodle = [] {
+  Text t;
+  return t.add("compression ")
+      .add(oodle_ids_text().view())
+      .add(" are Oodle (later games), which anvilrt does not decompress");
+}();
+}  // namespace variant_text
+inline constexpr const char* kWideIds = variant_text::kWideIds.c_str();            // "archive_version == 27"
+inline constexpr const char* kNoFileHeader = variant_text::kNoFileHeader.c_str();  // "archive_version == 27"
+inline constexpr const char* kKept27 = variant_text::kKept27.c_str();              // "archive_version == 27"
+// "archive_version == 26 and data_layout != 0"
+inline constexpr const char* kVersionTail = variant_text::kVersionTail.c_str();
+inline constexpr const char* kPrefixPairs = variant_text::kPrefixPairs.c_str();  // "data_layout == 1"
+inline constexpr const char* kPrefixBytes = variant_text::kPrefixBytes.c_str();  // "data_layout == 2"
+inline constexpr const char* kWideCounts = variant_text::kWideCounts.c_str();    // "data_layout == 3"
+inline constexpr const char* kWideEntries = variant_text::kWideEntries.c_str();  // "data_layout >= 2"
+inline constexpr const char* kExtra = variant_text::kExtra.c_str();              // "data_layout != 0"
+inline constexpr const char* kTableTail = variant_text::kTableTail.c_str();      // "data_layout == 1"
+// "0, 1, 2 or 3", "0, 1, 2 or 5", "plain, lzo1x, lzo2a or lzo1c": for the messages that list them.
+inline constexpr const char* known_layouts() { return variant_text::kLayoutList.c_str(); }
+inline constexpr const char* known_compression_ids() { return variant_text::kCompressionIdList.c_str(); }
+inline constexpr const char* known_compression_names() { return variant_text::kCompressionNameList.c_str(); }
 
 // Walks a declaration as the byte writer would, adding up the bytes of its fields and noting where the
 // field named `wanted` starts: on a default value, the fixed sizes and offsets of the tables of FORGE.md 1;

@@ -23,15 +23,4 @@ Game detect_archive_game(std::span<const u8> bytes, const Archive& archive) {
   return Game::ac2;
 }
 
-Game detect_layout_and_game(std::span<const u8> bytes, Archive& archive) {
-  std::optional<LayoutEvidence> evidence;
-  archive.data_layout = detect_layout(bytes, archive, &evidence);
-  if (evidence) {
-    const std::span<const u8> decoded = evidence->read.decoded.bytes;
-    if (auto file = view_data_file(decoded, archive.variant()); file.ok())
-      if (auto game = data_file_game(decoded, data_file_source(*file))) return *game;
-  }
-  return detect_archive_game(bytes, archive);  // the smallest data file did not decide: the next ones
-}
-
 }  // namespace anvil::forge

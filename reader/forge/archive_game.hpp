@@ -17,8 +17,4 @@ std::optional<Game> data_file_game(std::span<const u8> decoded, const Source& so
 // (data_file_game()); ac2 when none does.
 Game detect_archive_game(std::span<const u8> bytes, const Archive& archive);
 
-// detect_layout() (setting archive.data_layout) and then detect_archive_game(), the data file that told the
-// layout decompressed once for both.
-Game detect_layout_and_game(std::span<const u8> bytes, Archive& archive);
-
 }  // namespace anvil::forge

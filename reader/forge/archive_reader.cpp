@@ -145,13 +145,12 @@ absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const Inp
                           format_id(after.index.file_id.value, layout.variant), after.index.offset,
                           format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
   }
-  archive.data_layout = plausible_layouts(archive.header.version).front();
   return archive;
 }
 
 absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file, std::optional<u8> known_layout) {
   auto archive = read_archive_tables(bytes, file);
-  if (archive.ok()) archive->data_layout = known_layout ? *known_layout : detect_layout(bytes, *archive);
+  if (archive.ok()) resolve_layout(*archive, known_layout ? *known_layout : detect_layout(bytes, *archive));
   return archive;
 }
 

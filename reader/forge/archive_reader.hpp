@@ -22,9 +22,9 @@ namespace anvil::forge {
 absl::StatusOr<Archive> read_archive(std::span<const u8> bytes, const InputFile* file = nullptr,
                                      std::optional<u8> layout = {});
 
-// The same tables without finding the data-file layout: Archive::data_layout is the likeliest of the
-// archive's version (plausible_layouts()), for a caller that finds it from the data files it reads itself
-// (read_in_found_layout()), or needs none (comparing stored bytes).
+// The same tables without resolving the data-file layout (Archive::resolved() false: its variant has the
+// version's likeliest), for a caller that finds it from the data files it reads itself
+// (read_in_found_layout(), then resolve_layout()), or needs none (comparing stored bytes).
 absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const InputFile* file = nullptr);
 
 // An error at an archive offset: "offset 0x1a2b: what".

@@ -25,31 +25,32 @@ ChecksumRules rules_matching(u32 checksum, std::span<const u8> stored, std::span
 namespace {
 
 // The skimmed blocks of a compressed data file, or nothing (plain, or its stored form does not read).
-std::optional<std::vector<SkimmedBlock>> skim(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+std::optional<std::vector<SkimmedBlock>> skim(std::span<const u8> bytes, const Archive& archive, ForgeVariant as,
+                                              std::size_t index) {
   const DataFileAt& f = archive.files[index];
   // A plain data file has no checksum: not read (its bytes are not copied into a model).
-  if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size), archive.variant())) return std::nullopt;
+  if (!starts_compressed(bytes.subspan(f.stored_offset(), f.index.size), as)) return std::nullopt;
   std::vector<std::span<const u8>> runs;  // the blocks are viewed in the archive, not copied
-  auto stored = read_stored(bytes, archive, index, &runs);
+  auto stored = read_stored(bytes, archive, as, index, &runs);
   if (!stored.ok() || !stored->compressed) return std::nullopt;
   return skimmed_blocks(*stored, runs);
 }
 
 }  // namespace
 
-ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index) {
   ChecksumVote vote;
-  auto blocks = skim(bytes, archive, index);
+  auto blocks = skim(bytes, archive, as, index);
   if (!blocks) return vote;
   for (const SkimmedBlock& b : *blocks)
     if (b.checksum) vote.count(rules_matching(*b.checksum, b.stored, {}) & kStoredRules);
   return vote;
 }
 
-ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index) {
   ChecksumVote vote;
   vote.decoded = true;
-  auto blocks = skim(bytes, archive, index);
+  auto blocks = skim(bytes, archive, as, index);
   if (!blocks) return vote;
   std::vector<u8> scratch;
   for (const SkimmedBlock& b : *blocks) {
@@ -78,16 +79,17 @@ ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive
     out.files.assign(archive.files.size(), ChecksumVote{});
     // Each data file votes into its own slot, so the workers share nothing but the next index.
     for_each_index(archive.files.size(), threads, [&](std::size_t i) {
-      out.files[i] = vote_of(bytes, archive, i);
+      out.files[i] = vote_of(bytes, archive, archive.variant(), i);
       if (voted) voted(i);
     });
     ChecksumVote total;
     for (const ChecksumVote& vote : out.files) total += vote;
     out.verdict = judge(total);
   };
-  take(vote_stored);
+  using Vote = ChecksumVote (*)(std::span<const u8>, const Archive&, ForgeVariant, std::size_t);
+  take(static_cast<Vote>(vote_stored));
   if (out.verdict.settled()) return out;
-  take(vote_decoded);
+  take(static_cast<Vote>(vote_decoded));
   return out;
 }
 

@@ -9,9 +9,9 @@ namespace {
 
 // read_data_file()'s first step: the stored form into `out` (skimmed into `out.runs` unless `copy_stored`),
 // a skimmed plain one checked as read_stored() checks a copied one.
-absl::Status read_stored_into(std::span<const u8> bytes, const Archive& archive, std::size_t index, bool copy_stored,
-                              DataFileRead& out) {
-  auto stored = read_stored(bytes, archive, index, copy_stored ? nullptr : &out.runs);
+absl::Status read_stored_into(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index,
+                              bool copy_stored, DataFileRead& out) {
+  auto stored = read_stored(bytes, archive, as, index, copy_stored ? nullptr : &out.runs);
   if (!stored.ok()) return stored.status();
   out.stored = std::move(*stored);
   if (!copy_stored && !out.stored.compressed && !out.runs.empty())
@@ -26,10 +26,10 @@ StoredSide stored_side(const DataFileRead& read, const Archive& archive, std::si
 
 }  // namespace
 
-absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                            const ChecksumVerdict& checksums, bool copy_stored) {
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, ForgeVariant as,
+                                            std::size_t index, const ChecksumVerdict& checksums, bool copy_stored) {
   DataFileRead out;
-  if (auto s = read_stored_into(bytes, archive, index, copy_stored, out); !s.ok()) return s;
+  if (auto s = read_stored_into(bytes, archive, as, index, copy_stored, out); !s.ok()) return s;
   auto decoded = decode(stored_side(out, archive, index, checksums));
   if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
   out.decoded = std::move(*decoded);
@@ -41,7 +41,8 @@ std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataF
   std::array<DataFileRead, 2> reads;
   std::array<absl::Status, 2> failed;
   for (int s = 0; s < 2; ++s)
-    failed[s] = read_stored_into(sides[s]->bytes, sides[s]->archive, sides[s]->index, false, reads[s]);
+    failed[s] =
+        read_stored_into(sides[s]->bytes, sides[s]->archive, sides[s]->variant(), sides[s]->index, false, reads[s]);
   auto side = [&](int s) { return stored_side(reads[s], sides[s]->archive, sides[s]->index, sides[s]->checksums); };
   std::array<absl::StatusOr<Decoded>, 2> decoded = {absl::UnknownError(""), absl::UnknownError("")};
   if (failed[0].ok() && failed[1].ok()) {

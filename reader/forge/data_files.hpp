@@ -31,8 +31,13 @@ bool starts_compressed(std::span<const u8> stored, ForgeVariant variant);
 // read (ByteReader::skim_into): the blocks' and chunks' bytes (or the plain data file's) are not copied
 // but viewed in `runs`, one per block or chunk in block_layout() order (one for a plain data file), and a
 // plain data file is not searched for the compression magic (the one check that reads all its bytes).
-absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                           std::vector<std::span<const u8>>* runs = nullptr);
+// `as`: the variant it is read in (the archive's, or a candidate that detection tries).
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, ForgeVariant as,
+                                           std::size_t index, std::vector<std::span<const u8>>* runs = nullptr);
+inline absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                                  std::vector<std::span<const u8>>* runs = nullptr) {
+  return read_stored(bytes, archive, archive.variant(), index, runs);
+}
 
 // The check a skimming read_stored() leaves out: a plain data file (`plain`, a view of `bytes`) must not
 // hold the compression magic. The error names the archive offset.
@@ -185,8 +190,13 @@ struct DataFileRead {
   std::vector<std::span<const u8>> runs;  // read_stored()'s, when skimmed
   Decoded decoded;
 };
-absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                            const ChecksumVerdict& checksums, bool copy_stored = false);
+absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, ForgeVariant as,
+                                            std::size_t index, const ChecksumVerdict& checksums,
+                                            bool copy_stored = false);
+inline absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+                                                   const ChecksumVerdict& checksums, bool copy_stored = false) {
+  return read_data_file(bytes, archive, archive.variant(), index, checksums, copy_stored);
+}
 
 // read_data_file() (skimming) of one data file of each of two archives at once, decoded by decode_together().
 struct DataFileIn {
@@ -194,6 +204,8 @@ struct DataFileIn {
   const Archive& archive;
   std::size_t index = 0;
   const ChecksumVerdict& checksums;
+  std::optional<ForgeVariant> as = {};  // the variant it is read in: the archive's when none
+  ForgeVariant variant() const { return as ? *as : archive.variant(); }
 };
 std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataFileIn& a, const DataFileIn& b);
 
@@ -211,8 +223,15 @@ absl::Status name_data_file(const absl::Status& status, const Archive& archive, 
 //    decompressed bytes.
 // A plain data file votes nothing and is not read; nor is one whose stored form does not read (the
 // command that reads it says why).
-ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index);
-ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std::size_t index);
+// `as`: the variant the data file is read in (the archive's when not given).
+ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index);
+ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index);
+inline ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  return vote_stored(bytes, archive, archive.variant(), index);
+}
+inline ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
+  return vote_decoded(bytes, archive, archive.variant(), index);
+}
 
 // The verdict of the archive and each data file's vote.
 struct ArchiveChecksums {
@@ -239,13 +258,6 @@ ArchiveChecksums archive_checksums(std::span<const u8> bytes, const Archive& arc
 ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive& archive,
                                         const std::function<void(std::size_t index)>& voted, unsigned threads = 1);
 
-// The data-file layout (FORGE.md 7), when the user does not name it (--layout: read_archive()'s `layout`),
-// found by content: the first of the archive version's plausible layouts in which the first data file that
-// holds bytes (the smallest first) reads, its stored form and its entries' table exactly, those whose data
-// sizes agree first (read_archive() sets Archive::data_layout so); failing that (raw data files), the first
-// in which every data file's stored form reads, one at least compressed. When none does, the version's
-// likeliest, whose reads then name the data file, the offset and the rule that failed.
-std::vector<u8> plausible_layouts(u32 archive_version);
 // The archive's data files by stored size, the smallest first (in index order among equals): the order in
 // which a guess that decompresses the data file that decides (the layout, the dialect) costs least.
 std::vector<std::size_t> smallest_first(const Archive& archive);
@@ -255,22 +267,34 @@ struct LayoutEvidence {
   DataFileRead read;         // without checksums checked: a guess from the bytes, not a reading of them
   bool sizes_agree = false;  // data_sizes_agree()
 };
-u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<LayoutEvidence>* evidence = nullptr);
+// The data-file layout (FORGE.md 7), when the user does not name it (--layout), found by content: the first of
+// the archive version's plausible layouts in which the first data file that holds bytes (the smallest first)
+// reads, its stored form and its entries' table exactly, those whose data sizes agree first; failing that (raw
+// data files), the first in which every data file's stored form reads, one at least compressed. When none
+// does, the version's likeliest, whose reads then name the data file, the offset and the rule that failed.
+// Each layout is tried as a candidate variant; the archive is not changed (the resolver sets what it returns).
+u8 detect_layout(std::span<const u8> bytes, const Archive& archive, std::optional<LayoutEvidence>* evidence = nullptr);
 
-// detect_layout()'s rule on one data file that the caller reads anyway: `read()` reads it in
-// archive.data_layout (absl::StatusOr<T>), `agrees(const T&)` says whether its entries' sizes agree
-// (data_sizes_agree()). Tried in each plausible layout of the archive's version, the likeliest first: the
-// first read whose sizes agree, or failing that the first that read, is returned and its layout kept in
-// archive.data_layout. When none reads, the likeliest layout's error, that layout kept.
+// detect_layout()'s rule on one data file that the caller reads anyway: `read(ForgeVariant as)` reads it in a
+// candidate variant (absl::StatusOr<T>), `agrees(const T&)` says whether its entries' sizes agree
+// (data_sizes_agree()). Tried in each plausible layout of `version`, the likeliest first: the first read whose
+// sizes agree, or failing that the first that read, with its layout; when none reads, the likeliest layout's
+// error and that layout.
+template <class T>
+struct FoundLayout {
+  T read;
+  u8 layout = 0;
+};
 template <class Read, class Agrees>
-auto read_in_found_layout(Archive& archive, const Read& read, const Agrees& agrees) -> decltype(read()) {
-  const std::vector<u8> layouts = plausible_layouts(archive.header.version);
-  std::optional<decltype(read())> first, parsed;  // the likeliest layout's read; the first that read
+auto read_in_found_layout(u32 version, const Read& read, const Agrees& agrees)
+    -> FoundLayout<decltype(read(ForgeVariant{}))> {
+  using Result = decltype(read(ForgeVariant{}));
+  const std::span<const u8> layouts = plausible_layouts(version);
+  std::optional<Result> first, parsed;  // the likeliest layout's read; the first that read
   u8 parsed_layout = layouts.front();
   for (u8 layout : layouts) {
-    archive.data_layout = layout;
-    auto r = read();
-    if (r.ok() && agrees(*r)) return r;
+    auto r = read(ForgeVariant{version, layout});
+    if (r.ok() && agrees(*r)) return {std::move(r), layout};
     if (r.ok() && !parsed) {
       parsed.emplace(std::move(r));
       parsed_layout = layout;
@@ -278,8 +302,8 @@ auto read_in_found_layout(Archive& archive, const Read& read, const Agrees& agre
       first.emplace(std::move(r));
     }
   }
-  archive.data_layout = parsed ? parsed_layout : layouts.front();
-  return parsed ? std::move(*parsed) : std::move(*first);
+  if (parsed) return {std::move(*parsed), parsed_layout};
+  return {std::move(*first), layouts.front()};
 }
 
 }  // namespace anvil::forge

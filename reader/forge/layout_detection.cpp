@@ -18,11 +18,16 @@ bool data_sizes_agree(const DataFileView& view) {
 }
 
 absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decoded, std::optional<u8> named) {
-  // Version 27's data files are version 25's; layouts 2 and 3 differ only in their stored form.
+  // A decompressed data file's form depends on the layout and on the version's tail alone: one version of each
+  // tail is tried (the first, then the next that differs), in its layouts' order.
   std::vector<ForgeVariant> forms;
-  for (u32 version : {25u, 26u})
-    for (u8 layout : plausible_layouts(version))
-      if (!named || layout == *named) forms.push_back({version, layout});
+  for (const VersionRow& row : kVersionRows) {
+    if (std::any_of(forms.begin(), forms.end(),
+                    [&](ForgeVariant f) { return f.version_row().version_tail == row.version_tail; }))
+      continue;
+    for (u8 layout : plausible_layouts(row.version))
+      if (!named || layout == *named) forms.push_back({row.version, layout});
+  }
   absl::StatusOr<DataFileView> first = absl::InvalidArgumentError("no form");
   std::optional<DataFileView> parsed;  // the first form that parses, when no form's sizes agree
   for (const ForgeVariant& variant : forms) {
@@ -35,14 +40,6 @@ absl::StatusOr<DataFileView> view_data_file_by_content(std::span<const u8> decod
   return first;
 }
 
-std::vector<u8> plausible_layouts(u32 archive_version) {
-  // Each version's likeliest first (pyUbiForge2's game classes): 25 is AC1 (0) or AC2 and after (1),
-  // 27 is Unity (3); the rest after.
-  if (archive_version == 27) return {3, 2, 1, 0};
-  if (archive_version == 26) return {1, 2, 3, 0};
-  return {1, 0, 2, 3};
-}
-
 std::vector<std::size_t> smallest_first(const Archive& archive) {
   std::vector<std::size_t> order(archive.files.size());
   std::iota(order.begin(), order.end(), 0);
@@ -52,49 +49,47 @@ std::vector<std::size_t> smallest_first(const Archive& archive) {
   return order;
 }
 
-u8 detect_layout(std::span<const u8> bytes, Archive& archive, std::optional<LayoutEvidence>* evidence) {
-  const std::vector<u8> candidates = plausible_layouts(archive.header.version);
+u8 detect_layout(std::span<const u8> bytes, const Archive& archive, std::optional<LayoutEvidence>* evidence) {
+  const u32 version = archive.header.version;
   // The first data file that reads in a layout decides, the smallest first (deciding costs decompressing
   // it, up to once per layout): the first layout whose stored form and entries' table parse exactly. A data
   // file that reads in none (damaged, or put back as raw bytes) is passed over. Among the layouts that parse
   // it, the first in which every entry's data_size is its resource's size (the entry header and body,
   // FORGE.md 5): layouts 1 and 2 can both parse a data file of one entry.
-  const u8 before = archive.data_layout;
   for (std::size_t i : smallest_first(archive)) {
     if (archive.files[i].index.size == 0) continue;
-    auto read = read_in_found_layout(
-        archive,
-        [&]() -> absl::StatusOr<LayoutEvidence> {
-          auto read = read_data_file(bytes, archive, i, ChecksumVerdict{});
+    auto found = read_in_found_layout(
+        version,
+        [&](ForgeVariant as) -> absl::StatusOr<LayoutEvidence> {
+          auto read = read_data_file(bytes, archive, as, i, ChecksumVerdict{});
           if (!read.ok()) return read.status();
-          auto view = view_data_file(read->decoded.bytes, archive.variant());
+          auto view = view_data_file(read->decoded.bytes, as);
           if (!view.ok()) return view.status();
           const bool agree = data_sizes_agree(*view);
           return LayoutEvidence{i, std::move(*read), agree};
         },
         [](const LayoutEvidence& e) { return e.sizes_agree; });
-    if (!read.ok()) continue;
-    if (evidence) *evidence = std::move(*read);
-    return archive.data_layout;
+    if (!found.read.ok()) continue;
+    if (evidence) *evidence = std::move(*found.read);
+    return found.layout;
   }
   // Data files put back as raw bytes have no entries' table to parse: then the first layout in which every
   // data file's stored form (prefix, block sets or plain bytes) reads exactly, one at least compressed. Skimmed:
   // nothing decompressed.
-  for (u8 layout : candidates) {
-    archive.data_layout = layout;
+  for (u8 layout : plausible_layouts(version)) {
+    const ForgeVariant as{version, layout};
     bool all = true, compressed = false;  // plain bytes read in any layout without a prefix: block sets tell
     for (std::size_t i = 0; i < archive.files.size() && all; ++i) {
       if (archive.files[i].index.size == 0) continue;
       std::vector<std::span<const u8>> runs;
-      auto stored = read_stored(bytes, archive, i, &runs);
+      auto stored = read_stored(bytes, archive, as, i, &runs);
       compressed |= stored.ok() && stored->compressed;
       all = stored.ok() &&
             (stored->compressed || check_plain(bytes, archive, i, runs.empty() ? std::span<const u8>{} : runs[0]).ok());
     }
     if (all && compressed) return layout;
   }
-  archive.data_layout = before;
-  return candidates.front();  // none reads: the reads name the data file, the offset and the rule
+  return plausible_layouts(version).front();  // none reads: the reads name the data file, the offset and the rule
 }
 
 }  // namespace anvil::forge

@@ -15,11 +15,10 @@ namespace anvil::forge {
 
 bool starts_compressed(std::span<const u8> stored, ForgeVariant variant) {
   std::size_t at = 0;
-  if (variant.prefix_pairs() || variant.prefix_bytes()) {
+  if (const std::size_t unit = prefix_unit(variant.prefix())) {
     u32 n = 0;
     if (stored.size() < sizeof n) return false;
     std::memcpy(&n, stored.data(), sizeof n);
-    const std::size_t unit = variant.prefix_pairs() ? 8 : 1;
     if (n > (stored.size() - sizeof n) / unit) return false;  // the declaration reports it
     at = sizeof n + unit * std::size_t{n};
   }
@@ -29,10 +28,9 @@ bool starts_compressed(std::span<const u8> stored, ForgeVariant variant) {
   return magic == BlockSet::kMagic;
 }
 
-absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, std::size_t index,
-                                           std::vector<std::span<const u8>>* runs) {
+absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, ForgeVariant variant,
+                                           std::size_t index, std::vector<std::span<const u8>>* runs) {
   const DataFileAt& file = archive.files[index];
-  const ForgeVariant variant = archive.variant();
   StoredDataFile stored;
   stored.variant = variant;    // an empty one too: what it is written in when it gets bytes
   if (file.index.size == 0) {  // an empty data file (pyUbiForge2 meets some)

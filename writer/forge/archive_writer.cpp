@@ -165,7 +165,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
   if (!changes.added.empty() && archive.sections.empty())
     return absl::FailedPreconditionError("the archive has no table section to list a new data file in");
   for (const AppendedDataFile& f : changes.added)
-    if (!layout.variant.v27() && f.file_id > std::numeric_limits<u32>::max())
+    if (!layout.variant.wide_ids() && f.file_id > std::numeric_limits<u32>::max())
       return absl::InvalidArgumentError(
           absl::StrFormat("the new data file '%s': the id 0x%x does not fit the 32 bits of archive version %d",
                           printable_name(f.name), f.file_id, layout.variant.archive));

@@ -73,7 +73,7 @@ absl::Status NewArchiveWriter::add(const NewDataFile& file, std::span<const u8> 
     if (auto s = out_->write_at(end_, fill); !s.ok()) return s;
   }
   const TableLayout& tables = TableLayout::of({head_.header.version});
-  if (!tables.variant.v27() && file.file_id > std::numeric_limits<u32>::max())
+  if (!tables.variant.wide_ids() && file.file_id > std::numeric_limits<u32>::max())
     return absl::InvalidArgumentError(
         absl::StrFormat("data file %d: the id 0x%x does not fit the 32 bits of archive version %d", i, file.file_id,
                         head_.header.version));

@@ -51,17 +51,6 @@ StoredForm stored_form_of(const StoredDataFile& stored) {
   return stored.second->max_size != 0 ? StoredForm::two_block_sets : StoredForm::block_set_then_chunks;
 }
 
-u8 compression_id(Compression c) {
-  switch (c) {
-    case Compression::lzo2a:
-      return 2;
-    case Compression::lzo1c:
-      return 5;
-    default:
-      return 1;
-  }
-}
-
 absl::StatusOr<StoredDataFile> compress_stored(std::span<const u8> decoded, const StoredSpec& spec, ChecksumRule rule) {
   StoredDataFile out;
   out.variant = spec.variant;

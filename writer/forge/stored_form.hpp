@@ -24,8 +24,6 @@ std::optional<StoredForm> stored_form_named(std::string_view name);
 // The form a stored data file has.
 StoredForm stored_form_of(const StoredDataFile& stored);
 
-// The compression id a block set is written with for an algorithm: 1 (LZO1X), 2 (LZO2A), 5 (LZO1C).
-u8 compression_id(Compression c);
 
 // The header fields of a block set that are not derived from its blocks.
 struct SetFields {
