@@ -133,7 +133,8 @@ int run_verify(int argc, char** argv) {
     bar.erase();
     const forge::ChecksumVerdict& verdict = checksums[i].verdict;
     std::cout << absl::StrFormat("%s: archive version %d, data-file layout %d, checksum rule %s", o.path,
-                                 o.archive->archive.header.version, o.archive->archive.variant().layout, verdict.describe());
+                                 o.archive->archive.header.version, o.archive->archive.variant().layout,
+                                 verdict.describe());
     if (verdict.blocks > 0 && !verdict.rule) std::cout << ": no block checked";
     for (const auto& [c, r] : t.recompressed)
       std::cout << absl::StrFormat("; recompressed %s: %d of %s identical", forge::compression_name(c), r.identical,

@@ -45,7 +45,8 @@ absl::Status validate(const ForgeOptions& options) {
     return absl::InvalidArgumentError("--block-size must be 16..65535 (a u16)");
   if (!ForgeVariant::known(options.version))
     return absl::InvalidArgumentError(absl::StrCat("--forge-version must be ", known_versions()));
-  if (!ForgeVariant::known_layout(options.layout)) return absl::InvalidArgumentError(absl::StrCat("--layout must be ", known_layouts()));
+  if (!ForgeVariant::known_layout(options.layout))
+    return absl::InvalidArgumentError(absl::StrCat("--layout must be ", known_layouts()));
   Options level;
   level.game = options.game;
   level.visuals = options.visuals;

@@ -183,7 +183,8 @@ absl::StatusOr<ListedDataFile> parse_data_file(const Field& f, ForgeVariant vari
         u64 v = 0;
         ANVIL_ASSIGN(v, set.member("compression_id").number(255));
         auto algorithm = compression_of(static_cast<u8>(v));
-        if (!algorithm) return set.member("compression_id").error(absl::StrFormat("%d is not %s", v, known_compression_ids()));
+        if (!algorithm)
+          return set.member("compression_id").error(absl::StrFormat("%d is not %s", v, known_compression_ids()));
         if (k == 0 && *algorithm != d.compression)
           return set.member("compression_id")
               .error(absl::StrFormat("%d (%s) is not the data file's compression %s", v, compression_name(*algorithm),
