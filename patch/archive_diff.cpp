@@ -13,9 +13,9 @@
 #include "model/object.hpp"
 #include "model/parallel.hpp"
 #include "patch/archive_patch.hpp"
+#include "patch/archive_side_read.hpp"
 #include "reader/forge/archive_game.hpp"
 #include "reader/forge/data_files.hpp"
-#include "patch/archive_side_read.hpp"
 #include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::patch {

@@ -24,7 +24,6 @@ std::optional<StoredForm> stored_form_named(std::string_view name);
 // The form a stored data file has.
 StoredForm stored_form_of(const StoredDataFile& stored);
 
-
 // The header fields of a block set that are not derived from its blocks.
 struct SetFields {
   u8 compression = 1;
