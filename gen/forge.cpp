@@ -117,7 +117,7 @@ std::vector<u8> random_stored(Rng& rng, const ForgeRecord::DataFile& f, const Fo
 }
 
 // The tables' entries of data file `f` (the `i`th), with a few bytes of padding more before some.
-NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i, bool kept_27) {
+NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i, ForgeVariant variant) {
   NewDataFile file;
   file.padding = i % 2 ? 0xCC : 0x00;
   file.gap = rng.uniform(3) * kAlignment;
@@ -125,14 +125,12 @@ NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i
   // raw_size: the index size, except for the fourth form, where it is the decompressed size (FORGE.md 1:
   // earlier games sometimes differ; kept as stored).
   if (f.form == StoredForm::block_set_then_chunks) file.raw_size = static_cast<u32>(f.decoded.size());
-  random_bytes(rng, file.name.unknown_0);
+  // Every kept run of the name entry and the data file header random, as the declarations lay them out.
+  for_each_kept(file.name, variant, [&](std::string_view, std::span<u8> run) { random_run(rng, run); });
   file.name.file_type = kFileType;
-  random_bytes(rng, file.name.unknown_1);
   set_name(file.name.name, f.name);
-  random_bytes(rng, file.name.unknown_2);
-  if (kept_27) random_bytes(rng, file.name.unknown_27);
   set_name(file.header.name, f.name);
-  random_bytes(rng, file.header.unknown);
+  for_each_kept(file.header, variant, [&](std::string_view, std::span<u8> run) { random_run(rng, run); });
   return file;
 }
 
@@ -200,8 +198,10 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
     head.sections.push_back(s);
   }
   head.alignment = kAlignment;
-  const bool kept_27 = variant.kept_27();
-  if (kept_27) random_bytes(rng, head.data_header.unknown_27);
+  // The file-data header's other kept runs (its first holds the file count, above).
+  for_each_kept(head.data_header, variant, [&](std::string_view, std::span<u8> run) {
+    if (run.data() != head.data_header.unknown.bytes.data()) random_run(rng, run);
+  });
 
   // Each data file aligned, with a few bytes of padding more before some.
   VectorSink sink;
@@ -209,7 +209,7 @@ std::vector<u8> generate_forge(const ForgeOptions& options, ForgeRecord* record)
   if (!writer.ok()) throw std::logic_error(std::string(writer.status().message()));
   for (u64 i = 0; i < options.datafiles; ++i) {
     const ForgeRecord::DataFile& f = rec.files[i];
-    const NewDataFile file = random_new_data_file(rng, f, i, kept_27);
+    const NewDataFile file = random_new_data_file(rng, f, i, variant);
     if (auto s = writer->add(file, stored[i]); !s.ok()) throw std::logic_error(std::string(s.message()));
   }
   auto layout = writer->finish(rng.uniform(kAlignment));  // trailing padding
