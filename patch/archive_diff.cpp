@@ -175,6 +175,42 @@ DataFileDiff diff_data_files(std::span<const u8> a, const Source& source_a, std:
   return diff_carved(a, b, &la, source_a, lb);
 }
 
+namespace {
+
+// Data files i of A and j of B, whose stored bytes differ: both read (each against its own blocks' rule),
+// carved and compared object by object into `d`. `game` is decided by the first pair read when not given.
+absl::Status diff_changed_pair(ArchiveSide& a, std::size_t i, ArchiveSide& b, std::size_t j, std::optional<Game>& game,
+                               DataFileDiff& d) {
+  auto opened = open_pair(a, i, b, j);
+  absl::StatusOr<Opened>& oa = opened[0];
+  absl::StatusOr<Opened>& ob = opened[1];
+  if (!oa.ok()) return oa.status();
+  if (!ob.ok()) return ob.status();
+  // `--game auto`: the first changed data file of A that decides (of B when A's does not), as the data
+  // files of A are read.
+  if (!game) game = forge::data_file_game(oa->decoded.bytes, oa->source);
+  if (!game) game = forge::data_file_game(ob->decoded.bytes, ob->source);
+  if (!game) game = forge::detect_archive_game(a.file.bytes(), a.archive);
+  std::optional<Level> la, lb;
+  on_two_threads([&] { la = carve_source(oa->decoded.bytes, oa->source, *game); },
+                 [&] { lb = carve_source(ob->decoded.bytes, ob->source, *game); });
+  const std::span<const u8> da = oa->decoded.bytes, db = ob->decoded.bytes;
+  const bool equal = da.size() == db.size() && std::equal(da.begin(), da.end(), db.begin());
+  DataFileDiff c = diff_carved(da, db, equal ? nullptr : &*la, oa->source, *lb);
+  d.state = c.state == DataFileState::identical ? DataFileState::stored : c.state;
+  d.outside = std::move(c.outside);
+  d.a_size = c.a_size;
+  d.b_size = c.b_size;
+  const std::string prefix = datafile_pointer(d.name);
+  for (DiffOp& op : c.ops) {
+    op.path = prefix + op.path;
+    d.ops.push_back(std::move(op));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::optional<Game> game) {
   const InputFile &file_a = a.file, &file_b = b.file;
   const forge::Archive &archive_a = a.archive, &archive_b = b.archive;
@@ -218,33 +254,8 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
     d.b = side_of(archive_b, j);
     const forge::DataFileAt &fa = archive_a.files[i], &fb = archive_b.files[j];
     d.table_difference = table_difference(bytes_a, archive_a, fa, bytes_b, archive_b, fb);
-    if (!same[i]) {
-      auto opened = open_pair(a, i, b, j);
-      absl::StatusOr<Opened>& oa = opened[0];
-      absl::StatusOr<Opened>& ob = opened[1];
-      if (!oa.ok()) return oa.status();
-      if (!ob.ok()) return ob.status();
-      // `--game auto`: the first changed data file of A that decides (of B when A's does not), as the data
-      // files of A are read.
-      if (!game) game = forge::data_file_game(oa->decoded.bytes, oa->source);
-      if (!game) game = forge::data_file_game(ob->decoded.bytes, ob->source);
-      if (!game) game = forge::detect_archive_game(bytes_a, archive_a);
-      std::optional<Level> la, lb;
-      on_two_threads([&] { la = carve_source(oa->decoded.bytes, oa->source, *game); },
-                     [&] { lb = carve_source(ob->decoded.bytes, ob->source, *game); });
-      const std::span<const u8> da = oa->decoded.bytes, db = ob->decoded.bytes;
-      const bool equal = da.size() == db.size() && std::equal(da.begin(), da.end(), db.begin());
-      DataFileDiff c = diff_carved(da, db, equal ? nullptr : &*la, oa->source, *lb);
-      d.state = c.state == DataFileState::identical ? DataFileState::stored : c.state;
-      d.outside = std::move(c.outside);
-      d.a_size = c.a_size;
-      d.b_size = c.b_size;
-      const std::string prefix = datafile_pointer(d.name);
-      for (DiffOp& op : c.ops) {
-        op.path = prefix + op.path;
-        d.ops.push_back(std::move(op));
-      }
-    }
+    if (!same[i])
+      if (auto s = diff_changed_pair(a, i, b, j, game, d); !s.ok()) return s;
     out.datafiles.push_back(std::move(d));
   }
   for (std::size_t j = 0; j < names_b.size(); ++j) {

@@ -59,6 +59,58 @@ absl::Status error_at(u64 offset, std::string_view what) {
   return absl::InvalidArgumentError(absl::StrFormat("offset 0x%x: %s", offset, what));
 }
 
+namespace {
+
+// The index and name entries of section `t` (and each data file's header, when the version has one), each
+// data file checked to lie inside the file, appended to `archive.files`.
+absl::Status read_section_entries(std::span<const u8> bytes, TableSource& tables, const TableLayout& layout,
+                                  const TableSection& t, Archive& archive) {
+  for (u64 i = 0; i < static_cast<u64>(t.count); ++i) {
+    DataFileAt file;
+    file.section = archive.sections.size();
+    file.index_entry_offset = static_cast<u64>(t.index_table) + i * layout.index_entry;
+    file.name_entry_offset = static_cast<u64>(t.name_table) + i * layout.name_entry;
+    file.header_size = layout.file_header;
+    if (auto s = tables.read_at(file.index_entry_offset, file.index); !s.ok()) return s;
+    if (auto s = tables.read_at(file.name_entry_offset, file.name); !s.ok()) return s;
+    const IndexEntry& e = file.index;
+    if (e.offset > bytes.size() || bytes.size() - e.offset < file.header_size ||
+        e.size > bytes.size() - e.offset - file.header_size)
+      return error_at(
+          file.index_entry_offset,
+          absl::StrFormat("data file %s at 0x%x (%s%d bytes) must lie inside the file (%d bytes)",
+                          format_id(e.file_id.value, layout.variant), e.offset,
+                          layout.file_header != 0 ? absl::StrFormat("%d-byte header + ", layout.file_header) : "",
+                          e.size, bytes.size()));
+    if (file.header_size != 0)
+      if (auto s = tables.read_at(e.offset, file.header); !s.ok()) return s;
+    archive.files.push_back(std::move(file));
+  }
+  return absl::OkStatus();
+}
+
+// No two data files overlap (headers included).
+absl::Status check_no_overlap(const Archive& archive, const TableLayout& layout) {
+  std::vector<std::size_t> order(archive.files.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return archive.files[a].index.offset < archive.files[b].index.offset;
+  });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const DataFileAt& before = archive.files[order[k - 1]];
+    const DataFileAt& after = archive.files[order[k]];
+    if (after.index.offset < before.end())
+      return error_at(
+          after.index_entry_offset,
+          absl::StrFormat("data file %s at 0x%x overlaps data file %s at 0x%x..0x%x",
+                          format_id(after.index.file_id.value, layout.variant), after.index.offset,
+                          format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const InputFile* file) {
   // A file of another kind is said to be one, not reported as a wrong magic at offset 0 (whose hex tells a
   // user nothing).
@@ -105,46 +157,13 @@ absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const Inp
     if (!table_fits(bytes, t.name_table, count, layout.name_entry))
       return error_at(at + layout.name_table_at, absl::StrFormat("name table of %s at %d must lie inside the file",
                                                                  counted(count, "entry"), t.name_table));
-    for (u64 i = 0; i < count; ++i) {
-      DataFileAt file;
-      file.section = archive.sections.size();
-      file.index_entry_offset = static_cast<u64>(t.index_table) + i * layout.index_entry;
-      file.name_entry_offset = static_cast<u64>(t.name_table) + i * layout.name_entry;
-      file.header_size = layout.file_header;
-      if (auto s = tables.read_at(file.index_entry_offset, file.index); !s.ok()) return s;
-      if (auto s = tables.read_at(file.name_entry_offset, file.name); !s.ok()) return s;
-      const IndexEntry& e = file.index;
-      if (e.offset > bytes.size() || bytes.size() - e.offset < file.header_size ||
-          e.size > bytes.size() - e.offset - file.header_size)
-        return error_at(file.index_entry_offset,
-                        absl::StrFormat("data file %s at 0x%x (%s%d bytes) must lie inside the file (%d bytes)",
-                                        format_id(e.file_id.value, layout.variant), e.offset,
-                                        layout.file_header != 0 ? "440-byte header + " : "", e.size, bytes.size()));
-      if (file.header_size != 0)
-        if (auto s = tables.read_at(e.offset, file.header); !s.ok()) return s;
-      archive.files.push_back(std::move(file));
-    }
+    if (auto s = read_section_entries(bytes, tables, layout, t, archive); !s.ok()) return s;
     archive.sections.push_back(std::move(section));
     pointer_at = at + layout.next_at;
     next = t.next;
   }
 
-  // No two data files overlap (headers included).
-  std::vector<std::size_t> order(archive.files.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return archive.files[a].index.offset < archive.files[b].index.offset;
-  });
-  for (std::size_t k = 1; k < order.size(); ++k) {
-    const DataFileAt& before = archive.files[order[k - 1]];
-    const DataFileAt& after = archive.files[order[k]];
-    if (after.index.offset < before.end())
-      return error_at(
-          after.index_entry_offset,
-          absl::StrFormat("data file %s at 0x%x overlaps data file %s at 0x%x..0x%x",
-                          format_id(after.index.file_id.value, layout.variant), after.index.offset,
-                          format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
-  }
+  if (auto s = check_no_overlap(archive, layout); !s.ok()) return s;
   return archive;
 }
 
