@@ -3,6 +3,7 @@
 #include <absl/container/flat_hash_set.h>
 #include <absl/strings/str_cat.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "model/dialect.hpp"
@@ -102,15 +103,21 @@ std::size_t carved_bytes(std::span<const u8> bytes, Game game) {
   return n;
 }
 
-Detection detect(std::span<const u8> bytes) {
+Detection detect_regions(std::span<const u8> bytes, std::span<const Extent> regions) {
   Detection d;
-  if (bytes.size() > kDetectWindows * kDetectWindow) {
-    // Window i starts at i/(n-1) of the way to the last window's start: the first at 0, the last ending
-    // at the end of the file. An object across a window's edge is not carved in it.
-    const std::size_t last_start = bytes.size() - kDetectWindow;
+  std::size_t total = 0;
+  for (const Extent& r : regions) total += r.length;
+  if (total > kDetectWindows * kDetectWindow) {
+    // Window i starts at i/(n-1) of the way to the last window's start: the first at 0, the last ending at
+    // the end. An object across a window's edge is not carved in it.
+    const std::size_t last_start = total - kDetectWindow;
+    std::size_t region = 0, region_start = 0;  // the region holding the window's start, and where it starts
     for (std::size_t i = 0; i < kDetectWindows; ++i) {
-      auto window = bytes.subspan(last_start / (kDetectWindows - 1) * i, kDetectWindow);
-      if (i == kDetectWindows - 1) window = bytes.subspan(last_start);
+      const std::size_t at = i == kDetectWindows - 1 ? last_start : last_start / (kDetectWindows - 1) * i;
+      while (at >= region_start + regions[region].length) region_start += regions[region++].length;
+      const Extent& r = regions[region];
+      const std::size_t from = at - region_start, length = std::min(kDetectWindow, r.length - from);
+      auto window = bytes.subspan(r.offset + from, length);
       d.ac2_bytes += carved_bytes(window, Game::ac2);
       d.sws_bytes += carved_bytes(window, Game::sws);
     }
@@ -120,11 +127,19 @@ Detection detect(std::span<const u8> bytes) {
       return d;
     }
   }
-  d.ac2_bytes = carved_bytes(bytes, Game::ac2);
-  d.sws_bytes = carved_bytes(bytes, Game::sws);
+  d.ac2_bytes = d.sws_bytes = 0;
+  for (const Extent& r : regions) {
+    d.ac2_bytes += carved_bytes(bytes.subspan(r.offset, r.length), Game::ac2);
+    d.sws_bytes += carved_bytes(bytes.subspan(r.offset, r.length), Game::sws);
+  }
   d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
   d.whole_file = true;
   return d;
+}
+
+Detection detect(std::span<const u8> bytes) {
+  const Extent whole{0, bytes.size()};
+  return detect_regions(bytes, {&whole, 1});
 }
 
 Game detect_game(std::span<const u8> bytes) { return detect(bytes).game; }

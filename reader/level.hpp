@@ -59,6 +59,9 @@ struct Detection {
 };
 Detection detect(std::span<const u8> bytes);
 Game detect_game(std::span<const u8> bytes);
+// detect() of `regions` of `bytes` judged end to end as one level file (a data file's bodies): a window is
+// cut at the end of its region, as no object lies across two.
+Detection detect_regions(std::span<const u8> bytes, std::span<const Extent> regions);
 
 // The object's key in the JSON document: "0x" + fixed-width hex id, "@<offset>" when repeated.
 std::string object_key(const Piece& piece, Game game);

@@ -87,36 +87,10 @@ std::size_t carved_bytes(std::span<const u8> bytes, const Source& source, Game g
 }
 
 Detection detect(std::span<const u8> bytes, const Source& source) {
+  // The bodies judged as one level file is, so that a large data file is not carved twice over before its
+  // command reads it.
   if (source.kind != SourceKind::data_file) return detect(bytes);
-  // The bodies judged as one level file is: on kDetectWindows windows spread over them end to end (a
-  // window is cut at the end of its body, as no object lies across two), so that a large data file is not
-  // carved twice over before its command reads it; the whole bodies decide when the dialects tie there.
-  Detection d;
-  std::size_t total = 0;
-  for (const Extent& r : source.regions) total += r.length;
-  if (total > kDetectWindows * kDetectWindow) {
-    const std::size_t last_start = total - kDetectWindow;
-    std::size_t region = 0, region_start = 0;  // the region holding the window's start, and where it starts
-    for (std::size_t i = 0; i < kDetectWindows; ++i) {
-      const std::size_t at = i == kDetectWindows - 1 ? last_start : last_start / (kDetectWindows - 1) * i;
-      while (at >= region_start + source.regions[region].length) region_start += source.regions[region++].length;
-      const Extent& r = source.regions[region];
-      const std::size_t from = at - region_start, length = std::min(kDetectWindow, r.length - from);
-      auto window = bytes.subspan(r.offset + from, length);
-      d.ac2_bytes += carved_bytes(window, Game::ac2);
-      d.sws_bytes += carved_bytes(window, Game::sws);
-    }
-    if (d.ac2_bytes != d.sws_bytes) {
-      d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
-      d.whole_file = false;
-      return d;
-    }
-  }
-  d.ac2_bytes = carved_bytes(bytes, source, Game::ac2);
-  d.sws_bytes = carved_bytes(bytes, source, Game::sws);
-  d.game = d.sws_bytes > d.ac2_bytes ? Game::sws : Game::ac2;
-  d.whole_file = true;
-  return d;
+  return detect_regions(bytes, source.regions);
 }
 
 Game detect_game(std::span<const u8> bytes, const Source& source) { return detect(bytes, source).game; }
