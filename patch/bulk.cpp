@@ -128,18 +128,7 @@ void Engine::op_swap_material(const Value& op) {
 void Engine::op_transform(const Value& op) {
   check_members(op, {"op", "objects", "translate", "matrix"});
   Motion motion(op);
-  std::vector<std::size_t> pieces = objects_member(op, true);
-  if (pieces.empty() && !optional_member(op, "objects")->IsString()) fail("\"objects\" is empty");
-  std::size_t matches = 0;
-  Releaser passed(options_.release_input);
-  bool star = optional_member(op, "objects")->IsString();
-  for (std::size_t piece : pieces) {
-    passed.done_before(level_.pieces[piece].offset);
-    Object object = typed(piece);
-    if (!is_visual(object)) {
-      if (star) continue;
-      fail(absl::StrFormat("%s is not a Visual", key_pointer(piece)));
-    }
+  const std::size_t matches = each_visual(op, [&](std::size_t piece, Object& object, bool) {
     std::size_t here = 0;
     for (InstanceList& list : instance_lists(object, key_pointer(piece))) {
       for (std::size_t j = 0; j < list.matrices->size(); ++j) {
@@ -152,8 +141,8 @@ void Engine::op_transform(const Value& op) {
       }
     }
     if (here > 0) commit(piece, std::move(object));
-    matches += here;
-  }
+    return here;
+  });
   if (matches == 0) fail("matched no instance matrix in the named objects", kTestFailed);
 }
 

@@ -17,23 +17,12 @@ using namespace bulk;
 template <class Edit>
 void Engine::instance_op(const Value& op, const char* name, Edit&& edit) {
   std::size_t index = uint_member(required_member(op, "index"), "index", 0xffffffffu);
-  std::vector<std::size_t> pieces = objects_member(op, true);
-  if (pieces.empty() && !optional_member(op, "objects")->IsString()) fail("\"objects\" is empty");
-  bool star = optional_member(op, "objects")->IsString();
-  std::size_t matches = 0;
-  Releaser passed(options_.release_input);
-  for (std::size_t piece : pieces) {
-    passed.done_before(level_.pieces[piece].offset);
-    Object object = typed(piece);
-    if (!is_visual(object)) {
-      if (star) continue;
-      fail(absl::StrFormat("%s is not a Visual", key_pointer(piece)));
-    }
+  const std::size_t matches = each_visual(op, [&](std::size_t piece, Object& object, bool star) -> std::size_t {
     std::vector<InstanceList> lists = instance_lists(object, key_pointer(piece));
-    if (lists.empty()) continue;
+    if (lists.empty()) return 0;
     const std::size_t count = lists.front().matrices->size();
     if (index >= count) {
-      if (star) continue;
+      if (star) return 0;
       fail(absl::StrFormat("\"index\" %d is out of range: %s has %s", index, lists.front().pointer,
                            count == 1 ? std::string("1 instance") : absl::StrFormat("%d instances", count)));
     }
@@ -41,8 +30,8 @@ void Engine::instance_op(const Value& op, const char* name, Edit&& edit) {
     for (InstanceList& list : lists)
       if (list.matrices->size() == count) edit(piece, list, index, count);
     commit(piece, std::move(object));
-    ++matches;
-  }
+    return 1;
+  });
   if (matches == 0)
     fail(absl::StrFormat("matched no Visual with an instance %d in the named objects", index), kTestFailed);
   (void)name;

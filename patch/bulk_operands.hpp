@@ -109,3 +109,26 @@ class Motion {
 };
 
 }  // namespace anvil::patch::bulk
+
+namespace anvil::patch {
+
+template <class Visit>
+std::size_t Engine::each_visual(const Value& op, Visit&& visit) {
+  std::vector<std::size_t> pieces = objects_member(op, true);
+  const bool star = optional_member(op, "objects")->IsString();
+  if (pieces.empty() && !star) fail("\"objects\" is empty");
+  std::size_t matches = 0;
+  Releaser passed(options_.release_input);
+  for (std::size_t piece : pieces) {
+    passed.done_before(level_.pieces[piece].offset);
+    Object object = typed(piece);
+    if (!bulk::is_visual(object)) {
+      if (star) continue;
+      fail(absl::StrFormat("%s is not a Visual", key_pointer(piece)));
+    }
+    matches += visit(piece, object, star);
+  }
+  return matches;
+}
+
+}  // namespace anvil::patch

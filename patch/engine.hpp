@@ -100,6 +100,10 @@ class Engine {
   void op_add_material(const Value& op);
   template <class Edit>
   void instance_op(const Value& op, const char* name, Edit&& edit);
+  // Each Visual that the op's "objects" names, typed, in file order (any other object refused, or passed
+  // over under "*"): visit(piece, object, star) says how many matches it made there; their sum.
+  template <class Visit>
+  std::size_t each_visual(const Value& op, Visit&& visit);
 
   void record(std::string op, std::size_t piece, std::string pointer, std::string old_value, std::string new_value) {
     if (options_.record_changes)
