@@ -202,16 +202,7 @@ std::optional<std::string> check_patched_data_file(const Level& level, const Pat
   expected.bytes = expected_bytes;
   expected.pieces = pieces;
   expected.changed = changed;
-  if (auto failure = read_back(written, expected)) {
-    switch (failure->what) {
-      case ReadBackFailure::What::kObject:
-        return absl::StrFormat("the object at offset 0x%x does not read back as patched", failure->offset);
-      case ReadBackFailure::What::kBytes:
-        return absl::StrFormat("bytes at offset 0x%x changed that no operation edited", failure->offset);
-      default:
-        return failure->message();
-    }
-  }
+  if (auto failure = read_back(written, expected)) return failure->after_patch_message();
   return std::nullopt;
 }
 

@@ -44,14 +44,7 @@ std::optional<std::string> check_written(const Level& original, const PatchResul
   expected.changed = changed;
   auto failure = read_back(written, expected, {release_original, release_written});
   if (!failure) return std::nullopt;
-  switch (failure->what) {
-    case ReadBackFailure::What::kObject:
-      return absl::StrFormat("the object at offset 0x%x does not read back as patched", failure->offset);
-    case ReadBackFailure::What::kBytes:
-      return absl::StrFormat("bytes at offset 0x%x changed that no operation edited", failure->offset);
-    default:
-      return failure->message();
-  }
+  return failure->after_patch_message();
 }
 
 absl::Status stream_patched(const Level& level, const PatchResult& result, std::FILE* out, const std::string& name,

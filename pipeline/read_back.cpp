@@ -36,6 +36,17 @@ std::string ReadBackFailure::message() const {
   return "";
 }
 
+std::string ReadBackFailure::after_patch_message() const {
+  switch (what) {
+    case What::kObject:
+      return absl::StrFormat("the object at offset 0x%x does not read back as patched", offset);
+    case What::kBytes:
+      return absl::StrFormat("bytes at offset 0x%x changed that no operation edited", offset);
+    default:
+      return message();
+  }
+}
+
 std::optional<std::size_t> first_difference(std::span<const u8> want, std::span<const u8> got) {
   // memcmp only on bytes: an empty span may have no pointer, which memcmp must not be given.
   if (want.size() == got.size() && (want.empty() || std::memcmp(want.data(), got.data(), want.size()) == 0))

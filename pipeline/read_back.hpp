@@ -61,6 +61,9 @@ struct ReadBackFailure {
 
   // "the output has 10 bytes, not 12", "the output carves differently at offset 0x2a", ...
   std::string message() const;
+  // The same after a patch, which knows what it edited: "the object at offset 0x2a does not read back as
+  // patched", "bytes at offset 0x2a changed that no operation edited".
+  std::string after_patch_message() const;
 };
 
 struct ReadBackOptions {
