@@ -4,7 +4,7 @@
 // that hold them; the index of every key (ids as numbers: a large archive has millions) is built, which
 // carves every data file, once an object is renamed (the bytes then no longer tell) or from the third
 // look-up on (a search reads every data file: a bulk operation of many keys pays that once). A caller that
-// knows the ids each data file holds (a game folder's key cache) gives them, and a look-up then carves only
+// knows the ids each data file may hold (a game folder's key cache) gives them, and a look-up then carves only
 // the data files whose ids hold the key's.
 #pragma once
 
@@ -32,7 +32,7 @@ struct Refusal {
 // A refusal for the archive's fault: a data file the operation needs does not read.
 [[noreturn]] inline void refuse_unreadable(std::string reason) { throw Refusal{std::move(reason), kBadPatch, true}; }
 
-// The ids of the objects of each data file of a set, sorted (what a key cache knows).
+// For each data file of a set, sorted ids that include those of all its objects (what a key cache knows).
 using KnownIds = std::vector<const std::vector<u64>*>;
 
 class KeyIndex {

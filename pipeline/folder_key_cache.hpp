@@ -1,4 +1,5 @@
-// Which objects each data file of a game folder holds, known by the data file's content, kept in
+// Which object ids each data file of a game folder may hold (every object's, and those of the candidates
+// the carve rejects: reader/signature_ids.hpp), known by the data file's content, kept in
 // DIR/.anvilrt/keys.cache (docs/game-folders.md). Looking up /objects/KEY in a folder otherwise decompresses
 // every data file of every archive; with the cache, a look-up reads the stored bytes once for their
 // fingerprint (size, CRC-32 and Adler-32: 10 GB/s) and carves only the data files whose ids hold
@@ -44,7 +45,7 @@ class KeyCache {
   // DIR/.anvilrt/keys.cache read, or an empty cache.
   static KeyCache load(const std::string& dir);
 
-  // The sorted ids of the objects of the data file so printed; null when not known.
+  // The sorted ids the data file so printed may hold objects of; null when not known.
   const std::vector<u64>* find(const DataFilePrint& print);
   // Learns a data file's ids (sorted here); returns the kept list.
   const std::vector<u64>* add(const DataFilePrint& print, std::vector<u64> ids);

@@ -101,7 +101,7 @@ absl::StatusOr<const patch::archive::KnownIds*> FolderLevels::known_ids(std::siz
   std::vector<std::size_t> unknown;
   for (std::size_t i = 0; i < set.size(); ++i)
     if (!((*known)[i] = keys_->find(prints[i]))) unknown.push_back(i);
-  auto ids = set.object_ids(unknown, thread_budget());
+  auto ids = set.signature_ids(unknown, thread_budget());
   if (!ids.ok()) return absl::Status(ids.status().code(), absl::StrCat(folder_.path(a), ": ", ids.status().message()));
   for (std::size_t k = 0; k < unknown.size(); ++k)
     (*known)[unknown[k]] = keys_->add(prints[unknown[k]], std::move((*ids)[k]));

@@ -76,8 +76,9 @@ class FolderLevels {
   // The file archive a is read from (levels(a) first).
   const InputFile& input(std::size_t a) const { return opened_.at(a)->input; }
   bool is_open(std::size_t a) const { return opened_.at(a) != nullptr; }
-  // The ids of the objects of each data file of archive a (levels(a) first), from the folder's key cache
-  // (pipeline/folder_key_cache.hpp), the data files it does not know carved on the command's threads;
+  // The ids each data file of archive a may hold objects of (levels(a) first), from the folder's key cache
+  // (pipeline/folder_key_cache.hpp), the data files it does not know decompressed and searched for their
+  // class id signatures (ArchiveLevels::signature_ids) on the command's threads;
   // an error, one line naming the data file, when one does not read.
   absl::StatusOr<const patch::archive::KnownIds*> known_ids(std::size_t a);
 

@@ -8,6 +8,7 @@
 
 #include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/signature_ids.hpp"
 #include "reader/signature_search.hpp"
 
 namespace anvil::forge {
@@ -91,8 +92,8 @@ absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const 
   return found;
 }
 
-absl::StatusOr<std::vector<std::vector<u64>>> ArchiveLevels::object_ids(std::span<const std::size_t> which,
-                                                                        unsigned threads) {
+absl::StatusOr<std::vector<std::vector<u64>>> ArchiveLevels::signature_ids(std::span<const std::size_t> which,
+                                                                           unsigned threads) {
   if (which.empty()) return std::vector<std::vector<u64>>{};
   checksums();  // voted once, before the threads read it
   std::vector<std::vector<u64>> ids(which.size());
@@ -103,8 +104,7 @@ absl::StatusOr<std::vector<std::vector<u64>>> ArchiveLevels::object_ids(std::spa
       status[k] = data.status();
       return;
     }
-    for (const Piece& p : carve_regions(data->bytes, game_, data->regions).pieces)
-      if (p.is_object()) ids[k].push_back(p.id);
+    ids[k] = anvil::signature_ids(data->bytes, game_, data->regions);
   });
   for (const absl::Status& s : status)
     if (!s.ok()) return s;

@@ -56,10 +56,10 @@ class ArchiveLevels final : public LevelSet {
   absl::StatusOr<std::vector<std::size_t>> holding(std::span<const u8> needle, const std::vector<bool>* among,
                                                    unsigned threads) override;
 
-  // The ids of the objects of each of the set's data files `which`, each decompressed and carved on
-  // `threads` threads at once and dropped (what a key cache keeps: pipeline/folder_key_cache.hpp); the
-  // first error in `which`'s order, naming its data file.
-  absl::StatusOr<std::vector<std::vector<u64>>> object_ids(std::span<const std::size_t> which, unsigned threads);
+  // The ids each of the set's data files `which` may hold objects of (reader/signature_ids.hpp: every
+  // object's, found without carving), each decompressed on `threads` threads at once and dropped (what a
+  // key cache keeps: pipeline/folder_key_cache.hpp); the first error in `which`'s order, naming its data file.
+  absl::StatusOr<std::vector<std::vector<u64>>> signature_ids(std::span<const std::size_t> which, unsigned threads);
   // Where set member i's stored bytes lie in the archive (empty when its table entry reaches past the
   // archive's end).
   Extent stored_extent(std::size_t i) const;
