@@ -7,10 +7,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "model/forge/forge_error.hpp"
+#include "platform/replace_file.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/input_file.hpp"
-#include "platform/replace_file.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -81,7 +82,7 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
                                            ": the archive's checksum rule is " + verdict.describe() +
                                            ", so a compressed data file cannot be changed");
     auto decoded = decode(*stored, archive->files[change.index].stored_offset(), verdict);
-    if (!decoded.ok()) return name_data_file(decoded.status(), *archive, change.index);
+    if (!decoded.ok()) return with_data_file(decoded.status(), data_file_ref(*archive, change.index));
     ChangeReport report;
     report.index = change.index;
     auto repacked = repack(std::move(*stored), decoded->bytes, change.decoded, verdict, &report.blocks);
@@ -214,9 +215,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const platform::OutputOptions& options,
-                                                       const InputFile* input, const ChecksumVerdict* checksums,
-                                                       std::optional<u8> layout) {
+                                                       const std::string& target,
+                                                       const platform::OutputOptions& options, const InputFile* input,
+                                                       const ChecksumVerdict* checksums, std::optional<u8> layout) {
   ArchiveEdit edit;
   edit.changes.assign(changes.begin(), changes.end());
   auto report = rewrite_file(bytes, edit, target, options, input, checksums, layout);
@@ -229,9 +230,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
                                         const ChecksumVerdict* checksums, std::optional<u8> layout) {
   // What the archive's content refuses names the archive; a failed write names the output, with the
   // system's reason.
-  auto in_archive = [&](const absl::Status& s) {
-    return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
-  };
+  auto in_archive = [&](const absl::Status& s) { return input ? with_archive(s, input->path()) : s; };
   // The written archive failing its check is the output's fault (the input read before).
   auto in_output = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
@@ -276,9 +275,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
 absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const ArchiveEdit& edit, std::FILE* file,
                                         const std::string& path, const std::string& target, const InputFile* input,
                                         const ChecksumVerdict& checksums, std::optional<u8> layout) {
-  auto in_archive = [&](const absl::Status& s) {
-    return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
-  };
+  auto in_archive = [&](const absl::Status& s) { return input ? with_archive(s, input->path()) : s; };
   auto in_output = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
   };

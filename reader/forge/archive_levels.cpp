@@ -6,6 +6,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/signature_search.hpp"
@@ -36,9 +37,7 @@ absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) c
   data.bytes = read->decoded.bytes;
   data.owned = std::move(read->decoded.owned);
   auto file = view_data_file(data.bytes, archive_.variant());
-  if (!file.ok())
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s: %s", data_file_label(archive_, index), file.status().message()));
+  if (!file.ok()) return with_data_file(file.status(), data_file_ref(archive_, index));
   data.entries = file->file.entries.size();
   for (const BodyAt& body : body_layout(*file))
     if (body.size > 0) data.regions.push_back({body.offset, body.size});
