@@ -78,17 +78,18 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
     const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
     // FORGE.md 2: without a rule, the blocks' checksums are not understood, and no block is changed.
     if (stored->compressed && verdict.blocks > 0 && !verdict.rule)
-      return absl::FailedPreconditionError(data_file_label(*archive, change.index) +
-                                           ": the archive's checksum rule is " + verdict.describe() +
-                                           ", so a compressed data file cannot be changed");
+      return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                        .data_file = data_file_ref(*archive, change.index),
+                        .reason = "the archive's checksum rule is " + verdict.describe() +
+                                  ", so a compressed data file cannot be changed",
+                        .read_as = read_as(stored->variant)}
+          .status();
     auto decoded = decode(*stored, archive->files[change.index].stored_offset(), verdict);
     if (!decoded.ok()) return with_data_file(decoded.status(), data_file_ref(*archive, change.index));
     ChangeReport report;
     report.index = change.index;
     auto repacked = repack(std::move(*stored), decoded->bytes, change.decoded, verdict, &report.blocks);
-    if (!repacked.ok())
-      return absl::Status(repacked.status().code(),
-                          data_file_label(*archive, change.index) + ": " + std::string(repacked.status().message()));
+    if (!repacked.ok()) return with_data_file(repacked.status(), data_file_ref(*archive, change.index));
     replacements.push_back({change.index, std::move(*repacked)});
     reports.push_back(report);
   }

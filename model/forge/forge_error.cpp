@@ -170,4 +170,11 @@ absl::Status with_archive(const absl::Status& status, std::string_view path) {
   return e->status();
 }
 
+absl::Status with_game(const absl::Status& status, std::string_view game) {
+  std::optional<ForgeError> e = ForgeError::of(status);
+  if (!e || !e->read_as || !e->read_as->game.empty()) return status;
+  e->read_as->game = std::string(game);
+  return e->status();
+}
+
 }  // namespace anvil::forge

@@ -25,15 +25,18 @@ struct ForgeError {
     std::size_t index = 0;
     std::string name{};  // printable_name() of its name entry
     std::string id{};    // its file_id, formatted (format_id)
+    friend bool operator==(const DataFile&, const DataFile&) = default;
   };
   struct Block {
     std::size_t set = 0;    // 0 or 1
     std::size_t index = 0;  // in the set's blocks, or its chunks
     bool chunk = false;
+    friend bool operator==(const Block&, const Block&) = default;
   };
   struct Entry {
     std::size_t index = 0;
     std::string name{};  // printable; empty when not known
+    friend bool operator==(const Entry&, const Entry&) = default;
   };
   // The variant the bytes were read as: the archive version, the data-file layout when it shaped the read
   // (the tables are read by the version alone) and the game when known.
@@ -41,6 +44,7 @@ struct ForgeError {
     u32 version = 0;
     std::optional<u8> layout{};
     std::string game{};
+    friend bool operator==(const ReadAs&, const ReadAs&) = default;
   };
 
   absl::StatusCode code = absl::StatusCode::kInvalidArgument;
@@ -64,6 +68,8 @@ struct ForgeError {
   absl::Status status() const;
   // The value a status() carries; none for another status (OK, or an error from elsewhere).
   static std::optional<ForgeError> of(const absl::Status& status);
+
+  friend bool operator==(const ForgeError&, const ForgeError&) = default;
 };
 
 // `variant` as its bytes were read: the version and the layout (a data file's stored form and entries), or
@@ -79,5 +85,8 @@ std::string data_file_text(const ForgeError::DataFile& file);
 // error has the text put before it ("data file 3 'x' (…): ", "PATH: "). OK stays OK.
 absl::Status with_data_file(const absl::Status& status, const ForgeError::DataFile& file);
 absl::Status with_archive(const absl::Status& status, std::string_view path);
+// The game the data file was read for (its objects carved as), on a ForgeError that says what it was read as;
+// any other status unchanged.
+absl::Status with_game(const absl::Status& status, std::string_view game);
 
 }  // namespace anvil::forge
