@@ -1,6 +1,5 @@
 #include "reader/forge/archive_levels.hpp"
 
-
 #include <algorithm>
 #include <mutex>
 #include <numeric>
