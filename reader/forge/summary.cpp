@@ -50,8 +50,11 @@ absl::StatusOr<DataFileSummary> judged(DataFileSummary s, std::span<const u8> by
   if (checksums.damaged(s.index)) {
     auto read = read_data_file(bytes, archive, s.index, checksums.verdict);
     if (!read.ok()) return read.status();
-    return absl::InternalError(data_file_label(archive, s.index) +
-                               ": its blocks vote against the rule, yet all match it");
+    return ForgeError{.code = absl::StatusCode::kInternal,
+                      .data_file = data_file_ref(archive, s.index),
+                      .reason = "its blocks vote against the rule, yet all match it",
+                      .rule = checksums.describe()}
+        .status();
   }
   s.rule = rule_of(s.checked_blocks, checksums);
   return s;

@@ -149,6 +149,20 @@ u64 data_file_alignment(const Archive& archive) {
   return archive.files.empty() ? 1 : alignment;
 }
 
+namespace {
+// A table section whose list would change but whose bytes another structure shares.
+absl::Status section_shares_bytes(u64 offset, std::size_t section, ForgeVariant variant) {
+  return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                    .offset = offset,
+                    .reason = absl::StrFormat("table section %d, or its index or name table, shares bytes with "
+                                              "another structure, so changing its list would change that one; "
+                                              "anvilrt does not rewrite such an archive",
+                                              section),
+                    .read_as = read_as_version(variant)}
+      .status();
+}
+}  // namespace
+
 absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
                                                      std::span<const Replacement> replacements, ByteSink& out,
                                                      const TableChanges& changes, TableReport* report) {
@@ -308,14 +322,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
                                   static_cast<u64>(t.index_table) + was * layout.index_entry, layout.index_entry) ||
                      shares_bytes(static_cast<u64>(t.name_table),
                                   static_cast<u64>(t.name_table) + was * layout.name_entry, layout.name_entry)))
-      return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
-                        .offset = updated.sections[s_i].offset,
-                        .reason = absl::StrFormat("table section %d, or its index or name table, shares bytes with "
-                                                  "another structure, so changing its list would change that one; "
-                                                  "anvilrt does not rewrite such an archive",
-                                                  s_i),
-                        .read_as = read_as_version(archive.variant())}
-          .status();
+      return section_shares_bytes(updated.sections[s_i].offset, s_i, archive.variant());
     if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
       return absl::InvalidArgumentError("a table section cannot count that many data files");
     // A table that grows keeps its place when the room after it is free; otherwise it moves to the end.
