@@ -169,9 +169,9 @@ TEST(ForgeError, ADamagedBlockNamesEachThingOnce) {
   test::TempDir dir;
   const std::string path = dir.path("damaged.forge");
   test::write_file(path, d.bytes);
-  auto r = test::run_cli({"extract", path, "DataFile_000", "-o", dir.path("out"), "-q"});
+  auto r = test::run_cli({"ls", path, "-q"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_THAT(r.err, HasSubstr("anvilrt: " + path + ": " + message + "\n"));
+  EXPECT_EQ(r.err, "anvilrt: " + path + ": " + message + "\n");
 }
 
 TEST(ForgeError, DataFilesAreNamedByTheOneFormatter) {
