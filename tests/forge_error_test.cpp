@@ -30,7 +30,7 @@ ForgeError full_error() {
           .archive = "dir/a.forge",
           .offset = 0x1a2b,
           .data_file = ForgeError::DataFile{3, "level_01", "0x0001a2b3"},
-          .block = ForgeError::Block{1, 2, false},
+          .block = ForgeError::Block{1, 2},
           .entry = ForgeError::Entry{4, "Mesh"},
           .reason = "damaged: its checksum 0x00000001 does not match its bytes",
           .rule = "adler32-0/stored (41 of 42 blocks)",
@@ -48,16 +48,16 @@ TEST(ForgeError, FormatsEachPartOnceInOneOrder) {
             "dir/a.forge: offset 0x1a2b: data file 3 'level_01' (0x0001a2b3): set 1 block 2: entry 4 'Mesh': "
             "damaged: its checksum 0x00000001 does not match its bytes under the archive's checksum rule "
             "adler32-0/stored (41 of 42 blocks) (read as version 25, layout 1, game ac2)");
-  // An offset in the decompressed data file follows the data file that holds it; a chunk is named so; the
-  // tables are read as a version alone.
+  // An offset in the decompressed data file follows the data file that holds it; the tables are read as a
+  // version alone.
   ForgeError e{.offset = 0x40,
                .offset_in = ForgeError::OffsetIn::data_file,
                .data_file = ForgeError::DataFile{0, "x", "0x00000007"},
-               .block = ForgeError::Block{0, 5, true},
+               .block = ForgeError::Block{0, 5},
                .reason = "entries: count must fit",
                .read_as = ForgeError::ReadAs{27, std::nullopt, ""}};
   EXPECT_EQ(e.message(),
-            "data file 0 'x' (0x00000007): decompressed offset 0x40: set 0 chunk 5: entries: count must fit "
+            "data file 0 'x' (0x00000007): decompressed offset 0x40: set 0 block 5: entries: count must fit "
             "(read as version 27)");
   EXPECT_EQ(ForgeError{.reason = "not a .forge archive"}.message(), "not a .forge archive");
 }
@@ -78,7 +78,7 @@ TEST(ForgeError, RoundTripsThroughAStatusPayload) {
 }
 
 TEST(ForgeError, ContextIsAddedByFillingFields) {
-  ForgeError e{.offset = 0x44, .block = ForgeError::Block{0, 1, false}, .reason = "it fails: here"};
+  ForgeError e{.offset = 0x44, .block = ForgeError::Block{0, 1}, .reason = "it fails: here"};
   e.read_as = ForgeError::ReadAs{25, 1, ""};
   const ForgeError::DataFile file{2, "a: b", "0x00000010"};
   absl::Status s = with_archive(with_data_file(e.status(), file), "p.forge");
@@ -158,7 +158,7 @@ TEST(ForgeError, ADamagedBlockNamesEachThingOnce) {
   EXPECT_EQ(e->offset, d.block_at);
   EXPECT_EQ(e->offset_in, ForgeError::OffsetIn::archive);
   EXPECT_EQ(e->data_file, data_file_ref(*archive, 0));
-  EXPECT_EQ(e->block, (ForgeError::Block{1, 2, false}));
+  EXPECT_EQ(e->block, (ForgeError::Block{1, 2}));
   EXPECT_EQ(e->rule, checksums.describe());
   EXPECT_EQ(e->read_as, (ForgeError::ReadAs{25, 1, ""}));
   const std::string message(read.status().message());

@@ -25,7 +25,7 @@ std::string ForgeError::message() const {
   if (offset && !decompressed) part(absl::StrFormat("offset 0x%x", *offset));
   if (data_file) part(data_file_text(*data_file));
   if (decompressed) part(absl::StrFormat("decompressed offset 0x%x", *offset));
-  if (block) part(absl::StrFormat("set %d %s %d", block->set, block->chunk ? "chunk" : "block", block->index));
+  if (block) part(absl::StrFormat("set %d block %d", block->set, block->index));
   if (entry)
     part(entry->name.empty() ? absl::StrFormat("entry %d", entry->index)
                              : absl::StrFormat("entry %d '%s'", entry->index, entry->name));
@@ -101,7 +101,6 @@ std::string encode(const ForgeError& e) {
   if (w.present(e.block.has_value())) {
     w.number(e.block->set);
     w.number(e.block->index);
-    w.number(e.block->chunk);
   }
   if (w.present(e.entry.has_value())) {
     w.number(e.entry->index);
@@ -125,7 +124,7 @@ std::optional<ForgeError> decode(std::string_view payload, absl::StatusCode code
   if (r.present()) e.offset = r.number();
   e.offset_in = r.number() != 0 ? ForgeError::OffsetIn::data_file : ForgeError::OffsetIn::archive;
   if (r.present()) e.data_file = ForgeError::DataFile{r.number(), r.text(), r.text()};
-  if (r.present()) e.block = ForgeError::Block{r.number(), r.number(), r.number() != 0};
+  if (r.present()) e.block = ForgeError::Block{r.number(), r.number()};
   if (r.present()) e.entry = ForgeError::Entry{r.number(), r.text()};
   e.reason = r.text();
   e.rule = r.text();

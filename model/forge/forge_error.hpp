@@ -29,8 +29,7 @@ struct ForgeError {
   };
   struct Block {
     std::size_t set = 0;    // 0 or 1
-    std::size_t index = 0;  // in the set's blocks, or its chunks
-    bool chunk = false;
+    std::size_t index = 0;  // in the set's blocks, or its chunks (BlockAt::block): "block" names either
     friend bool operator==(const Block&, const Block&) = default;
   };
   struct Entry {

@@ -72,15 +72,14 @@ struct BlockPlan {
   std::vector<char> plain;
   std::vector<std::optional<u32>> checksum;
   std::vector<Compression> compression;
-  std::vector<char> chunk;  // a chunk, not a block
-  ForgeVariant variant;     // the stored form's
-  u64 total = 0;            // the decompressed size
+  ForgeVariant variant;  // the stored form's
+  u64 total = 0;         // the decompressed size
 
   // An error of block k, at its archive offset.
   ForgeError error(std::size_t k, std::string reason) const {
     const BlockAt& b = layout[k];
     return {.offset = b.stored_offset,
-            .block = ForgeError::Block{b.set, b.block, chunk[k] != 0},
+            .block = ForgeError::Block{b.set, b.block},
             .reason = std::move(reason),
             .read_as = read_as(variant)};
   }
@@ -110,7 +109,6 @@ absl::StatusOr<BlockPlan> plan_blocks(const StoredDataFile& stored, u64 stored_o
       plain = chunk.kind == Chunk::kPlain;
       if (!plain) checksum = chunk.checksum;
     }
-    plan.chunk.push_back(set.max_size == 0);
     if (!plain && b.decoded_size > codec::max_decompressed_size(src.size()))
       return plan
           .error(k,
