@@ -166,7 +166,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   // Written in the original's data-file layout: read back in it, whatever the content would suggest (FORGE.md 7:
   // an archive of raw data files may read in more than one).
   auto after = read_archive(written, written_file, before->variant().layout);
-  if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
+  if (!after.ok())
+    return absl::InternalError("the written archive does not read back: " +
+                               after.status().ToString(absl::StatusToStringMode::kWithNoExtraData));
   std::vector<bool> removed(before->files.size(), false);
   for (std::size_t i : edit.removed)
     if (i < removed.size()) removed[i] = true;
@@ -193,7 +195,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
       if (!same_place) return absl::InternalError(data_file_label(*after, j) + ": changed although no edit touched it");
     } else {
       auto read = read_data_file(written, *after, j, checksums);
-      if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
+      if (!read.ok())
+        return absl::InternalError("the written archive: " +
+                                   read.status().ToString(absl::StatusToStringMode::kWithNoExtraData));
       if (!std::ranges::equal(read->decoded.bytes, change->decoded))
         return absl::InternalError(data_file_label(*after, j) + ": " +
                                    differs_from(read->decoded.bytes, change->decoded));
@@ -206,7 +210,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
       return absl::InternalError(data_file_label(*after, j) + ": is not listed as the new data file '" +
                                  printable_name(add.name) + "'");
     auto read = read_data_file(written, *after, j, checksums);
-    if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
+    if (!read.ok())
+      return absl::InternalError("the written archive: " +
+                                 read.status().ToString(absl::StatusToStringMode::kWithNoExtraData));
     if (!std::ranges::equal(read->decoded.bytes, add.decoded))
       return absl::InternalError(data_file_label(*after, j) + ": " + differs_from(read->decoded.bytes, add.decoded));
     ++j;
