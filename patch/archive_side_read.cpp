@@ -8,14 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
 
 namespace anvil::patch {
 namespace {
 
-absl::Status named(const ArchiveSide& side, const absl::Status& s) {
-  return absl::Status(s.code(), absl::StrFormat("%s: %s", side.file.path(), s.message()));
-}
+absl::Status named(const ArchiveSide& side, const absl::Status& s) { return forge::with_archive(s, side.file.path()); }
 
 // The checksum rule data file `index`'s own blocks vote, read as `as` (the rest of the archive is not read).
 forge::ChecksumVerdict own_rule(const ArchiveSide& side, std::size_t index, forge::ForgeVariant as) {
@@ -33,9 +32,7 @@ absl::StatusOr<Opened> view_read(const ArchiveSide& side, std::size_t index, abs
   Opened out;
   out.decoded = std::move(read->decoded);
   auto view = forge::view_data_file(out.decoded.bytes, as);
-  if (!view.ok())
-    return named(side, absl::InvalidArgumentError(absl::StrFormat("%s: %s", forge::data_file_label(side.archive, index),
-                                                                  view.status().message())));
+  if (!view.ok()) return named(side, forge::with_data_file(view.status(), forge::data_file_ref(side.archive, index)));
   out.source = data_file_source(*view);
   out.sizes_agree = forge::data_sizes_agree(*view);
   return out;
@@ -78,7 +75,7 @@ std::optional<u8> settle_layout(const ArchiveSide& side, std::size_t index, u8 f
       // Read as plain in this layout (no block set where it looks for one): its read fails when the bytes
       // hold the compression magic (check_plain), and decides only when its table reads with sizes agreeing.
       if (stored->compressed || runs.empty()) return std::nullopt;
-      if (!forge::check_plain(side.file.bytes(), side.archive, index, runs.back()).ok()) continue;
+      if (!forge::check_plain(side.file.bytes(), side.archive, as, index, runs.back()).ok()) continue;
       auto plain = forge::view_data_file(runs.back(), as);
       if (plain.ok() && forge::data_sizes_agree(*plain)) return std::nullopt;
       continue;

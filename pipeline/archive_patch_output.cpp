@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/forge/forge_error.hpp"
 #include "pipeline/data_file_patch.hpp"
 #include "pipeline/patch_output.hpp"
 #include "reader/input_file.hpp"
@@ -44,14 +45,15 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
 
 absl::StatusOr<std::vector<ChangeReport>> write_patched_archive(std::span<const u8> bytes, ArchiveLevels& set,
                                                                 const patch::ArchivePatchOutcome& outcome,
-                                                                const std::string& target, const platform::OutputOptions& options,
+                                                                const std::string& target,
+                                                                const platform::OutputOptions& options,
                                                                 const InputFile* input) {
   auto changes = patched_data_files(set, outcome);
   // A data file that does not read is the archive's fault: named by it.
-  if (!changes.ok() && input)
-    return absl::Status(changes.status().code(), input->path() + ": " + std::string(changes.status().message()));
+  if (!changes.ok() && input) return with_archive(changes.status(), input->path());
   if (!changes.ok()) return changes.status();
-  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict, set.archive().variant().layout);
+  return rewrite_file(bytes, *changes, target, options, input, &set.checksums().verdict,
+                      set.archive().variant().layout);
 }
 
 }  // namespace anvil::forge

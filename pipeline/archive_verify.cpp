@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
+#include "model/forge/forge_error.hpp"
 #include "pipeline/read_back.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/data_files.hpp"
@@ -100,20 +103,21 @@ void recompress(const StoredDataFile& stored, std::span<const std::span<const u8
 
 // The entry table re-encoded from its fields and the objects of every body round-tripped.
 void verify_contents(std::span<const u8> decoded, const VerifyOptions& options, DataFileVerify& out,
-                     const std::string& label, ForgeVariant variant = {}) {
+                     const std::optional<ForgeError::DataFile>& data_file, ForgeVariant variant = {}) {
   out.decompressed_size = decoded.size();
   out.objects.size = decoded.size();
   // Read in place: the bodies are views, and the table is compared without them.
   auto file = view_data_file(decoded, variant);
   if (!file.ok()) {
-    out.error = label + std::string(file.status().message());
+    out.error = std::string((data_file ? with_data_file(file.status(), *data_file) : file.status()).message());
     return;
   }
   out.entries = file->file.entries.size();
   if (!decoded.empty()) out.table_difference = skimmed_difference(file->file, decoded, file->runs, file->variant);
   std::size_t carved = 0;
   for (const BodyAt& body : body_layout(*file)) {
-    VerifyReport r = verify_bytes(decoded.subspan(body.offset, body.size), options.game, options.json, {}, options.threads);
+    VerifyReport r =
+        verify_bytes(decoded.subspan(body.offset, body.size), options.game, options.json, {}, options.threads);
     out.objects.objects += r.objects;
     out.objects.near_misses += r.near_misses;
     carved += r.size - r.opaque_bytes;
@@ -151,7 +155,7 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
     return out;
   }
   if (!stored->compressed && !runs.empty())
-    if (auto s = check_plain(bytes, archive, index, runs.back()); !s.ok()) {
+    if (auto s = check_plain(bytes, archive, archive.variant(), index, runs.back()); !s.ok()) {
       out.error = std::string(s.message());
       return out;
     }
@@ -161,11 +165,11 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
       out.stored_difference = at.stored_offset() + *d;
   auto decoded = decode(*stored, at.stored_offset(), checksums, runs);
   if (!decoded.ok()) {
-    out.error = std::string(name_data_file(decoded.status(), archive, index).message());
+    out.error = std::string(with_data_file(decoded.status(), data_file_ref(archive, index)).message());
     return out;
   }
   out.checked_blocks = decoded->checked_blocks;
-  verify_contents(decoded->bytes, options, out, data_file_label(archive, index) + ": ", archive.variant());
+  verify_contents(decoded->bytes, options, out, data_file_ref(archive, index), archive.variant());
   if (options.recompress) recompress(*stored, runs, decoded->bytes, out);
   return out;
 }
@@ -173,7 +177,7 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
 DataFileVerify verify_decompressed(std::span<const u8> decoded, const VerifyOptions& options) {
   DataFileVerify out;
   out.stored_size = decoded.size();
-  verify_contents(decoded, options, out, "");
+  verify_contents(decoded, options, out, std::nullopt);
   return out;
 }
 

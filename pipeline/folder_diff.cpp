@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/forge/forge_error.hpp"
 #include "pipeline/game_folder.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/input_file.hpp"
@@ -39,7 +40,7 @@ absl::StatusOr<Side> open_side(const std::string& path) {
   auto file = InputFile::open(path);
   if (!file.ok()) return file.status();
   auto archive = forge::read_archive_tables(file->bytes(), &*file);
-  if (!archive.ok()) return absl::Status(archive.status().code(), absl::StrCat(path, ": ", archive.status().message()));
+  if (!archive.ok()) return forge::with_archive(archive.status(), path);
   return Side{std::move(*file), std::move(*archive)};
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <span>
 
+#include "model/forge/forge_error.hpp"
 #include "pipeline/archive_patch_output.hpp"
 #include "pipeline/forge_rewrite.hpp"
 
@@ -19,8 +20,7 @@ absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& pat
   forge::ArchiveLevels& set = **levels;
   const InputFile& input = folder.input(patched.archive);
   auto changes = forge::patched_data_files(set, patched.outcome);
-  if (!changes.ok())
-    return absl::Status(changes.status().code(), absl::StrCat(input.path(), ": ", changes.status().message()));
+  if (!changes.ok()) return forge::with_archive(changes.status(), input.path());
   forge::ArchiveEdit edit;
   edit.changes = std::move(*changes);
   std::set<std::size_t> edited;

@@ -1,10 +1,12 @@
 #include "pipeline/forge_extract.hpp"
 
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
+#include "model/forge/forge_error.hpp"
 #include "pipeline/forge_list.hpp"
-#include "reader/forge/data_files.hpp"
 #include "platform/staged_folder.hpp"
+#include "reader/forge/data_files.hpp"
 
 namespace anvil::forge {
 
@@ -50,9 +52,9 @@ absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive&
     if (!read.ok()) {
       if (!options.keep_going)
         return absl::Status(read.status().code(),
-                            absl::StrFormat("%s: %s (nothing is written; --keep-going writes the data files that read)",
-                                            options.archive_path, read.status().message()));
-      out.failed.push_back(absl::StrFormat("%s: %s", options.archive_path, read.status().message()));
+                            absl::StrCat(with_archive(read.status(), options.archive_path).message(),
+                                         " (nothing is written; --keep-going writes the data files that read)"));
+      out.failed.push_back(std::string(with_archive(read.status(), options.archive_path).message()));
       continue;
     }
     if (auto s = folder->stage(names[k], read->decoded.bytes); !s.ok()) return s;

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/forge/forge_error.hpp"
 #include "model/forge/kept_bytes.hpp"
 #include "pipeline/forge_list.hpp"
 #include "platform/paths.hpp"
@@ -65,7 +66,7 @@ absl::Status write_checked(const std::string& target, const platform::OutputOpti
   if (!file.to_temporary()) {
     VectorSink memory;
     if (auto s = produce(memory); !s.ok()) return s;
-    if (auto s = check(memory.bytes(), nullptr); !s.ok()) return prefixed(target, s);
+    if (auto s = check(memory.bytes(), nullptr); !s.ok()) return with_archive(s, target);
     if (!memory.bytes().empty() &&
         std::fwrite(memory.bytes().data(), 1, memory.bytes().size(), file.stream()) != memory.bytes().size())
       return cannot_write();
@@ -80,7 +81,7 @@ absl::Status write_checked(const std::string& target, const platform::OutputOpti
     // Closed before the commit: Windows replaces no file while a mapping of it is open.
     auto written = InputFile::open(file.temp_path());
     if (!written.ok()) return written.status();
-    if (auto s = check(written->bytes(), &*written); !s.ok()) return prefixed(target, s);
+    if (auto s = check(written->bytes(), &*written); !s.ok()) return with_archive(s, target);
   }
   return file.commit();
 }
@@ -242,7 +243,7 @@ absl::StatusOr<CompactReport> compact_file(const InputFile& input, const std::st
                                            const platform::OutputOptions& options, std::optional<u64> alignment) {
   const std::span<const u8> bytes = input.bytes();
   auto read = read_archive(bytes, &input);
-  if (!read.ok()) return prefixed(input.path(), read.status());
+  if (!read.ok()) return with_archive(read.status(), input.path());
   const Archive& archive = *read;
   CompactReport report;
   report.datafiles = archive.files.size();

@@ -8,11 +8,12 @@
 #include <filesystem>
 
 #include "model/counted.hpp"
+#include "model/forge/forge_error.hpp"
 #include "pipeline/forge_list.hpp"
 #include "pipeline/forge_rewrite.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
-#include "platform/paths.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -61,8 +62,7 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
   const std::string& archive_path = input.path();
   std::span<const u8> bytes = input.bytes();
   auto archive = read_archive(bytes, &input);
-  if (!archive.ok())
-    return absl::Status(archive.status().code(), archive_path + ": " + std::string(archive.status().message()));
+  if (!archive.ok()) return with_archive(archive.status(), archive_path);
   const std::vector<std::string> names = data_file_names(*archive);
   if (request.as && request.files.size() != 1)
     return absl::InvalidArgumentError(absl::StrFormat("--as names the data file of one FILE, and %s are given",
@@ -179,7 +179,7 @@ absl::StatusOr<PutOutcome> put(const InputFile& input, const PutRequest& request
   if (!target) {
     NullSink sink;
     auto r = rewrite(bytes, edit, sink, &input, nullptr, archive->variant().layout);
-    if (!r.ok()) return absl::Status(r.status().code(), archive_path + ": " + std::string(r.status().message()));
+    if (!r.ok()) return with_archive(r.status(), archive_path);
     report = std::move(*r);
   } else if (outcome.changed || !options.in_place) {
     // Nothing changed and -o OUT: the archive is written as it is (the edit path's round trip), checked.

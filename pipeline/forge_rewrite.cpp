@@ -7,10 +7,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "model/forge/forge_error.hpp"
+#include "platform/replace_file.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/input_file.hpp"
-#include "platform/replace_file.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -77,17 +78,18 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
     const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
     // FORGE.md 2: without a rule, the blocks' checksums are not understood, and no block is changed.
     if (stored->compressed && verdict.blocks > 0 && !verdict.rule)
-      return absl::FailedPreconditionError(data_file_label(*archive, change.index) +
-                                           ": the archive's checksum rule is " + verdict.describe() +
-                                           ", so a compressed data file cannot be changed");
+      return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                        .data_file = data_file_ref(*archive, change.index),
+                        .reason = "the archive's checksum rule is " + verdict.describe() +
+                                  ", so a compressed data file cannot be changed",
+                        .read_as = read_as(stored->variant)}
+          .status();
     auto decoded = decode(*stored, archive->files[change.index].stored_offset(), verdict);
-    if (!decoded.ok()) return name_data_file(decoded.status(), *archive, change.index);
+    if (!decoded.ok()) return with_data_file(decoded.status(), data_file_ref(*archive, change.index));
     ChangeReport report;
     report.index = change.index;
     auto repacked = repack(std::move(*stored), decoded->bytes, change.decoded, verdict, &report.blocks);
-    if (!repacked.ok())
-      return absl::Status(repacked.status().code(),
-                          data_file_label(*archive, change.index) + ": " + std::string(repacked.status().message()));
+    if (!repacked.ok()) return with_data_file(repacked.status(), data_file_ref(*archive, change.index));
     replacements.push_back({change.index, std::move(*repacked)});
     reports.push_back(report);
   }
@@ -164,7 +166,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   // Written in the original's data-file layout: read back in it, whatever the content would suggest (FORGE.md 7:
   // an archive of raw data files may read in more than one).
   auto after = read_archive(written, written_file, before->variant().layout);
-  if (!after.ok()) return absl::InternalError("the written archive does not read back: " + after.status().ToString());
+  if (!after.ok())
+    return absl::InternalError("the written archive does not read back: " +
+                               after.status().ToString(absl::StatusToStringMode::kWithNoExtraData));
   std::vector<bool> removed(before->files.size(), false);
   for (std::size_t i : edit.removed)
     if (i < removed.size()) removed[i] = true;
@@ -191,7 +195,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
       if (!same_place) return absl::InternalError(data_file_label(*after, j) + ": changed although no edit touched it");
     } else {
       auto read = read_data_file(written, *after, j, checksums);
-      if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
+      if (!read.ok())
+        return absl::InternalError("the written archive: " +
+                                   read.status().ToString(absl::StatusToStringMode::kWithNoExtraData));
       if (!std::ranges::equal(read->decoded.bytes, change->decoded))
         return absl::InternalError(data_file_label(*after, j) + ": " +
                                    differs_from(read->decoded.bytes, change->decoded));
@@ -204,7 +210,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
       return absl::InternalError(data_file_label(*after, j) + ": is not listed as the new data file '" +
                                  printable_name(add.name) + "'");
     auto read = read_data_file(written, *after, j, checksums);
-    if (!read.ok()) return absl::InternalError("the written archive: " + read.status().ToString());
+    if (!read.ok())
+      return absl::InternalError("the written archive: " +
+                                 read.status().ToString(absl::StatusToStringMode::kWithNoExtraData));
     if (!std::ranges::equal(read->decoded.bytes, add.decoded))
       return absl::InternalError(data_file_label(*after, j) + ": " + differs_from(read->decoded.bytes, add.decoded));
     ++j;
@@ -214,9 +222,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const platform::OutputOptions& options,
-                                                       const InputFile* input, const ChecksumVerdict* checksums,
-                                                       std::optional<u8> layout) {
+                                                       const std::string& target,
+                                                       const platform::OutputOptions& options, const InputFile* input,
+                                                       const ChecksumVerdict* checksums, std::optional<u8> layout) {
   ArchiveEdit edit;
   edit.changes.assign(changes.begin(), changes.end());
   auto report = rewrite_file(bytes, edit, target, options, input, checksums, layout);
@@ -229,9 +237,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
                                         const ChecksumVerdict* checksums, std::optional<u8> layout) {
   // What the archive's content refuses names the archive; a failed write names the output, with the
   // system's reason.
-  auto in_archive = [&](const absl::Status& s) {
-    return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
-  };
+  auto in_archive = [&](const absl::Status& s) { return input ? with_archive(s, input->path()) : s; };
   // The written archive failing its check is the output's fault (the input read before).
   auto in_output = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
@@ -276,9 +282,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
 absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const ArchiveEdit& edit, std::FILE* file,
                                         const std::string& path, const std::string& target, const InputFile* input,
                                         const ChecksumVerdict& checksums, std::optional<u8> layout) {
-  auto in_archive = [&](const absl::Status& s) {
-    return input ? absl::Status(s.code(), input->path() + ": " + std::string(s.message())) : s;
-  };
+  auto in_archive = [&](const absl::Status& s) { return input ? with_archive(s, input->path()) : s; };
   auto in_output = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
   };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
 #include "patch/json_util.hpp"
 #include "pipeline/folder_transaction.hpp"
@@ -102,7 +103,7 @@ absl::StatusOr<const patch::archive::KnownIds*> FolderLevels::known_ids(std::siz
   for (std::size_t i = 0; i < set.size(); ++i)
     if (!((*known)[i] = keys_->find(prints[i]))) unknown.push_back(i);
   auto ids = set.signature_ids(unknown, thread_budget());
-  if (!ids.ok()) return absl::Status(ids.status().code(), absl::StrCat(folder_.path(a), ": ", ids.status().message()));
+  if (!ids.ok()) return forge::with_archive(ids.status(), folder_.path(a));
   for (std::size_t k = 0; k < unknown.size(); ++k)
     (*known)[unknown[k]] = keys_->add(prints[unknown[k]], std::move((*ids)[k]));
   known_[a] = std::move(known);
@@ -112,7 +113,7 @@ absl::StatusOr<const patch::archive::KnownIds*> FolderLevels::known_ids(std::siz
 absl::StatusOr<forge::ArchiveLevels*> FolderLevels::levels(std::size_t a) {
   if (opened_.at(a)) return opened_[a]->levels.get();
   const std::string path = folder_.path(a);
-  auto named = [&](const absl::Status& s) { return absl::Status(s.code(), absl::StrCat(path, ": ", s.message())); };
+  auto named = [&](const absl::Status& s) { return forge::with_archive(s, path); };
   auto input = InputFile::open(path);
   if (!input.ok()) return input.status();  // InputFile's message names the path
   auto opened = std::make_unique<Opened>(Opened{std::move(*input), {}, nullptr});

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
 #include "pipeline/checksum_votes.hpp"
 #include "reader/forge/data_files.hpp"
@@ -97,7 +98,7 @@ class StatsJobs {
       r.checked_blocks = read->decoded.checked_blocks;
       auto file = forge::view_data_file(read->decoded.bytes, archive.variant());
       if (!file.ok()) {
-        r.failure = forge::data_file_label(archive, d) + ": " + std::string(file.status().message());
+        r.failure = std::string(forge::with_data_file(file.status(), forge::data_file_ref(archive, d)).message());
       } else {
         std::vector<Extent> regions;
         for (const forge::BodyAt& b : forge::body_layout(*file))

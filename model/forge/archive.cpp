@@ -38,10 +38,13 @@ void resolve_layout(Archive& archive, u8 layout) {
   archive.layout_ = layout;
 }
 
-std::string data_file_label(const Archive& archive, std::size_t index) {
+ForgeError::DataFile data_file_ref(const Archive& archive, std::size_t index) {
   const DataFileAt& f = archive.files[index];
-  return absl::StrFormat("data file %d '%s' (%s)", index, printable_name(data_file_name(f)),
-                         format_id(f.index.file_id.value, archive.variant()));
+  return {index, printable_name(data_file_name(f)), format_id(f.index.file_id.value, archive.variant())};
+}
+
+std::string data_file_label(const Archive& archive, std::size_t index) {
+  return data_file_text(data_file_ref(archive, index));
 }
 
 std::string_view data_file_name(const DataFileAt& file) {

@@ -16,6 +16,7 @@
 #include "model/forge/archive_header.hpp"
 #include "model/forge/data_file_header.hpp"
 #include "model/forge/data_header.hpp"
+#include "model/forge/forge_error.hpp"
 #include "model/forge/index_entry.hpp"
 #include "model/forge/name_entry.hpp"
 #include "model/forge/table_section.hpp"
@@ -80,7 +81,9 @@ struct Archive {
 // tried by passing a candidate ForgeVariant to the read functions, not by setting it.
 void resolve_layout(Archive& archive, u8 layout);
 
-// "data file 3 'level_01' (0x0001a2b3)": how errors name a data file.
+// Data file `index` as an error names it (ForgeError::DataFile), and that name as text:
+// "data file 3 'level_01' (0x0001a2b3)".
+ForgeError::DataFile data_file_ref(const Archive& archive, std::size_t index);
 std::string data_file_label(const Archive& archive, std::size_t index);
 
 // A data file's name entry's text up to the first NUL, as stored: what data_file_names() starts from.

@@ -1,11 +1,11 @@
 #include "reader/forge/archive_levels.hpp"
 
-#include <absl/strings/str_format.h>
-
 #include <algorithm>
 #include <mutex>
 #include <numeric>
 
+#include "model/forge/forge_error.hpp"
+#include "model/object.hpp"
 #include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/signature_ids.hpp"
@@ -32,14 +32,12 @@ std::vector<std::size_t> ArchiveLevels::select(std::string_view selector) const 
 absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) const {
   std::size_t index = selected_.at(i);
   auto read = read_data_file(bytes_, archive_, index, checksums_->verdict);
-  if (!read.ok()) return read.status();
+  if (!read.ok()) return with_game(read.status(), game_name(game_));
   Decompressed data;
   data.bytes = read->decoded.bytes;
   data.owned = std::move(read->decoded.owned);
   auto file = view_data_file(data.bytes, archive_.variant());
-  if (!file.ok())
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s: %s", data_file_label(archive_, index), file.status().message()));
+  if (!file.ok()) return with_game(with_data_file(file.status(), data_file_ref(archive_, index)), game_name(game_));
   data.entries = file->file.entries.size();
   for (const BodyAt& body : body_layout(*file))
     if (body.size > 0) data.regions.push_back({body.offset, body.size});

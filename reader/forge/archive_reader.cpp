@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "model/counted.hpp"
+#include "model/forge/forge_error.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
@@ -21,18 +25,22 @@ class TableSource {
   TableSource(std::span<const u8> bytes, const InputFile* file)
       : bytes_(bytes), file_(file && file->bytes().data() == bytes.data() ? file : nullptr) {}
 
-  // The archive version the structures after the header are read with.
-  void set_variant(ForgeVariant variant) { variant_ = variant; }
+  // The archive version the structures after the header are read with (the header itself is read before
+  // its version is known).
+  void set_variant(ForgeVariant variant) {
+    variant_ = variant;
+    read_as_ = read_as_version(variant);
+  }
 
   // Reads one structure at `offset` of the archive, from a window of at most `window` bytes there.
   template <class T>
   absl::Status read_at(u64 offset, T& value, u64 window) {
-    if (offset > bytes_.size()) return error_at(offset, "lies past the end of the file");
+    if (offset > bytes_.size()) return error(offset, "lies past the end of the file");
     std::span<const u8> piece = file_ ? file_->read_at(offset, window, buffer_)
                                       : bytes_.subspan(offset, std::min<u64>(window, bytes_.size() - offset));
     ByteReader reader(piece);
     serialize_root(reader, value, variant_.code());
-    if (!reader.ok()) return error_at(offset + reader.failure()->offset, reader.failure()->message());
+    if (!reader.ok()) return error(offset + reader.failure()->offset, reader.failure()->message());
     return absl::OkStatus();
   }
   template <class T>
@@ -41,7 +49,12 @@ class TableSource {
   }
 
  private:
+  absl::Status error(u64 offset, std::string reason) const {
+    return ForgeError{.offset = offset, .reason = std::move(reason), .read_as = read_as_}.status();
+  }
+
   ForgeVariant variant_;
+  std::optional<ForgeError::ReadAs> read_as_;
   std::span<const u8> bytes_;
   const InputFile* file_;
   std::vector<u8> buffer_;
@@ -53,13 +66,10 @@ bool table_fits(std::span<const u8> bytes, i64 offset, u64 count, std::size_t si
          count <= (bytes.size() - static_cast<u64>(offset)) / size;
 }
 
-}  // namespace
-
-absl::Status error_at(u64 offset, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat("offset 0x%x: %s", offset, what));
+// An error of the tables at archive offset `offset`, read as `variant`'s version.
+absl::Status table_error(u64 offset, std::string reason, ForgeVariant variant) {
+  return ForgeError{.offset = offset, .reason = std::move(reason), .read_as = read_as_version(variant)}.status();
 }
-
-namespace {
 
 // The index and name entries of section `t` (and each data file's header, when the version has one), each
 // data file checked to lie inside the file, appended to `archive.files`.
@@ -76,12 +86,13 @@ absl::Status read_section_entries(std::span<const u8> bytes, TableSource& tables
     const IndexEntry& e = file.index;
     if (e.offset > bytes.size() || bytes.size() - e.offset < file.header_size ||
         e.size > bytes.size() - e.offset - file.header_size)
-      return error_at(
+      return table_error(
           file.index_entry_offset,
           absl::StrFormat("data file %s at 0x%x (%s%d bytes) must lie inside the file (%d bytes)",
                           format_id(e.file_id.value, layout.variant), e.offset,
                           layout.file_header != 0 ? absl::StrFormat("%d-byte header + ", layout.file_header) : "",
-                          e.size, bytes.size()));
+                          e.size, bytes.size()),
+          layout.variant);
     if (file.header_size != 0)
       if (auto s = tables.read_at(e.offset, file.header); !s.ok()) return s;
     archive.files.push_back(std::move(file));
@@ -100,11 +111,12 @@ absl::Status check_no_overlap(const Archive& archive, const TableLayout& layout)
     const DataFileAt& before = archive.files[order[k - 1]];
     const DataFileAt& after = archive.files[order[k]];
     if (after.index.offset < before.end())
-      return error_at(
+      return table_error(
           after.index_entry_offset,
           absl::StrFormat("data file %s at 0x%x overlaps data file %s at 0x%x..0x%x",
                           format_id(after.index.file_id.value, layout.variant), after.index.offset,
-                          format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()));
+                          format_id(before.index.file_id.value, layout.variant), before.index.offset, before.end()),
+          layout.variant);
   }
   return absl::OkStatus();
 }
@@ -117,7 +129,7 @@ absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const Inp
   u64 magic = 0;
   if (bytes.size() >= sizeof magic) std::memcpy(&magic, bytes.data(), sizeof magic);
   if (magic != ArchiveHeader::kMagic)
-    return absl::InvalidArgumentError("not a .forge archive (it does not begin with \"scimitar\")");
+    return ForgeError{.reason = "not a .forge archive (it does not begin with \"scimitar\")"}.status();
   Archive archive;
   archive.size = bytes.size();
   TableSource tables(bytes, file);
@@ -139,24 +151,33 @@ absl::StatusOr<Archive> read_archive_tables(std::span<const u8> bytes, const Inp
   u64 pointer_at = h + layout.first_section_at;  // where the offset of the next section was read
   while (next != TableSection::kLast) {
     if (!table_fits(bytes, next, 1, layout.section))
-      return error_at(pointer_at, absl::StrFormat("table section offset %d must lie inside the file (%d bytes)", next,
-                                                  bytes.size()));
+      return table_error(
+          pointer_at,
+          absl::StrFormat("table section offset %d must lie inside the file (%d bytes)", next, bytes.size()),
+          layout.variant);
     const u64 at = static_cast<u64>(next);
     if (!seen.insert(at).second)
-      return error_at(pointer_at, absl::StrFormat("table section 0x%x is reached twice (a cycle of sections)", at));
+      return table_error(pointer_at, absl::StrFormat("table section 0x%x is reached twice (a cycle of sections)", at),
+                         layout.variant);
     SectionAt section{at, {}};
     if (auto s = tables.read_at(at, section.table); !s.ok()) return s;
     const TableSection& t = section.table;
     const u64 count = static_cast<u64>(t.count);
     if (archive.files.size() + count > max_files)
-      return error_at(at, absl::StrFormat("count %d: more data files than fit in the file (%d at most)", count,
-                                          max_files - archive.files.size()));
+      return table_error(at,
+                         absl::StrFormat("count %d: more data files than fit in the file (%d at most)", count,
+                                         max_files - archive.files.size()),
+                         layout.variant);
     if (!table_fits(bytes, t.index_table, count, layout.index_entry))
-      return error_at(at + layout.index_table_at, absl::StrFormat("index table of %s at %d must lie inside the file",
-                                                                  counted(count, "entry"), t.index_table));
+      return table_error(
+          at + layout.index_table_at,
+          absl::StrFormat("index table of %s at %d must lie inside the file", counted(count, "entry"), t.index_table),
+          layout.variant);
     if (!table_fits(bytes, t.name_table, count, layout.name_entry))
-      return error_at(at + layout.name_table_at, absl::StrFormat("name table of %s at %d must lie inside the file",
-                                                                 counted(count, "entry"), t.name_table));
+      return table_error(
+          at + layout.name_table_at,
+          absl::StrFormat("name table of %s at %d must lie inside the file", counted(count, "entry"), t.name_table),
+          layout.variant);
     if (auto s = read_section_entries(bytes, tables, layout, t, archive); !s.ok()) return s;
     archive.sections.push_back(std::move(section));
     pointer_at = at + layout.next_at;

@@ -7,13 +7,14 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
+#include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
 #include "platform/memory.hpp"
-#include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
 namespace anvil::forge {
@@ -71,12 +72,23 @@ struct BlockPlan {
   std::vector<char> plain;
   std::vector<std::optional<u32>> checksum;
   std::vector<Compression> compression;
-  u64 total = 0;  // the decompressed size
+  ForgeVariant variant;  // the stored form's
+  u64 total = 0;         // the decompressed size
+
+  // An error of block k, at its archive offset.
+  ForgeError error(std::size_t k, std::string reason) const {
+    const BlockAt& b = layout[k];
+    return {.offset = b.stored_offset,
+            .block = ForgeError::Block{b.set, b.block},
+            .reason = std::move(reason),
+            .read_as = read_as(variant)};
+  }
 };
 
 absl::StatusOr<BlockPlan> plan_blocks(const StoredDataFile& stored, u64 stored_offset,
                                       std::span<const std::span<const u8>> runs) {
   BlockPlan plan;
+  plan.variant = stored.variant;
   plan.layout = block_layout(stored, stored_offset, runs);
   const BlockSet* sets[] = {stored.first ? &*stored.first : nullptr, stored.second ? &*stored.second : nullptr};
   for (std::size_t k = 0; k < plan.layout.size(); ++k) {
@@ -98,9 +110,10 @@ absl::StatusOr<BlockPlan> plan_blocks(const StoredDataFile& stored, u64 stored_o
       if (!plain) checksum = chunk.checksum;
     }
     if (!plain && b.decoded_size > codec::max_decompressed_size(src.size()))
-      return error_at(b.stored_offset,
-                      absl::StrFormat("set %d block %d: %d compressed bytes cannot decompress to the %d claimed", b.set,
-                                      b.block, src.size(), b.decoded_size));
+      return plan
+          .error(k,
+                 absl::StrFormat("%d compressed bytes cannot decompress to the %d claimed", src.size(), b.decoded_size))
+          .status();
     plan.src.push_back(src);
     plan.plain.push_back(plain);
     plan.checksum.push_back(checksum);
@@ -117,9 +130,11 @@ absl::Status check_block(const BlockPlan& plan, std::size_t k, const u8* out, co
   if (!checksum || !checksums.rule) return absl::OkStatus();
   if (codec::checksum_by(*checksums.rule, plan.src[k], {out + b.decoded_offset, b.decoded_size}) == *checksum)
     return absl::OkStatus();
-  return absl::DataLossError(absl::StrFormat(
-      "offset 0x%x: set %d block %d: damaged: its checksum 0x%08x does not match the archive's checksum rule %s",
-      b.stored_offset, b.set, b.block, *checksum, checksums.describe()));
+  ForgeError damaged =
+      plan.error(k, absl::StrFormat("damaged: its checksum 0x%08x does not match its bytes", *checksum));
+  damaged.code = absl::StatusCode::kDataLoss;
+  damaged.rule = checksums.describe();
+  return damaged.status();
 }
 
 // Block k decompressed (or copied, stored plain) into its place in `out`, then checked.
@@ -130,7 +145,7 @@ absl::Status decode_block(const BlockPlan& plan, std::size_t k, u8* out, const C
   if (plan.plain[k]) {
     if (!src.empty()) std::memcpy(dest.data(), src.data(), src.size());
   } else if (auto s = codec::decompress_into(codec::algorithm_of(plan.compression[k]), src, dest); !s.ok()) {
-    return error_at(b.stored_offset, absl::StrFormat("set %d block %d: %s", b.set, b.block, s.message()));
+    return plan.error(k, std::string(s.message())).status();
   }
   return check_block(plan, k, out, checksums);
 }

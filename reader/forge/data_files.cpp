@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "model/forge/forge_error.hpp"
+
 namespace anvil::forge {
 namespace {
 
@@ -15,7 +17,7 @@ absl::Status read_stored_into(std::span<const u8> bytes, const Archive& archive,
   if (!stored.ok()) return stored.status();
   out.stored = std::move(*stored);
   if (!copy_stored && !out.stored.compressed && !out.runs.empty())
-    return check_plain(bytes, archive, index, out.runs.back());
+    return check_plain(bytes, archive, as, index, out.runs.back());
   return absl::OkStatus();
 }
 
@@ -31,7 +33,7 @@ absl::StatusOr<DataFileRead> read_data_file(std::span<const u8> bytes, const Arc
   DataFileRead out;
   if (auto s = read_stored_into(bytes, archive, as, index, copy_stored, out); !s.ok()) return s;
   auto decoded = decode(stored_side(out, archive, index, checksums));
-  if (!decoded.ok()) return name_data_file(decoded.status(), archive, index);
+  if (!decoded.ok()) return with_data_file(decoded.status(), data_file_ref(archive, index));
   out.decoded = std::move(*decoded);
   return out;
 }
@@ -56,7 +58,7 @@ std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataF
     if (!failed[s].ok()) {
       out[s] = failed[s];
     } else if (!decoded[s].ok()) {
-      out[s] = name_data_file(decoded[s].status(), sides[s]->archive, sides[s]->index);
+      out[s] = with_data_file(decoded[s].status(), data_file_ref(sides[s]->archive, sides[s]->index));
     } else {
       reads[s].decoded = std::move(*decoded[s]);
       out[s] = std::move(reads[s]);

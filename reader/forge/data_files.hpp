@@ -27,7 +27,8 @@ namespace anvil::forge {
 bool starts_compressed(std::span<const u8> stored, ForgeVariant variant);
 
 // The stored form of data file `index` of `archive` (read from `bytes`, the mapped archive). A stored
-// size of 0 reads as an empty plain data file. Errors name the archive offset. With `runs`, a skimming
+// size of 0 reads as an empty plain data file. Errors (ForgeError) name the archive offset, the data file
+// and the variant it was read as. With `runs`, a skimming
 // read (ByteReader::skim_into): the blocks' and chunks' bytes (or the plain data file's) are not copied
 // but viewed in `runs`, one per block or chunk in block_layout() order (one for a plain data file), and a
 // plain data file is not searched for the compression magic (the one check that reads all its bytes).
@@ -39,9 +40,9 @@ inline absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, con
   return read_stored(bytes, archive, archive.variant(), index, runs);
 }
 
-// The check a skimming read_stored() leaves out: a plain data file (`plain`, a view of `bytes`) must not
-// hold the compression magic. The error names the archive offset.
-absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+// The check a skimming read_stored() leaves out: a plain data file (`plain`, a view of `bytes`, read as
+// `as`) must not hold the compression magic. The error names the archive offset.
+absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index,
                          std::span<const u8> plain);
 
 // The compression of a stored data file: its first block set's, or plain.
@@ -84,8 +85,9 @@ struct Decoded {
 // anything is allocated, every block decompressing to exactly its stated size, and every checksummed
 // block checked against the archive's rule (`checksums`, archive_checksums()): a block it does not match
 // is damaged, a DataLoss error naming the set, the block, its archive offset and the rule with how many
-// blocks it matched (with no rule, none or n/a, nothing is checked). Errors name the block and its archive
-// offset (`stored_offset`: where the stored form starts); read_data_file() adds the data file. `runs`: the
+// blocks it matched (with no rule, none or n/a, nothing is checked). Errors (ForgeError) name the block,
+// its archive offset (`stored_offset`: where the stored form starts) and the variant; read_data_file() adds
+// the data file (with_data_file()). `runs`: the
 // views of a skimming read_stored(), which the blocks are decompressed from (none: the blocks' own bytes).
 // A plain data file decodes to a view of its stored bytes (of the run, or of `stored.plain`): they must
 // outlive the result.
@@ -128,7 +130,7 @@ struct SkimmedBlock {
 std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span<const std::span<const u8>> runs);
 
 // Parses a decompressed data file's entry table (FORGE.md 3); nothing may follow the last body. Errors
-// name the offset in the decompressed data file.
+// (ForgeError) name the offset in the decompressed data file and the variant it was read as.
 // `variant`: the archive version and data-file layout it is read in (FORGE.md 7).
 absl::StatusOr<DataFile> parse_data_file(std::span<const u8> decoded, ForgeVariant variant = {});
 
@@ -208,10 +210,6 @@ struct DataFileIn {
   ForgeVariant variant() const { return as ? *as : archive.variant(); }
 };
 std::array<absl::StatusOr<DataFileRead>, 2> read_data_files_together(const DataFileIn& a, const DataFileIn& b);
-
-// An error of read_stored() or decode() ("offset 0x…: what") with the data file named after the offset
-// ("offset 0x…: data file 3 'x' (0x…): what"), its code kept (DataLoss: a damaged block).
-absl::Status name_data_file(const absl::Status& status, const Archive& archive, std::size_t index);
 
 // The archive's checksum rule (FORGE.md 2) is found by a vote of all its checksummed blocks
 // (model/forge/archive.hpp: ChecksumVote, judge). Each data file votes on its own, so that the votes can be

@@ -3,10 +3,11 @@
 #include <absl/strings/str_format.h>
 
 #include <string>
+#include <utility>
 
 #include "model/counted.hpp"
+#include "model/forge/forge_error.hpp"
 #include "reader/byte_reader.hpp"
-#include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
 namespace anvil::forge {
@@ -20,12 +21,16 @@ absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, s
   ByteReader reader(decoded);
   reader.skim_into(runs);
   serialize_root(reader, file, variant.code());
-  if (!reader.ok())
-    return absl::InvalidArgumentError(
-        absl::StrFormat("decompressed offset 0x%x: %s", reader.failure()->offset, reader.failure()->message()));
+  auto error = [&](u64 offset, std::string reason) {
+    return ForgeError{.offset = offset,
+                      .offset_in = ForgeError::OffsetIn::data_file,
+                      .reason = std::move(reason),
+                      .read_as = read_as(variant)}
+        .status();
+  };
+  if (!reader.ok()) return error(reader.failure()->offset, reader.failure()->message());
   if (reader.remaining() != 0)
-    return absl::InvalidArgumentError(absl::StrFormat("decompressed offset 0x%x: %s after the last body", reader.pos(),
-                                                      counted(reader.remaining(), "byte")));
+    return error(reader.pos(), absl::StrFormat("%s after the last body", counted(reader.remaining(), "byte")));
   return absl::OkStatus();
 }
 
@@ -111,15 +116,6 @@ std::vector<SizeFieldsAt> size_fields(const DataFileView& view) {
     out.push_back({body, head_at + data_size_offset(e, view.variant), body.offset - header_tail - 4});
   }
   return out;
-}
-
-absl::Status name_data_file(const absl::Status& status, const Archive& archive, std::size_t index) {
-  // error_at's "offset 0x…: what" with the data file named after the offset
-  std::string message(status.message());
-  const std::string label = data_file_label(archive, index) + ": ";
-  auto colon = message.find(": ");
-  if (colon == std::string::npos) return absl::Status(status.code(), label + message);
-  return absl::Status(status.code(), message.substr(0, colon + 2) + label + message.substr(colon + 2));
 }
 
 }  // namespace anvil::forge

@@ -84,8 +84,8 @@ u8 detect_layout(std::span<const u8> bytes, const Archive& archive, std::optiona
       std::vector<std::span<const u8>> runs;
       auto stored = read_stored(bytes, archive, as, i, &runs);
       compressed |= stored.ok() && stored->compressed;
-      all = stored.ok() &&
-            (stored->compressed || check_plain(bytes, archive, i, runs.empty() ? std::span<const u8>{} : runs[0]).ok());
+      all = stored.ok() && (stored->compressed ||
+                            check_plain(bytes, archive, as, i, runs.empty() ? std::span<const u8>{} : runs[0]).ok());
     }
     if (all && compressed) return layout;
   }

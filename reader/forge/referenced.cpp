@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "model/forge/forge_error.hpp"
+
 namespace anvil::forge {
 
 std::vector<ByteRange> referenced_ranges(const Archive& archive) {
@@ -49,9 +51,12 @@ absl::Status check_no_unreferenced(const Archive& archive, u64 alignment) {
     const bool padding =
         alignment > 1 && r.end - r.begin < alignment && r.end % alignment == 0 && headers.contains(r.end);
     if (!padding)
-      return absl::FailedPreconditionError(
-          absl::StrFormat("offset 0x%x: %d unreferenced bytes (0x%x..0x%x) that no alignment to %d requires", r.begin,
-                          r.end - r.begin, r.begin, r.end, alignment));
+      return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                        .offset = r.begin,
+                        .reason = absl::StrFormat("%d unreferenced bytes (0x%x..0x%x) that no alignment to %d requires",
+                                                  r.end - r.begin, r.begin, r.end, alignment),
+                        .read_as = read_as_version(archive.variant())}
+          .status();
   }
   return absl::OkStatus();
 }

@@ -4,10 +4,12 @@
 
 #include <cstring>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "model/counted.hpp"
+#include "model/forge/forge_error.hpp"
 #include "reader/byte_reader.hpp"
-#include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/signature_search.hpp"
 
@@ -42,29 +44,35 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
   ByteReader reader(span);
   reader.skim_into(runs);
   serialize_root(reader, stored, variant.code());
-  if (!reader.ok())
-    return error_at(file.stored_offset() + reader.failure()->offset,
-                    data_file_label(archive, index) + ": " + reader.failure()->message());
+  auto error = [&](u64 offset, std::string reason) {
+    return ForgeError{.offset = offset,
+                      .data_file = data_file_ref(archive, index),
+                      .reason = std::move(reason),
+                      .read_as = read_as(variant)}
+        .status();
+  };
+  if (!reader.ok()) return error(file.stored_offset() + reader.failure()->offset, reader.failure()->message());
   if (reader.remaining() != 0)
-    return error_at(file.stored_offset() + reader.pos(),
-                    absl::StrFormat("%s: %s after the last block set", data_file_label(archive, index),
-                                    counted(reader.remaining(), "byte")));
+    return error(file.stored_offset() + reader.pos(),
+                 absl::StrFormat("%s after the last block set", counted(reader.remaining(), "byte")));
   // The one check that reads every byte: left to the reads that copy them (a skim reads the tables).
   if (!stored.compressed && !runs) {
     const std::vector<u8>& p = stored.plain.bytes;
-    if (auto s = check_plain(bytes, archive, index, span.subspan(span.size() - p.size())); !s.ok()) return s;
+    if (auto s = check_plain(bytes, archive, variant, index, span.subspan(span.size() - p.size())); !s.ok()) return s;
   }
   return stored;
 }
 
-absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, std::size_t index,
+absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index,
                          std::span<const u8> plain) {
   const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
   auto at = find_bytes(plain, {magic, sizeof BlockSet::kMagic});
   if (!at) return absl::OkStatus();
-  return error_at(static_cast<u64>(plain.data() - bytes.data()) + *at,
-                  data_file_label(archive, index) +
-                      ": a plain data file must not hold the compression magic (a block set out of place)");
+  return ForgeError{.offset = static_cast<u64>(plain.data() - bytes.data()) + *at,
+                    .data_file = data_file_ref(archive, index),
+                    .reason = "a plain data file must not hold the compression magic (a block set out of place)",
+                    .read_as = read_as(as)}
+      .status();
 }
 
 Compression compression_of(const StoredDataFile& stored) {

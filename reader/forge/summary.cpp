@@ -1,6 +1,7 @@
 #include "reader/forge/summary.hpp"
 
 #include "model/dialect.hpp"
+#include "model/forge/forge_error.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
@@ -49,8 +50,11 @@ absl::StatusOr<DataFileSummary> judged(DataFileSummary s, std::span<const u8> by
   if (checksums.damaged(s.index)) {
     auto read = read_data_file(bytes, archive, s.index, checksums.verdict);
     if (!read.ok()) return read.status();
-    return absl::InternalError(data_file_label(archive, s.index) +
-                               ": its blocks vote against the rule, yet all match it");
+    return ForgeError{.code = absl::StatusCode::kInternal,
+                      .data_file = data_file_ref(archive, s.index),
+                      .reason = "its blocks vote against the rule, yet all match it",
+                      .rule = checksums.describe()}
+        .status();
   }
   s.rule = rule_of(s.checked_blocks, checksums);
   return s;
@@ -71,8 +75,7 @@ absl::StatusOr<DataFileSummary> summarize(std::span<const u8> bytes, const Archi
   s.checked_blocks = read->decoded.checked_blocks;
   s.rule = rule_of(s.checked_blocks, checksums);
   auto file = view_data_file(read->decoded.bytes, archive.variant());
-  if (!file.ok())
-    return absl::InvalidArgumentError(data_file_label(archive, index) + ": " + std::string(file.status().message()));
+  if (!file.ok()) return with_data_file(file.status(), data_file_ref(archive, index));
   s.entries = file->file.entries.size();
   for (std::size_t e = 0; e < s.entries; ++e)
     carve_level(file->body(e), game, [&](const Piece&, const Object& o) { ++s.objects[std::string(class_name(o))]; });

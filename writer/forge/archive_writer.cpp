@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "model/forge/forge_error.hpp"
 #include "platform/file_stream.hpp"
 #include "writer/byte_writer.hpp"
 #include "writer/encode.hpp"
@@ -74,11 +75,15 @@ absl::Status check_no_overlap(std::span<const u8> original, const Archive& archi
       for (const Written& t : others) {
         if (t.begin == c.begin && t.end == c.end) continue;  // the entry itself, or its own stored bytes
         if (overlaps(c.begin, c.end, t))
-          return absl::FailedPreconditionError(absl::StrFormat(
-              "offset 0x%x: %s: %s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change to one would undo the "
-              "other; anvilrt does not rewrite such an archive",
-              std::max(c.begin, t.begin), data_file_label(archive, r.index), c.what, c.begin, c.end, t.what, t.begin,
-              t.end));
+          return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                            .offset = std::max(c.begin, t.begin),
+                            .data_file = data_file_ref(archive, r.index),
+                            .reason = absl::StrFormat("%s (0x%x..0x%x) and %s (0x%x..0x%x) overlap, so a change to "
+                                                      "one would undo the other; anvilrt does not rewrite such an "
+                                                      "archive",
+                                                      c.what, c.begin, c.end, t.what, t.begin, t.end),
+                            .read_as = read_as_version(archive.variant())}
+              .status();
       }
   }
   return absl::OkStatus();
@@ -110,8 +115,7 @@ absl::Status VectorSink::write_at(u64 offset, std::span<const u8> bytes) {
 }
 
 absl::Status FileSink::write_at(u64 offset, std::span<const u8> bytes) {
-  if (!platform::seek(file_, offset) ||
-      std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+  if (!platform::seek(file_, offset) || std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
     failure_ = absl::InternalError(absl::StrFormat("cannot write at offset 0x%x: %s", offset, std::strerror(errno)));
     return failure_;
   }
@@ -144,6 +148,20 @@ u64 data_file_alignment(const Archive& archive) {
     while (alignment > 1 && f.index.offset % alignment != 0) alignment /= 2;
   return archive.files.empty() ? 1 : alignment;
 }
+
+namespace {
+// A table section whose list would change but whose bytes another structure shares.
+absl::Status section_shares_bytes(u64 offset, std::size_t section, ForgeVariant variant) {
+  return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                    .offset = offset,
+                    .reason = absl::StrFormat("table section %d, or its index or name table, shares bytes with "
+                                              "another structure, so changing its list would change that one; "
+                                              "anvilrt does not rewrite such an archive",
+                                              section),
+                    .read_as = read_as_version(variant)}
+      .status();
+}
+}  // namespace
 
 absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
                                                      std::span<const Replacement> replacements, ByteSink& out,
@@ -304,10 +322,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
                                   static_cast<u64>(t.index_table) + was * layout.index_entry, layout.index_entry) ||
                      shares_bytes(static_cast<u64>(t.name_table),
                                   static_cast<u64>(t.name_table) + was * layout.name_entry, layout.name_entry)))
-      return absl::FailedPreconditionError(absl::StrFormat(
-          "offset 0x%x: table section %d, or its index or name table, shares bytes with another structure, so changing "
-          "its list would change that one; anvilrt does not rewrite such an archive",
-          updated.sections[s_i].offset, s_i));
+      return section_shares_bytes(updated.sections[s_i].offset, s_i, archive.variant());
     if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
       return absl::InvalidArgumentError("a table section cannot count that many data files");
     // A table that grows keeps its place when the room after it is free; otherwise it moves to the end.

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "codec/forge_compression.hpp"
+#include "model/forge/forge_error.hpp"
 #include "writer/encode.hpp"
 #include "writer/forge/new_blocks.hpp"
 
@@ -146,9 +147,11 @@ absl::StatusOr<StoredDataFile> repack(StoredDataFile&& original, std::span<const
     const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
     auto it = std::search(new_decoded.begin(), new_decoded.end(), magic, magic + sizeof BlockSet::kMagic);
     if (it != new_decoded.end())
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "decompressed offset 0x%x: the new bytes hold the compression magic, which a plain data file cannot hold",
-          it - new_decoded.begin()));
+      return ForgeError{.offset = static_cast<u64>(it - new_decoded.begin()),
+                        .offset_in = ForgeError::OffsetIn::data_file,
+                        .reason = "the new bytes hold the compression magic, which a plain data file cannot hold",
+                        .read_as = read_as(out.variant)}
+          .status();
     out.plain.bytes.assign(new_decoded.begin(), new_decoded.end());
     // An empty data file (stored size 0) has no prefix; given bytes, it is written as a plain one.
     out.empty = new_decoded.empty() && out.empty;
