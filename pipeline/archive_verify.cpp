@@ -109,7 +109,7 @@ void verify_contents(std::span<const u8> decoded, const VerifyOptions& options, 
   // Read in place: the bodies are views, and the table is compared without them.
   auto file = view_data_file(decoded, variant);
   if (!file.ok()) {
-    out.error = std::string((data_file ? with_data_file(file.status(), *data_file) : file.status()).message());
+    out.error = data_file ? message_under(file.status(), *data_file) : std::string(file.status().message());
     return;
   }
   out.entries = file->file.entries.size();
@@ -151,12 +151,12 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
   std::vector<std::span<const u8>> runs;
   auto stored = read_stored(bytes, archive, index, &runs);
   if (!stored.ok()) {
-    out.error = std::string(stored.status().message());
+    out.error = message_under(stored.status(), data_file_ref(archive, index));
     return out;
   }
   if (!stored->compressed && !runs.empty())
     if (auto s = check_plain(bytes, archive, archive.variant(), index, runs.back()); !s.ok()) {
-      out.error = std::string(s.message());
+      out.error = message_under(s, data_file_ref(archive, index));
       return out;
     }
   out.compression = compression_of(*stored);
@@ -165,7 +165,7 @@ DataFileVerify verify_data_file(std::span<const u8> bytes, const Archive& archiv
       out.stored_difference = at.stored_offset() + *d;
   auto decoded = decode(*stored, at.stored_offset(), checksums, runs);
   if (!decoded.ok()) {
-    out.error = std::string(with_data_file(decoded.status(), data_file_ref(archive, index)).message());
+    out.error = message_under(decoded.status(), data_file_ref(archive, index));
     return out;
   }
   out.checked_blocks = decoded->checked_blocks;

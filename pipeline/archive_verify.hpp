@@ -32,7 +32,9 @@ struct Recompressed {
 };
 
 struct DataFileVerify {
-  std::string error;  // the data file does not read: one line, naming it and the offset
+  // The data file does not read: one line naming the offset and what failed, for a line that names the
+  // data file (verify_data_file(): not named again; verify_decompressed(): the caller names its file).
+  std::string error;
   Compression compression = Compression::plain;
   u64 stored_size = 0;
   u64 decompressed_size = 0;

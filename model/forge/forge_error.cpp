@@ -169,6 +169,13 @@ absl::Status with_archive(const absl::Status& status, std::string_view path) {
   return e->status();
 }
 
+std::string message_under(const absl::Status& status, const ForgeError::DataFile& file) {
+  std::optional<ForgeError> e = ForgeError::of(status);
+  if (!e) return std::string(status.message());
+  if (e->data_file && e->data_file->index == file.index) e->data_file.reset();
+  return e->message();
+}
+
 absl::Status with_game(const absl::Status& status, std::string_view game) {
   std::optional<ForgeError> e = ForgeError::of(status);
   if (!e || !e->read_as || !e->read_as->game.empty()) return status;

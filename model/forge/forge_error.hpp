@@ -84,6 +84,9 @@ std::string data_file_text(const ForgeError::DataFile& file);
 // error has the text put before it ("data file 3 'x' (…): ", "PATH: "). OK stays OK.
 absl::Status with_data_file(const absl::Status& status, const ForgeError::DataFile& file);
 absl::Status with_archive(const absl::Status& status, std::string_view path);
+// The message of `status` for a line that names `file` already (verify's line of a data file): a ForgeError
+// about that data file without it, so that the line names it once; any other error's message as it is.
+std::string message_under(const absl::Status& status, const ForgeError::DataFile& file);
 // The game the data file was read for (its objects carved as), on a ForgeError that says what it was read as;
 // any other status unchanged.
 absl::Status with_game(const absl::Status& status, std::string_view game);
