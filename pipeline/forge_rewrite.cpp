@@ -179,7 +179,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
     const DataFileAt& b = after->files[j];
     auto change = std::find_if(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == i; });
     if (a.index.file_id.value != b.index.file_id.value || a.name.name.bytes != b.name.name.bytes ||
-        a.name.file_type != b.name.file_type)
+        a.name.file_type.value != b.name.file_type.value)
       return absl::InternalError(data_file_label(*after, j) + ": its entries are not those of " +
                                  data_file_label(*before, i));
     if (change == changes.end()) {
@@ -200,7 +200,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   }
   for (const DataFileAddition& add : edit.added) {
     const DataFileAt& b = after->files[j];
-    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id || b.name.file_type != add.file_type)
+    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id || b.name.file_type.value != add.file_type)
       return absl::InternalError(data_file_label(*after, j) + ": is not listed as the new data file '" +
                                  printable_name(add.name) + "'");
     auto read = read_data_file(written, *after, j, checksums);
