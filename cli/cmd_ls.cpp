@@ -104,7 +104,7 @@ bool list_archive(const std::string& path, const std::string& game_option, bool 
   const forge::Archive& archive = o.archive->archive;
   printer.head(path, archive);
   bool all_read = true;
-  const forge::ArchiveChecksums checksums = forge::list_data_files(
+  const forge::ArchiveChecksums& checksums = forge::list_data_files(
       *o.input, archive, {objects, o.archive->game}, [&](std::size_t i, forge::ListedSummary& s) {
         all_read = printer.data_file(path, archive, o.names, i, s) && all_read;
       });

@@ -7,10 +7,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include "platform/replace_file.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/forge/variant_resolver.hpp"
 #include "reader/input_file.hpp"
-#include "platform/replace_file.hpp"
 
 namespace anvil::forge {
 namespace {
@@ -70,7 +71,7 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
     // held once, not twice).
     if (mapped) input->release(archive->files[change.index].stored_offset(), archive->files[change.index].index.size);
     if (stored->compressed && !checksums && !found) {
-      found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+      found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
                 if (mapped) input->release(offset, size);
               }).verdict;
     }
@@ -107,7 +108,7 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
       if (stored.ok() && stored->compressed) like = std::move(*stored);
     }
     if (like && !checksums && !found)
-      found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+      found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
                 if (mapped) input->release(offset, size);
               }).verdict;
     const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
@@ -200,7 +201,8 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   }
   for (const DataFileAddition& add : edit.added) {
     const DataFileAt& b = after->files[j];
-    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id || b.name.file_type.value != add.file_type)
+    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id ||
+        b.name.file_type.value != add.file_type)
       return absl::InternalError(data_file_label(*after, j) + ": is not listed as the new data file '" +
                                  printable_name(add.name) + "'");
     auto read = read_data_file(written, *after, j, checksums);
@@ -214,9 +216,9 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 
 absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
                                                        std::span<const DataFileChange> changes,
-                                                       const std::string& target, const platform::OutputOptions& options,
-                                                       const InputFile* input, const ChecksumVerdict* checksums,
-                                                       std::optional<u8> layout) {
+                                                       const std::string& target,
+                                                       const platform::OutputOptions& options, const InputFile* input,
+                                                       const ChecksumVerdict* checksums, std::optional<u8> layout) {
   ArchiveEdit edit;
   edit.changes.assign(changes.begin(), changes.end());
   auto report = rewrite_file(bytes, edit, target, options, input, checksums, layout);
@@ -246,7 +248,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
     if (!archive.ok()) return in_archive(archive.status());
     layout = archive->variant().layout;
     const bool mapped = input && input->bytes().data() == bytes.data();
-    found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+    found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
               if (mapped) input->release(offset, size);
             }).verdict;
     checksums = &*found;
