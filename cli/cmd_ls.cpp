@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "model/forge/variant.hpp"
 #include "pipeline/ls_json.hpp"
 #include "pipeline/ls_run.hpp"
 #include "platform/paths.hpp"
@@ -112,6 +113,40 @@ bool list_archive(const std::string& path, const std::string& game_option, bool 
   return all_read;
 }
 
+// `anvilrt ls --help`: the versions and compressions it names are the table's (model/forge/variant_table.hpp).
+std::string ls_usage() {
+  const u32 wide_ids = forge::variant_table::first_version(&forge::VersionRow::wide_ids);
+  const u32 no_header = forge::variant_table::first_version(&forge::VersionRow::file_header, false);
+  return absl::StrFormat(
+      "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
+      "One line per data file of a .forge archive (version %s): index, file_id, name, file_type,\n"
+      "stored size,\n"
+      "decompressed size, compression (%s) and the archive's checksum rule its\n"
+      "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
+      "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
+      "half do, with its count; none otherwise (no block checked). A data file holding a block the rule\n"
+      "does not match is damaged: one error line naming the block, no row. Read from the block tables\n"
+      "and the stored blocks' checksums (decompressed only when no rule over the stored bytes wins):\n"
+      "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does), and\n"
+      "the objects are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
+      "whose bodies carve anything).\n"
+      "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
+      "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
+      "(docs/data-file-names.md).\n"
+      "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
+      "A folder (a game folder, docs/game-folders.md) stands for the .forge archives directly in it, an\n"
+      "interrupted change there finished or rolled back first (said on stderr).\n"
+      "--json: {\"archive\", \"version\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its\n"
+      "index, file_id (8 hex digits, 16 in archive version %d), name, file_type, offset (its index entry's:\n"
+      "the archive offset of its 440-byte header; version %d has none, and it is that of its stored bytes),\n"
+      "stored_offset (of its stored bytes, right after that header), size (of its stored bytes), layout, and\n"
+      "either\n"
+      "decompressed_size, compression, checksum_rule (and with --objects entries, objects) or, when it\n"
+      "does not read, \"error\" (also said on stderr).\n"
+      "Exit 0; 2 when an archive or a data file does not read.",
+      forge::known_versions(), forge::known_compression_names(), wide_ids, no_header);
+}
+
 }  // namespace
 
 int run_ls(int argc, char** argv) {
@@ -127,35 +162,7 @@ int run_ls(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
-             "One line per data file of a .forge archive (version 25, 26 or 27): index, file_id, name, file_type,\n"
-             "stored size,\n"
-             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"
-             "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
-             "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
-             "half do, with its count; none otherwise (no block checked). A data file holding a block the rule\n"
-             "does not match is damaged: one error line naming the block, no row. Read from the block tables\n"
-             "and the stored blocks' checksums (decompressed only when no rule over the stored bytes wins):\n"
-             "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does), and\n"
-             "the objects are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
-             "whose bodies carve anything).\n"
-             "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
-             "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
-             "(docs/data-file-names.md).\n"
-             "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
-             "A folder (a game folder, docs/game-folders.md) stands for the .forge archives directly in it, an\n"
-             "interrupted change there finished or rolled back first (said on stderr).\n"
-             "--json: {\"archive\", \"version\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its\n"
-             "index, file_id (8 hex digits, 16 in archive version 27), name, file_type, offset (its index entry's:\n"
-             "the archive offset of its 440-byte header; version 27 has none, and it is that of its stored bytes),\n"
-             "stored_offset (of its stored bytes, right after that header), size (of its stored bytes), layout, and\n"
-             "either\n"
-             "decompressed_size, compression, checksum_rule (and with --objects entries, objects) or, when it\n"
-             "does not read, \"error\" (also said on stderr).\n"
-             "Exit 0; 2 when an archive or a data file does not read.",
-             options, {{"archives", "FORGE", -1}}, common, vm, code))
-    return code;
+  if (!parse(argc, argv, ls_usage().c_str(), options, {{"archives", "FORGE", -1}}, common, vm, code)) return code;
   if (!check_game_option(game_option)) return kBadInput;
   const forge::ArchivePaths archives = forge::archive_paths(paths);
   for (const std::string& line : archives.said) std::cerr << "anvilrt: " << line << "\n";
