@@ -1,8 +1,10 @@
 // anvilrt gen --game ac2|sws --visuals N --seed S -o FILE [--selectors M] [--near-misses K] [-q] [-v]
 // anvilrt gen --forge --game ac2|sws --datafiles N --visuals N --seed S -o OUT.forge [--block-size B]
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
 #include <iostream>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/progress_bar.hpp"
@@ -10,6 +12,7 @@
 #include "gen/generator.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "model/forge/variant.hpp"
 #include "platform/replace_file.hpp"
 
 namespace anvil::cli {
@@ -63,19 +66,25 @@ int run_gen_level(gen::Options opt, const std::string& out, const Common& common
 
 }  // namespace
 
-// `anvilrt gen --help`.
-constexpr const char* kGenUsage =
-    "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
-    "[-q] [-v]\n"
-    "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
-    "[--block-size B] [--forge-version 25|26|27] [--layout 0|1|2|3]\n\n"
-    "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
-    "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
-    "With --forge: a .forge archive (docs/format.md, Containers; version 25 unless --forge-version) of\n"
-    "data files, each an\n"
-    "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
-    "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
-    "from 0 over the stored bytes.";
+// `anvilrt gen --help`: the versions and layouts offered are the table's (model/forge/variant_table.hpp).
+std::string gen_usage() {
+  return absl::StrCat(
+      "usage: anvilrt gen --game GAMES --visuals N [--seed S] -o FILE [--selectors M] [--near-misses K] "
+      "[-q] [-v]\n"
+      "       anvilrt gen --forge --game GAMES --datafiles N --visuals N [--seed S] -o OUT.forge "
+      "[--block-size B] [--forge-version ",
+      forge::version_choices(), "] [--layout ", forge::layout_choices(),
+      "]\n\n"
+      "Writes synthetic level data that carves into exactly N Visuals (sws: and M LODSelectors), with\n"
+      "the research notes' observed distributions, among opaque filler that holds no object signature.\n"
+      "With --forge: a .forge archive (docs/format.md, Containers; version ",
+      gen::ForgeOptions{}.version,
+      " unless --forge-version) of\n"
+      "data files, each an\n"
+      "entry table whose 1-3 bodies are such level data, stored compressed (LZO1X, LZO2A; both block-set\n"
+      "forms) or plain, in two table sections, with padding between data files; checksums Adler-32\n"
+      "from 0 over the stored bytes.");
+}
 
 int run_gen(int argc, char** argv) {
   std::string game_option, out, visuals, seed, near_misses, selectors, datafiles, block_size, forge_version, layout;
@@ -90,20 +99,20 @@ int run_gen(int argc, char** argv) {
       "also plant this many candidates that fail one check each (what stats counts as near misses; default 0)")(
       "forge", "write a .forge archive of data files holding generated level data")(
       "layout", po::value(&layout),
-      "--forge: the data-file layout: 0 (AC1), 1 (AC2, the default), 2 (AC3, AC4) or 3 (Unity)")(
+      ("--forge: the data-file layout: " + forge::layouts_with_games(gen::ForgeOptions{}.layout)).c_str())(
       "datafiles", po::value(&datafiles),
       "--forge: data files (default 5), stored in turn as LZO1X in two block sets, LZO2A chunks, plain, LZO2A "
       "block set then chunks, LZO1X chunks")("block-size", po::value(&block_size),
                                              "--forge: decompressed bytes per block or chunk (16..65535; default "
                                              "32768)")(
       "forge-version", po::value(&forge_version),
-      "--forge: the archive version, 25 (AC1 to Revelations), 26 or 27 (Unity: 64-bit ids, no data file "
-      "headers); default 25")("output,o", po::value(&out)->required(),
-                              "the file to write (atomically; - for standard output)");
+      absl::StrCat("--forge: the archive version, ", forge::versions_with_games(), "; default ",
+                   gen::ForgeOptions{}.version)
+          .c_str())("output,o", po::value(&out)->required(), "the file to write (atomically; - for standard output)");
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv, kGenUsage, options,
+  if (!parse(argc, argv, gen_usage().c_str(), options,
              {{"game", "--game GAMES", 0}, {"visuals", "--visuals N", 0}, {"output", "-o FILE", 0}}, common, vm, code))
     return code;
   auto game = parse_game(game_option);

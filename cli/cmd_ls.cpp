@@ -1,10 +1,6 @@
 // anvilrt ls FORGE... [--json] [--objects] [--game ac2|sws|auto] [--jobs N]
 // The data files of each archive are summed up in parallel (pipeline/ls_run.hpp) and listed in order.
 #include <absl/strings/str_format.h>
-#include <rapidjson/encodings.h>
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <filesystem>
 #include <iostream>
@@ -14,6 +10,8 @@
 #include "cli/commands.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
+#include "model/forge/variant.hpp"
+#include "pipeline/ls_json.hpp"
 #include "pipeline/ls_run.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
@@ -22,145 +20,52 @@
 namespace anvil::cli {
 namespace {
 
-using LsJson = rapidjson::PrettyWriter<rapidjson::OStreamWrapper>;
-
-// A path as a JSON string: as given when it is UTF-8, else in the spelling of data-file names (bytes
-// that are not text cannot go into JSON as they are).
-std::string ls_json_path(const std::string& path) {
-  rapidjson::StringStream in(path.c_str());
-  rapidjson::StringBuffer ignored;
-  while (in.Tell() < path.size())
-    if (!rapidjson::UTF8<>::Validate(in, ignored)) return forge::printable_name(path);
-  return path;
-}
-
-// What ls shows of a data file before reading its blocks: from the tables alone. Its name is the one every
-// command takes (data_file_names), spelled by printable_name, so that a control character in an archive
-// never reaches the terminal.
-void ls_table_members(LsJson& out, const forge::Archive& archive, const std::vector<std::string>& names,
-                      std::size_t i) {
-  const forge::DataFileAt& f = archive.files[i];
-  out.Key("index");
-  out.Uint64(i);
-  out.Key("file_id");
-  out.String(forge::format_id(f.index.file_id.value, archive.variant()));
-  out.Key("name");
-  out.String(names[i]);
-  out.Key("file_type");
-  out.String(absl::StrFormat("0x%08x", f.name.file_type));
-  out.Key("header_offset");
-  out.Uint64(f.index.offset);
-  out.Key("stored_offset");
-  out.Uint64(f.stored_offset());
-  out.Key("stored_size");
-  out.Uint64(f.index.size);
-  out.Key("layout");  // the data-file layout (FORGE.md 7)
-  out.Uint64(archive.variant().layout);
-}
-
-// Prints the listing: lines, or one JSON document (an array of them for several archives).
+// Prints the listing: lines, or one JSON document (an array of them for several; pipeline/ls_json.hpp).
 class LsPrinter {
  public:
-  LsPrinter(bool json, bool objects, bool several)
-      : json_(json), objects_(objects), several_(several), stream_(std::cout), out_(stream_) {
-    if (json_ && several_) out_.StartArray();
+  LsPrinter(bool json, bool objects, bool several) : objects_(objects), several_(several) {
+    if (json) json_.emplace(std::cout, several, objects);
   }
 
   // An archive that cannot be listed: said on stderr (by the caller), and an entry of the JSON array.
   void unlisted(const std::string& path, const std::string& reason) {
-    if (!json_ || !several_) return;
-    out_.StartObject();
-    out_.Key("archive");
-    out_.String(ls_json_path(path));
-    out_.Key("error");
-    out_.String(reason);
-    out_.EndObject();
+    if (json_) json_->unlisted(path, reason);
   }
 
   void head(const std::string& path, const forge::Archive& archive) {
-    if (json_) {
-      out_.StartObject();
-      out_.Key("archive");
-      out_.String(ls_json_path(path));
-      out_.Key("version");
-      out_.Uint64(archive.header.version);
-      out_.Key("datafiles");
-      out_.StartArray();
-    } else if (several_) {
+    if (json_)
+      json_->head(path, archive);
+    else if (several_)
       std::cout << (listed_ > 0 ? "\n" : "") << path << ":\n";
-    }
     ++listed_;
   }
 
   // False when the data file does not read (said on stderr).
   bool data_file(const std::string& path, const forge::Archive& archive, const std::vector<std::string>& names,
                  std::size_t i, const forge::ListedSummary& s) {
-    if (!s.ok()) {
-      error(path + ": " + std::string(s.status().message()));
-      if (json_) {
-        out_.StartObject();
-        ls_table_members(out_, archive, names, i);
-        out_.Key("error");
-        out_.String(std::string(s.status().message()));
-        out_.EndObject();
-      }
-      return false;
-    }
+    if (!s.ok()) error(path + ": " + std::string(s.status().message()));
     if (json_)
-      data_file_json(archive, names, i, *s);
-    else
+      json_->data_file(archive, names, i, s);
+    else if (s.ok())
       data_file_line(archive, names, *s);
-    return true;
+    return s.ok();
   }
 
   void tail(const forge::Archive& archive, const forge::ArchiveChecksums& checksums) {
-    if (json_) {
-      out_.EndArray();
-      out_.Key("checksum_rule");
-      out_.String(checksums.verdict.name());
-      out_.Key("checksum_blocks_matched");
-      out_.Uint64(checksums.verdict.matched);
-      out_.Key("checksum_blocks");
-      out_.Uint64(checksums.verdict.blocks);
-      out_.EndObject();
-    } else {
+    if (json_)
+      json_->tail(checksums);
+    else
       std::cout << absl::StrFormat("%s, archive version %d, checksum rule of the archive: %s\n",
                                    counted(archive.files.size(), "data file"), archive.header.version,
                                    checksums.describe());
-    }
   }
 
   void end() {
-    if (json_ && several_) out_.EndArray();
-    if (json_ && (several_ || out_.IsComplete())) std::cout << "\n";
+    if (json_) json_->end();
     std::cout.flush();
   }
 
  private:
-  void data_file_json(const forge::Archive& archive, const std::vector<std::string>& names, std::size_t i,
-                      const forge::DataFileSummary& s) {
-    out_.StartObject();
-    ls_table_members(out_, archive, names, i);
-    out_.Key("decompressed_size");
-    out_.Uint64(s.decompressed_size);
-    out_.Key("compression");
-    out_.String(std::string(forge::compression_name(s.compression)));
-    out_.Key("checksum_rule");
-    out_.String(s.rule);
-    if (objects_) {
-      out_.Key("entries");
-      out_.Uint64(s.entries);
-      out_.Key("objects");
-      out_.StartObject();
-      for (const auto& [name, n] : s.objects) {
-        out_.Key(name);
-        out_.Uint64(n);
-      }
-      out_.EndObject();
-    }
-    out_.EndObject();
-  }
-
   void data_file_line(const forge::Archive& archive, const std::vector<std::string>& names,
                       const forge::DataFileSummary& s) const {
     std::cout << absl::StrFormat("%4d  %s  %-32s  type 0x%08x  stored %d  decompressed %d  %s  checksum %s  layout %d",
@@ -175,10 +80,9 @@ class LsPrinter {
     std::cout << "\n";
   }
 
-  bool json_, objects_, several_;
+  bool objects_, several_;
   std::size_t listed_ = 0;
-  rapidjson::OStreamWrapper stream_;
-  LsJson out_;
+  std::optional<forge::LsJson> json_;
 };
 
 // Lists one archive; false when it, or one of its data files, does not read.
@@ -201,12 +105,46 @@ bool list_archive(const std::string& path, const std::string& game_option, bool 
   const forge::Archive& archive = o.archive->archive;
   printer.head(path, archive);
   bool all_read = true;
-  const forge::ArchiveChecksums checksums = forge::list_data_files(
+  const forge::ArchiveChecksums& checksums = forge::list_data_files(
       *o.input, archive, {objects, o.archive->game}, [&](std::size_t i, forge::ListedSummary& s) {
         all_read = printer.data_file(path, archive, o.names, i, s) && all_read;
       });
   printer.tail(archive, checksums);
   return all_read;
+}
+
+// `anvilrt ls --help`: the versions and compressions it names are the table's (model/forge/variant_table.hpp).
+std::string ls_usage() {
+  const u32 wide_ids = forge::variant_table::first_version(&forge::VersionRow::wide_ids);
+  const u32 no_header = forge::variant_table::first_version(&forge::VersionRow::file_header, false);
+  return absl::StrFormat(
+      "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
+      "One line per data file of a .forge archive (version %s): index, file_id, name, file_type,\n"
+      "stored size,\n"
+      "decompressed size, compression (%s) and the archive's checksum rule its\n"
+      "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
+      "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
+      "half do, with its count; none otherwise (no block checked). A data file holding a block the rule\n"
+      "does not match is damaged: one error line naming the block, no row. Read from the block tables\n"
+      "and the stored blocks' checksums (decompressed only when no rule over the stored bytes wins):\n"
+      "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does), and\n"
+      "the objects are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
+      "whose bodies carve anything).\n"
+      "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
+      "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
+      "(docs/data-file-names.md).\n"
+      "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
+      "A folder (a game folder, docs/game-folders.md) stands for the .forge archives directly in it, an\n"
+      "interrupted change there finished or rolled back first (said on stderr).\n"
+      "--json: {\"archive\", \"version\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its\n"
+      "index, file_id (8 hex digits, 16 in archive version %d), name, file_type, offset (its index entry's:\n"
+      "the archive offset of its 440-byte header; version %d has none, and it is that of its stored bytes),\n"
+      "stored_offset (of its stored bytes, right after that header), size (of its stored bytes), layout, and\n"
+      "either\n"
+      "decompressed_size, compression, checksum_rule (and with --objects entries, objects) or, when it\n"
+      "does not read, \"error\" (also said on stderr).\n"
+      "Exit 0; 2 when an archive or a data file does not read.",
+      forge::known_versions(), forge::known_compression_names(), wide_ids, no_header);
 }
 
 }  // namespace
@@ -224,34 +162,7 @@ int run_ls(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv,
-             "usage: anvilrt ls FORGE... [--json] [--objects] [--game GAMES|auto] [--jobs N] [-q] [-v]\n\n"
-             "One line per data file of a .forge archive (version 25, 26 or 27): index, file_id, name, file_type,\n"
-             "stored size,\n"
-             "decompressed size, compression (lzo1x, lzo2a, lzo1c, plain) and the archive's checksum rule its\n"
-             "blocks are checked by (n/a without checksums). Then that rule: the candidate (adler32-0|1 over the\n"
-             "stored or the decompressed bytes) most checksummed blocks of the archive match, when more than\n"
-             "half do, with its count; none otherwise (no block checked). A data file holding a block the rule\n"
-             "does not match is damaged: one error line naming the block, no row. Read from the block tables\n"
-             "and the stored blocks' checksums (decompressed only when no rule over the stored bytes wins):\n"
-             "quick on any archive. With --objects every block is decompressed (as `anvilrt verify` does), and\n"
-             "the objects are carved in the dialect of --game (auto: the one that carves more of the first data file\n"
-             "whose bodies carve anything).\n"
-             "A name is printed with bytes outside printable ASCII, and \\, as \\xNN (as verify and dump spell it),\n"
-             "and as NAME@0xID when an earlier data file has it (case ignored): the name every command takes\n"
-             "(docs/data-file-names.md).\n"
-             "Several archives: each listed after a line \"FORGE:\"; with --json, an array of their documents.\n"
-             "A folder (a game folder, docs/game-folders.md) stands for the .forge archives directly in it, an\n"
-             "interrupted change there finished or rolled back first (said on stderr).\n"
-             "--json: {\"archive\", \"version\", \"datafiles\": [...], \"checksum_rule\"}; each data file has its\n"
-             "index, file_id (8 hex digits, 16 in archive version 27), name, file_type, header_offset (the archive\n"
-             "offset of its 440-byte header; version 27 has none), stored_offset (of its stored bytes, right after\n"
-             "that header), stored_size, and either\n"
-             "decompressed_size, compression, checksum_rule (and with --objects entries, objects) or, when it\n"
-             "does not read, \"error\" (also said on stderr).\n"
-             "Exit 0; 2 when an archive or a data file does not read.",
-             options, {{"archives", "FORGE", -1}}, common, vm, code))
-    return code;
+  if (!parse(argc, argv, ls_usage().c_str(), options, {{"archives", "FORGE", -1}}, common, vm, code)) return code;
   if (!check_game_option(game_option)) return kBadInput;
   const forge::ArchivePaths archives = forge::archive_paths(paths);
   for (const std::string& line : archives.said) std::cerr << "anvilrt: " << line << "\n";

@@ -127,7 +127,7 @@ NewDataFile random_new_data_file(Rng& rng, const ForgeRecord::DataFile& f, u64 i
   if (f.form == StoredForm::block_set_then_chunks) file.raw_size = static_cast<u32>(f.decoded.size());
   // Every kept run of the name entry and the data file header random, as the declarations lay them out.
   for_each_kept(file.name, variant, [&](std::string_view, std::span<u8> run) { random_run(rng, run); });
-  file.name.file_type = kFileType;
+  file.name.file_type.value = kFileType;
   set_name(file.name.name, f.name);
   set_name(file.header.name, f.name);
   for_each_kept(file.header, variant, [&](std::string_view, std::span<u8> run) { random_run(rng, run); });

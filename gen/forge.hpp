@@ -23,8 +23,8 @@ struct ForgeOptions {
   u64 visuals = 8;    // Visuals per entry body
   u64 seed = 1;
   u64 block_size = 0x8000;  // decompressed bytes per block or chunk (the last of a set may be shorter)
-  u32 version = 25;         // the archive version (FORGE.md 7): 25, 26 or 27
-  u8 layout = 1;            // the data-file layout (FORGE.md 7): 0, 1 (AC2), 2 or 3
+  u32 version = forge::ForgeVariant::kFirst;  // the archive version (FORGE.md 7; forge::known_versions())
+  u8 layout = 1;  // the data-file layout (FORGE.md 7; forge::known_layouts()): AC2's unless told
 };
 
 // How a generated data file is stored (gen writes every form but `empty`).

@@ -7,6 +7,7 @@
 #include "pipeline/forge_list.hpp"
 #include "platform/staged_folder.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::forge {
 
@@ -44,7 +45,7 @@ absl::StatusOr<ExtractOutcome> extract(std::span<const u8> bytes, const Archive&
   if (options.write_list)
     if (auto s = folder->check(std::string(kListFile), options.no_clobber); !s.ok()) return s;
   ExtractOutcome out;
-  const ChecksumVerdict checksums = archive_checksums(bytes, archive).verdict;
+  const ChecksumVerdict& checksums = checksum_rule(bytes, archive).verdict;
   ForgeList list = list_head(archive, checksums);
   const std::vector<std::string> unique = data_file_names(archive);
   for (std::size_t k = 0; k < selected.size(); ++k) {

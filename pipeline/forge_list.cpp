@@ -56,7 +56,7 @@ ListedDataFile listed_data_file(const Archive& archive, std::size_t index, const
   d.file = file_name_of(name, index) + ".data";
   d.file_id = f.index.file_id.value;
   d.name_entry = text_of(f.name.name.bytes);
-  d.file_type = f.name.file_type;
+  d.file_type = f.name.file_type.value;
   d.stored.form = stored_form_of(stored);
   d.stored.variant = archive.variant();
   d.stored.prefix = stored.prefix;

@@ -187,7 +187,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       NewDataFile file;
       file.file_id = d.file_id;
       copy_kept(d.name_kept, file.name, variant);
-      file.name.file_type = d.file_type;
+      file.name.file_type.value = d.file_type;
       file.name.name = fixed_name<128>(d.name_entry);
       if (d.raw_size.kind == RawSize::decompressed) {
         if (data->bytes().size() > std::numeric_limits<u32>::max())
@@ -224,7 +224,7 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
       const ListedDataFile& d = list.datafiles[k];
       const DataFileAt& f = archive->files[k];
       if (f.index.file_id.value != d.file_id || data_file_name(f) != std::string_view(d.name_entry).substr(0, 128) ||
-          f.name.file_type != d.file_type)
+          f.name.file_type.value != d.file_type)
         return not_read_back(absl::StrCat(data_file_label(*archive, k), ": its id, name or type is not the list's"));
       auto read = read_data_file(written, *archive, k, verdict);
       if (!read.ok()) return not_read_back(std::string(read.status().message()));

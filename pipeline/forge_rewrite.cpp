@@ -11,6 +11,7 @@
 #include "platform/replace_file.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/forge/variant_resolver.hpp"
 #include "reader/input_file.hpp"
 
 namespace anvil::forge {
@@ -71,7 +72,7 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
     // held once, not twice).
     if (mapped) input->release(archive->files[change.index].stored_offset(), archive->files[change.index].index.size);
     if (stored->compressed && !checksums && !found) {
-      found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+      found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
                 if (mapped) input->release(offset, size);
               }).verdict;
     }
@@ -109,7 +110,7 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
       if (stored.ok() && stored->compressed) like = std::move(*stored);
     }
     if (like && !checksums && !found)
-      found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+      found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
                 if (mapped) input->release(offset, size);
               }).verdict;
     const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
@@ -183,7 +184,7 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
     const DataFileAt& b = after->files[j];
     auto change = std::find_if(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == i; });
     if (a.index.file_id.value != b.index.file_id.value || a.name.name.bytes != b.name.name.bytes ||
-        a.name.file_type != b.name.file_type)
+        a.name.file_type.value != b.name.file_type.value)
       return absl::InternalError(data_file_label(*after, j) + ": its entries are not those of " +
                                  data_file_label(*before, i));
     if (change == changes.end()) {
@@ -206,7 +207,8 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
   }
   for (const DataFileAddition& add : edit.added) {
     const DataFileAt& b = after->files[j];
-    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id || b.name.file_type != add.file_type)
+    if (data_file_name(b) != add.name || b.index.file_id.value != add.file_id ||
+        b.name.file_type.value != add.file_type)
       return absl::InternalError(data_file_label(*after, j) + ": is not listed as the new data file '" +
                                  printable_name(add.name) + "'");
     auto read = read_data_file(written, *after, j, checksums);
@@ -252,7 +254,7 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
     if (!archive.ok()) return in_archive(archive.status());
     layout = archive->variant().layout;
     const bool mapped = input && input->bytes().data() == bytes.data();
-    found = archive_checksums(bytes, *archive, [&](u64 offset, u64 size) {
+    found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
               if (mapped) input->release(offset, size);
             }).verdict;
     checksums = &*found;

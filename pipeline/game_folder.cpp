@@ -68,20 +68,22 @@ FolderLevels::~FolderLevels() {
 }
 
 // The archive's checksum vote from the votes the cache keeps, when it keeps every data file's and they
-// settle the rule (as the vote over the stored bytes does: archive_checksums); otherwise the archive votes,
-// and the cache learns each data file's vote.
+// settle the rule (as the vote over the stored bytes does: archive_checksums), unless the archive voted
+// already; otherwise the archive votes, and the cache learns each data file's vote.
 void FolderLevels::use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints) {
-  forge::ArchiveChecksums known;
-  forge::ChecksumVote total;
-  for (const DataFilePrint& print : prints) {
-    const forge::ChecksumVote* vote = keys_->find_vote(print);
-    if (vote == nullptr) break;
-    known.files.push_back(*vote);
-    total += *vote;
-  }
-  if (known.files.size() == prints.size()) {
-    known.verdict = forge::judge(total);
-    if (known.verdict.settled()) return set.use_checksums(std::move(known));
+  if (set.archive().checksums() == nullptr) {  // not voted yet by a data file read before
+    forge::ArchiveChecksums known;
+    forge::ChecksumVote total;
+    for (const DataFilePrint& print : prints) {
+      const forge::ChecksumVote* vote = keys_->find_vote(print);
+      if (vote == nullptr) break;
+      known.files.push_back(*vote);
+      total += *vote;
+    }
+    if (known.files.size() == prints.size()) {
+      known.verdict = forge::judge(total);
+      if (known.verdict.settled()) return set.use_checksums(std::move(known));
+    }
   }
   const forge::ArchiveChecksums& voted = set.checksums();
   for (std::size_t i = 0; i < prints.size() && i < voted.files.size(); ++i) keys_->add_vote(prints[i], voted.files[i]);

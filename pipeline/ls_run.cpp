@@ -5,6 +5,7 @@
 
 #include "model/parallel.hpp"
 #include "pipeline/game_folder.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::forge {
 
@@ -27,24 +28,27 @@ ArchivePaths archive_paths(const std::vector<std::string>& named) {
   return out;
 }
 
-ArchiveChecksums list_data_files(const InputFile& input, const Archive& archive, const ListOptions& options,
-                                 const std::function<void(std::size_t index, ListedSummary& summary)>& each) {
+const ArchiveChecksums& list_data_files(const InputFile& input, const Archive& archive, const ListOptions& options,
+                                        const std::function<void(std::size_t index, ListedSummary& summary)>& each) {
   const unsigned threads = std::min(thread_budget(), 1024u);
   // The vote reads every stored byte, on all the command's threads. Without `objects` the tables are read
-  // in the same pass, right after each data file votes, and its pages are dropped then.
-  std::vector<std::optional<ListedSummary>> tables(options.objects ? 0 : archive.files.size());
-  const ArchiveChecksums checksums =
-      options.objects
-          ? archive_checksums(input.bytes(), archive, {}, threads)
-          : archive_checksums_then(
-                input.bytes(), archive,
-                [&](std::size_t i) {
-                  tables[i] = summarize_tables(input.bytes(), archive, i);
-                  input.release(archive.files[i].index.offset, archive.files[i].end() - archive.files[i].index.offset);
-                },
-                threads);
+  // in the same pass, right after each data file votes, and its pages are dropped then; the vote is then
+  // the archive's (resolve_checksums), as the resolver would have made it.
+  const bool tables_while_voting = !options.objects && archive.checksums() == nullptr;
+  std::vector<std::optional<ListedSummary>> tables(tables_while_voting ? archive.files.size() : 0);
+  if (tables_while_voting)
+    resolve_checksums(archive, archive_checksums_then(
+                                   input.bytes(), archive,
+                                   [&](std::size_t i) {
+                                     tables[i] = summarize_tables(input.bytes(), archive, i);
+                                     input.release(archive.files[i].index.offset,
+                                                   archive.files[i].end() - archive.files[i].index.offset);
+                                   },
+                                   threads));
+  const ArchiveChecksums& checksums = checksum_rule(input.bytes(), archive, {}, threads);
   auto summarize_one = [&](std::size_t i) -> ListedSummary {
     if (options.objects) return summarize(input.bytes(), archive, i, true, options.game, checksums);
+    if (!tables_while_voting) return summarize(input.bytes(), archive, i, false, options.game, checksums);
     if (!tables[i]->ok()) return tables[i]->status();
     return judged(std::move(**tables[i]), input.bytes(), archive, checksums);
   };

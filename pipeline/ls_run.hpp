@@ -38,9 +38,10 @@ struct ListOptions {
 using ListedSummary = absl::StatusOr<DataFileSummary>;
 
 // Sums up every data file of `archive`, calling `each` with each in index order (on one thread at a time),
-// and returns the archive's checksum rule. Without `objects` a data file's pages are dropped once it is
-// read: each is read once, and the archive is never mapped whole.
-ArchiveChecksums list_data_files(const InputFile& input, const Archive& archive, const ListOptions& options,
-                                 const std::function<void(std::size_t index, ListedSummary& summary)>& each);
+// and returns the archive's checksum rule (Archive::checksums(), voted here unless voted before). Without
+// `objects` a data file's pages are dropped once it is read: each is read once, and the archive is never
+// mapped whole.
+const ArchiveChecksums& list_data_files(const InputFile& input, const Archive& archive, const ListOptions& options,
+                                        const std::function<void(std::size_t index, ListedSummary& summary)>& each);
 
 }  // namespace anvil::forge

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "model/parallel.hpp"
-#include "pipeline/checksum_votes.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil {
 namespace {
@@ -29,7 +29,7 @@ std::vector<Job> jobs_of(std::span<const VerifyInput> inputs) {
 class VerifyJobs {
  public:
   VerifyJobs(std::span<const VerifyInput> inputs, const VerifyRunOptions& options)
-      : inputs_(inputs), options_(options), jobs_(jobs_of(inputs)), votes_(inputs.size()) {
+      : inputs_(inputs), options_(options), jobs_(jobs_of(inputs)) {
     for (const VerifyInput& in : inputs) total_ += in.bytes.size();
     // Cores left over when there are fewer jobs than cores go to each job's objects (one large file).
     per_job_ = static_cast<unsigned>(std::clamp<u64>(threads() / std::max<std::size_t>(jobs_.size(), 1), 1, 1024));
@@ -37,7 +37,12 @@ class VerifyJobs {
 
   static unsigned threads() { return std::min(thread_budget(), 1024u); }
   const std::vector<Job>& jobs() const { return jobs_; }
-  const forge::ChecksumVerdict& verdict(std::size_t input) const { return votes_.voted(input).verdict; }
+  // The archive's rule once its data files' jobs voted it (none voted for an archive without data files).
+  const forge::ChecksumVerdict& verdict(std::size_t input) const {
+    static const forge::ArchiveChecksums kNotVoted;
+    const forge::ArchiveChecksums* voted = inputs_[input].archive->checksums();
+    return (voted != nullptr ? *voted : kNotVoted).verdict;
+  }
 
   VerifyStep run(const Job& job) {
     const VerifyInput& in = inputs_[job.input];
@@ -56,7 +61,7 @@ class VerifyJobs {
     } else if (in.archive) {
       step.kind = VerifyStep::Kind::archive_data_file;
       // The vote takes all the command's cores: the other jobs of the archive wait for it.
-      const forge::ArchiveChecksums& checksums = votes_.of(job.input, in.bytes, *in.archive);
+      const forge::ArchiveChecksums& checksums = forge::checksum_rule(in.bytes, *in.archive, {}, threads());
       step.verified = forge::verify_data_file(in.bytes, *in.archive, job.datafile, v, checksums.verdict);
       progress(in.archive->files[job.datafile].index.size);
     } else if (in.source.kind == SourceKind::data_file) {
@@ -90,7 +95,6 @@ class VerifyJobs {
   std::span<const VerifyInput> inputs_;
   const VerifyRunOptions& options_;
   std::vector<Job> jobs_;
-  forge::ChecksumVotes votes_;
   std::size_t total_ = 0;
   unsigned per_job_ = 1;
 };

@@ -6,8 +6,8 @@
 
 #include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
-#include "pipeline/checksum_votes.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/forge/variant_resolver.hpp"
 
 namespace anvil::stats {
 namespace {
@@ -46,12 +46,13 @@ struct JobResult {
 class StatsJobs {
  public:
   StatsJobs(std::span<const StatsInput> inputs, const StatsRunOptions& options)
-      : inputs_(inputs), options_(options), jobs_(jobs_of(inputs)), votes_(inputs.size()) {
+      : inputs_(inputs), options_(options), jobs_(jobs_of(inputs)) {
     for (const StatsInput& in : inputs) total_ += in.bytes.size();
   }
 
   const std::vector<Job>& jobs() const { return jobs_; }
-  const forge::ArchiveChecksums& checksums(std::size_t input) const { return votes_.voted(input); }
+  // The archive's vote, taken by the first of its data files' jobs.
+  const forge::ArchiveChecksums& checksums(std::size_t input) const { return *inputs_[input].archive->checksums(); }
 
   JobResult run(const Job& job) {
     JobResult r;
@@ -87,7 +88,8 @@ class StatsJobs {
     r.carved = true;  // a data file of an archive is always counted
     r.stored = archive.files[d].index.size;
     // The vote takes all the command's cores: the other jobs of the archive wait for it.
-    const forge::ArchiveChecksums& checksums = votes_.of(job.input, in.bytes, archive);
+    const forge::ArchiveChecksums& checksums =
+        forge::checksum_rule(in.bytes, archive, {}, std::min(thread_budget(), 1024u));
     auto read = forge::read_data_file(in.bytes, archive, d, checksums.verdict);
     if (!read.ok()) {
       r.failure = std::string(read.status().message());
@@ -116,7 +118,6 @@ class StatsJobs {
   std::span<const StatsInput> inputs_;
   const StatsRunOptions& options_;
   std::vector<Job> jobs_;
-  forge::ChecksumVotes votes_;
   std::size_t total_ = 0;
 };
 

@@ -199,9 +199,9 @@ TEST_F(CliEdges, LsSeveralArchivesOffsetsAndErrors) {
     ASSERT_EQ(files.Size(), record.files.size());
     for (rapidjson::SizeType i = 0; i < files.Size(); ++i) {
       const auto& f = record.files[i];
-      EXPECT_EQ(files[i]["header_offset"].GetUint64(), f.header_offset);
+      EXPECT_EQ(files[i]["offset"].GetUint64(), f.header_offset);
       EXPECT_EQ(files[i]["stored_offset"].GetUint64(), f.header_offset + 440);
-      EXPECT_EQ(files[i]["stored_size"].GetUint64(), f.stored_size);
+      EXPECT_EQ(files[i]["size"].GetUint64(), f.stored_size);
       EXPECT_EQ(files[i]["name"].GetString(), f.name);
       const bool unreadable = a == 2 && i == 1;
       EXPECT_EQ(files[i].HasMember("error"), unreadable);

@@ -70,7 +70,7 @@ TEST(ForgeCli, LsJsonWithObjects) {
     const auto& f = record.files[i];
     EXPECT_EQ(files[i]["file_id"].GetString(), absl::StrFormat("0x%08x", f.file_id));
     EXPECT_EQ(files[i]["name"].GetString(), f.name);
-    EXPECT_EQ(files[i]["stored_size"].GetUint64(), f.stored_size);
+    EXPECT_EQ(files[i]["size"].GetUint64(), f.stored_size);
     EXPECT_EQ(files[i]["decompressed_size"].GetUint64(), f.decoded.size());
     EXPECT_EQ(files[i]["entries"].GetUint64(), f.entries);
     EXPECT_EQ(files[i]["objects"]["Visual"].GetUint64(), f.visuals);

@@ -50,7 +50,7 @@ TEST(KeptBytes, SetThenReadGivesTheSameBytesInTheirFields) {
   std::iota(bytes.begin(), bytes.end(), u8{1});
   NameEntry entry;
   entry.raw_size = 77;
-  entry.file_type = 88;
+  entry.file_type.value = 88;
   ASSERT_TRUE(set_kept_bytes(entry, v, bytes));
   EXPECT_EQ(kept_bytes(entry, v), bytes);
   EXPECT_EQ(entry.unknown_0.bytes[0], 1);
@@ -58,7 +58,7 @@ TEST(KeptBytes, SetThenReadGivesTheSameBytesInTheirFields) {
   EXPECT_EQ(entry.unknown_2.bytes[0], 37);
   EXPECT_EQ(entry.unknown_27.bytes[3], 56);
   EXPECT_EQ(entry.raw_size, 77u);  // the fields anvilrt knows are left alone
-  EXPECT_EQ(entry.file_type, 88u);
+  EXPECT_EQ(entry.file_type.value, 88u);
 
   NameEntry copy;
   copy_kept(entry, copy, v);

@@ -155,7 +155,7 @@ TEST(ForgeJson, EveryFieldIsTheArchives) {
       EXPECT_EQ(str(j["file"]), want.name + ".data");
       EXPECT_EQ(str(j["file_id"]), absl::StrFormat("0x%08x", want.file_id));
       EXPECT_EQ(str(j["name_entry"]), want.name);
-      EXPECT_EQ(str(j["file_type"]), absl::StrFormat("0x%08x", f.name.file_type));
+      EXPECT_EQ(str(j["file_type"]), absl::StrFormat("0x%08x", f.name.file_type.value));
       EXPECT_EQ(str(j["compression"]), compression_name(want.compression));
       EXPECT_EQ(str(j["form"]), gen::stored_form_name(want.form));
       auto stored = read_stored(bytes, a, i);
@@ -331,7 +331,7 @@ TEST(Pack, HonoursEveryField) {
   const DataFileAt& f0 = a.files[0];
   EXPECT_EQ(f0.index.file_id.value, 0x0badf00du);
   EXPECT_EQ(data_file_name(f0), "renamed\x01");
-  EXPECT_EQ(f0.name.file_type, 0x12345678u);
+  EXPECT_EQ(f0.name.file_type.value, 0x12345678u);
   ASSERT_TRUE(s0->first && s0->second);
   EXPECT_EQ(s0->first->compression, 5);
   EXPECT_EQ(s0->second->compression, 2);

@@ -83,6 +83,7 @@ def compare(anvilrt, forge, tmp, label):
         raise Mismatch(f"{label}: anvilrt ls lists {len(theirs)} data files, the second reader {len(mine)}")
     for m, t in zip(mine, theirs):
         m["file_type"] = f"{m['file_type']:#010x}"
+        t = dict(t, stored_size=t["size"])  # ls --json names it as the index entry does
         for key in ("index", "file_id", "name", "file_type", "stored_size", "decompressed_size", "compression"):
             if m[key] != t[key]:
                 raise Mismatch(f"{label}: data file {m['index']} ({m['name']}): {key} is {t[key]!r} for "

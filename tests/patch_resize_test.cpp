@@ -103,7 +103,7 @@ std::map<std::string, DataFileAt> stored_places(const std::string& forge) {
   std::map<std::string, DataFileAt> out;
   rapidjson::Document doc = test::parse_json(r.out);
   for (const auto& d : doc["datafiles"].GetArray())
-    out[d["name"].GetString()] = {d["stored_offset"].GetUint64(), d["stored_size"].GetUint64()};
+    out[d["name"].GetString()] = {d["stored_offset"].GetUint64(), d["size"].GetUint64()};
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <utility>
 
 namespace anvil::forge {
 
@@ -36,6 +37,14 @@ const TableLayout& TableLayout::of(ForgeVariant variant) {
 void resolve_layout(Archive& archive, u8 layout) {
   if (archive.layout_) throw std::logic_error("resolve_layout: the archive's layout is resolved already");
   archive.layout_ = layout;
+}
+
+void resolve_checksums(const Archive& archive, ArchiveChecksums checksums) {
+  archive.checksums_.set(std::move(checksums), "resolve_checksums: the archive's checksum rule is resolved already");
+}
+
+const ArchiveChecksums& checksums_or_vote(const Archive& archive, const std::function<ArchiveChecksums()>& vote) {
+  return archive.checksums_.get_or_make(vote);
 }
 
 ForgeError::DataFile data_file_ref(const Archive& archive, std::size_t index) {

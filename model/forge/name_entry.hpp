@@ -9,7 +9,7 @@ namespace anvil::forge {
 struct NameEntry {
   u32 raw_size = 0;
   Opaque<12> unknown_0;
-  u32 file_type = 0;
+  Id32 file_type;  // JSON "0x" + 8 hex digits, as ids are
   Opaque<24> unknown_1;
   FixedString<128> name;
   Opaque<16> unknown_2;

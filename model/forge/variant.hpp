@@ -144,6 +144,10 @@ inline constexpr Text kTableTail = layout_condition(&LayoutRow::table_tail);
 inline constexpr Text kLayoutList = layouts_text();                      // "0, 1, 2 or 3"
 inline constexpr Text kCompressionIdList = compression_ids_text(false);  // "0, 1, 2 or 5"
 inline constexpr Text kCompressionNameList = compression_names_text();   // "plain, lzo1x, lzo2a or lzo1c"
+inline constexpr Text kCompressedNames = compressed_names_text();        // "LZO1X, LZO2A or LZO1C"
+inline constexpr Text kVersionChoices = version_choices();               // "25|26|27"
+inline constexpr Text kLayoutChoices = layout_choices();                 // "0|1|2|3"
+inline constexpr Text kVersionsWithGames = versions_with_games();  // "25 (AC1 to Revelations), 26 or 27 (Unity: ...)"
 inline constexpr Text kCompressionMustBe = [] {
   Text t;
   return t.add("compression must be ").add(compression_ids_text(true).view());
@@ -170,6 +174,15 @@ inline constexpr const char* kTableTail = variant_text::kTableTail.c_str();     
 inline constexpr const char* known_layouts() { return variant_text::kLayoutList.c_str(); }
 inline constexpr const char* known_compression_ids() { return variant_text::kCompressionIdList.c_str(); }
 inline constexpr const char* known_compression_names() { return variant_text::kCompressionNameList.c_str(); }
+// The help texts' lists, from the same rows: "LZO1X, LZO2A or LZO1C"; "25|26|27" and "0|1|2|3" (usage
+// lines); the versions and the layouts with the games that write them.
+inline constexpr const char* compressed_names() { return variant_text::kCompressedNames.c_str(); }
+inline constexpr const char* version_choices() { return variant_text::kVersionChoices.c_str(); }
+inline constexpr const char* layout_choices() { return variant_text::kLayoutChoices.c_str(); }
+inline constexpr const char* versions_with_games() { return variant_text::kVersionsWithGames.c_str(); }
+inline std::string layouts_with_games(unsigned default_layout) {
+  return std::string(variant_table::layouts_with_games(default_layout).view());
+}
 
 // Walks a declaration as the byte writer would, adding up the bytes of its fields and noting where the
 // field named `wanted` starts: on a default value, the fixed sizes and offsets of the tables of FORGE.md 1;

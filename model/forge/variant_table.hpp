@@ -34,14 +34,20 @@ struct VersionRow {
   bool version_tail = false;      // [u32 x][x bytes] right after a data file's entries' table, in the layouts
                                   // that have one (LayoutRow::version_tail)
   std::array<u8, 4> likeliest{};  // its data-file layouts, the likeliest first (pyUbiForge2's game classes)
+  std::string_view games;         // the games known to write it, as the help texts name them ("" when none is)
 };
 
 inline constexpr VersionRow kVersionRows[] = {
     // AC1 (layout 0), AC2 to Revelations (layout 1), and the rest after.
-    {.version = 25, .likeliest = {1, 0, 2, 3}},
-    {.version = 26, .version_tail = true, .likeliest = {1, 2, 3, 0}},
+    {.version = 25, .likeliest = {1, 0, 2, 3}, .games = "AC1 to Revelations"},
+    {.version = 26, .version_tail = true, .likeliest = {1, 2, 3, 0}, .games = ""},
     // Unity (layout 3).
-    {.version = 27, .wide_ids = true, .file_header = false, .kept_27 = true, .likeliest = {3, 2, 1, 0}},
+    {.version = 27,
+     .wide_ids = true,
+     .file_header = false,
+     .kept_27 = true,
+     .likeliest = {3, 2, 1, 0},
+     .games = "Unity"},
 };
 
 // The facts of one data-file layout (pyUbiForge2's DataFileFormat 0-3): not in the file, found by content
@@ -53,13 +59,14 @@ struct LayoutRow {
   bool wide_entries = false;  // an entry's id a u64, and e pairs of 2 bytes after its i16 e when e > 0
   bool table_tail = false;    // [u32 m][m bytes] after the entries' table
   bool version_tail = false;  // the version's tail (VersionRow::version_tail) is there
+  std::string_view games;     // the games whose data files are laid out so, as the help texts name them
 };
 
 inline constexpr LayoutRow kLayoutRows[] = {
-    {},                                                                                        // AC1's
-    {.prefix = StoredPrefix::pairs, .extra = true, .table_tail = true, .version_tail = true},  // AC2's
-    {.prefix = StoredPrefix::bytes, .extra = true, .wide_entries = true, .version_tail = true},
-    {.wide_counts = true, .extra = true, .wide_entries = true, .version_tail = true},
+    {.games = "AC1"},
+    {.prefix = StoredPrefix::pairs, .extra = true, .table_tail = true, .version_tail = true, .games = "AC2"},
+    {.prefix = StoredPrefix::bytes, .extra = true, .wide_entries = true, .version_tail = true, .games = "AC3, AC4"},
+    {.wide_counts = true, .extra = true, .wide_entries = true, .version_tail = true, .games = "Unity"},
 };
 
 // The bytes of one element of a stored prefix: 8, 1, or 0 without one.
@@ -231,6 +238,56 @@ constexpr Text compression_names_text() {
     t.joint(i, std::size(kCompressionRows), " or ").add(kCompressionRows[i].name);
   return t;
 }
+// "25|26|27" and "0|1|2|3": the versions and the layouts as a usage line offers them.
+constexpr Text version_choices() {
+  Text t;
+  for (std::size_t i = 0; i < std::size(kVersionRows); ++i) t.add(i == 0 ? "" : "|").number(kVersionRows[i].version);
+  return t;
+}
+constexpr Text layout_choices() {
+  Text t;
+  for (std::size_t i = 0; i < std::size(kLayoutRows); ++i) t.add(i == 0 ? "" : "|").number(static_cast<u32>(i));
+  return t;
+}
+// "25 (AC1 to Revelations), 26 or 27 (Unity: 64-bit ids, no data file headers)": each version with the games
+// known to write it and what sets it apart from the first version.
+constexpr Text versions_with_games() {
+  Text t;
+  constexpr std::size_t n = std::size(kVersionRows);
+  for (std::size_t i = 0; i < n; ++i) {
+    const VersionRow& r = kVersionRows[i];
+    t.joint(i, n, " or ").number(r.version);
+    const bool differs = r.wide_ids || !r.file_header;
+    if (r.games.empty() && !differs) continue;
+    t.add(" (").add(r.games).add(r.games.empty() || !differs ? "" : ": ");
+    if (r.wide_ids) t.add("64-bit ids").add(r.file_header ? "" : ", ");
+    if (!r.file_header) t.add("no data file headers");
+    t.add(")");
+  }
+  return t;
+}
+// "0 (AC1), 1 (AC2, the default), 2 (AC3, AC4) or 3 (Unity)": each layout with the games that use it;
+// `default_layout` marked.
+constexpr Text layouts_with_games(unsigned default_layout) {
+  Text t;
+  constexpr std::size_t n = std::size(kLayoutRows);
+  for (std::size_t i = 0; i < n; ++i)
+    t.joint(i, n, " or ")
+        .number(static_cast<u32>(i))
+        .add(" (")
+        .add(kLayoutRows[i].games)
+        .add(i == default_layout ? ", the default)" : ")");
+  return t;
+}
+// "LZO1X, LZO2A or LZO1C": the algorithms of compressed data files, as prose names them.
+constexpr Text compressed_names_text() {
+  static_assert(kCompressionRows[0].algorithm == Compression::plain, "the first row is plain's");
+  Text t;
+  constexpr std::size_t n = std::size(kCompressionRows) - 1;  // the first row is "plain"
+  for (std::size_t i = 0; i < n; ++i) t.joint(i, n, " or ").upper(kCompressionRows[i + 1].name);
+  return t;
+}
+
 // "4, 7 and 8": the Oodle ids.
 constexpr Text oodle_ids_text() {
   Text t;

@@ -8,6 +8,7 @@
 #include "model/object.hpp"
 #include "model/parallel.hpp"
 #include "reader/forge/data_files.hpp"
+#include "reader/forge/variant_resolver.hpp"
 #include "reader/signature_ids.hpp"
 #include "reader/signature_search.hpp"
 
@@ -31,7 +32,7 @@ std::vector<std::size_t> ArchiveLevels::select(std::string_view selector) const 
 
 absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) const {
   std::size_t index = selected_.at(i);
-  auto read = read_data_file(bytes_, archive_, index, checksums_->verdict);
+  auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
   if (!read.ok()) return with_game(read.status(), game_name(game_));
   Decompressed data;
   data.bytes = read->decoded.bytes;
@@ -116,10 +117,7 @@ Extent ArchiveLevels::stored_extent(std::size_t i) const {
   return {file.stored_offset(), file.index.size};
 }
 
-const ArchiveChecksums& ArchiveLevels::checksums() {
-  if (!checksums_) checksums_ = archive_checksums(bytes_, archive_, release_voted_);
-  return *checksums_;
-}
+const ArchiveChecksums& ArchiveLevels::checksums() const { return checksum_rule(bytes_, archive_, release_voted_); }
 
 absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {
   auto data = decompressed(i);

@@ -65,11 +65,12 @@ class ArchiveLevels final : public LevelSet {
   Extent stored_extent(std::size_t i) const;
 
   // The archive's checksum rule and each data file's vote (FORGE.md 2), which decompressed() checks the
-  // blocks against: taken over the whole archive when a data file is first decompressed, unless given.
-  const ArchiveChecksums& checksums();
-  // Takes the checksum vote as given (before the first data file is decompressed): the votes of the data
-  // files a caller has kept, judged.
-  void use_checksums(ArchiveChecksums checksums) { checksums_ = std::move(checksums); }
+  // blocks against: the archive's (reader/forge/variant_resolver.hpp checksum_rule()), voted over the whole
+  // archive when a data file is first decompressed, unless given.
+  const ArchiveChecksums& checksums() const;
+  // Gives the archive its checksum vote (before the first data file is decompressed): the votes of the
+  // data files a caller has kept, judged (resolve_checksums(): once).
+  void use_checksums(ArchiveChecksums checksums) const { resolve_checksums(archive_, std::move(checksums)); }
   // Hands the archive ranges the vote has read to `release` (a mapped archive drops those pages, so that
   // the vote over a large archive keeps a small RSS).
   void release_voted_with(ReleaseFn release) { release_voted_ = std::move(release); }
@@ -87,7 +88,6 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> selected_;
   std::vector<std::string> names_;  // of every data file of the archive (data_file_names)
   std::map<std::size_t, Held> held_;
-  std::optional<ArchiveChecksums> checksums_;
   ReleaseFn release_voted_;
 };
 

@@ -231,18 +231,6 @@ inline ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archi
   return vote_decoded(bytes, archive, archive.variant(), index);
 }
 
-// The verdict of the archive and each data file's vote.
-struct ArchiveChecksums {
-  ChecksumVerdict verdict;
-  std::vector<ChecksumVote> files;  // per data file (archive.files order), over the candidates judged
-
-  // Whether data file `index` holds a block the rule does not match (never without a rule).
-  bool damaged(std::size_t index) const {
-    return verdict.rule && index < files.size() && !files[index].all_match(*verdict.rule);
-  }
-  std::string describe() const { return verdict.describe(); }
-};
-
 // The whole vote: over the stored bytes first (cheap: every data file skimmed, nothing decompressed), and
 // only when no candidate over the stored bytes wins more than half of the blocks, again over all four
 // candidates, decompressing every compressed data file block by block. `done`, when given, hears each

@@ -19,7 +19,7 @@ DataFileSummary table_fields(const Archive& archive, std::size_t index) {
   s.index = index;
   s.file_id = f.index.file_id.value;
   s.name = std::string(data_file_name(f));
-  s.file_type = f.name.file_type;
+  s.file_type = f.name.file_type.value;
   s.stored_size = f.index.size;
   return s;
 }

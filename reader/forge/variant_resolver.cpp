@@ -22,6 +22,11 @@ absl::StatusOr<OpenedArchive> open_archive(std::span<const u8> bytes, const Inpu
   return out;
 }
 
+const ArchiveChecksums& checksum_rule(std::span<const u8> bytes, const Archive& archive,
+                                      const std::function<void(u64 offset, u64 size)>& done, unsigned threads) {
+  return checksums_or_vote(archive, [&] { return archive_checksums(bytes, archive, done, threads); });
+}
+
 Game resolve_game(std::span<const u8> bytes, Archive& archive) {
   if (archive.resolved()) return detect_archive_game(bytes, archive);
   std::optional<LayoutEvidence> evidence;

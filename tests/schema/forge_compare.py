@@ -74,7 +74,7 @@ def compare_forge(anvilrt, path, work, reader, read_archive, read_data_file):
         for i, at in enumerate(section.index_entries):
             name = section.name_entries[i]
             row = {"file_id": f"0x{at.entry.file_id:0{digits}x}", "name": text(name.name),
-                   "file_type": f"0x{name.file_type:08x}", "stored_size": at.entry.size}
+                   "file_type": f"0x{name.file_type:08x}", "size": at.entry.size}
             stored = getattr(at, "stored", None)  # absent when the stored size is 0
             first = getattr(stored, "first", None)  # a field is there only when its condition holds
             if first is None:

@@ -271,7 +271,7 @@ absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> origina
     }
     std::copy(add.name.begin(), add.name.end(), f.header.name.bytes.begin());
     f.name.name = f.header.name;
-    f.name.file_type = add.file_type;
+    f.name.file_type.value = add.file_type;
     f.name.raw_size = static_cast<u32>(stored.size());
     f.index = {at, {add.file_id}, static_cast<u32>(stored.size())};
     f.header_size = layout.file_header;
