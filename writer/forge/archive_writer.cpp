@@ -161,218 +161,283 @@ absl::Status section_shares_bytes(u64 offset, std::size_t section, ForgeVariant 
                     .read_as = read_as_version(variant)}
       .status();
 }
-}  // namespace
 
-absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
-                                                     std::span<const Replacement> replacements, ByteSink& out,
-                                                     const TableChanges& changes, TableReport* report) {
-  const TableLayout& layout = archive.layout();
-  const unsigned version = layout.variant.code();
-  std::vector<bool> removed(archive.files.size(), false);
+// One write of an archive, in its steps: the changes checked, the replaced data files placed, the added ones
+// appended, every table re-encoded at its place, then the headers.
+class ArchiveWrite {
+ public:
+  ArchiveWrite(std::span<const u8> original, const Archive& archive, ByteSink& out)
+      : original_(original),
+        archive_(archive),
+        layout_(archive.layout()),
+        version_(layout_.variant.code()),
+        out_(out),
+        updated_(archive),
+        tables_(table_ranges(archive)),
+        stored_bytes_(stored_ranges(archive)),
+        alignment_(data_file_alignment(archive)),
+        end_(original.size()),
+        removed_(archive.files.size(), false),
+        header_written_(archive.files.size(), false) {}
+
+  absl::Status check(std::span<const Replacement> replacements, const TableChanges& changes);
+  absl::Status place(std::span<const Replacement> replacements);
+  absl::Status append(const TableChanges& changes);
+  absl::Status rewrite_tables();
+  absl::Status write_headers();
+  std::vector<Placement> placements() && { return std::move(placements_); }
+  TableReport report() && { return std::move(report_); }
+
+ private:
+  absl::Status place_one(const Replacement& r, const std::vector<u8>& stored);
+  absl::Status fill(u64 to, u8 padding);
+  bool free_room(u64 begin, u64 stop) const;
+  bool shares_bytes(u64 begin, u64 stop, u64 entry_size) const;
+  absl::Status place_table(i64& table, u64 was, u64 now, u64 entry_size, bool& moved);
+
+  std::span<const u8> original_;
+  const Archive& archive_;
+  const TableLayout& layout_;
+  const unsigned version_;
+  ByteSink& out_;
+  Archive updated_;
+  const std::vector<Written> tables_, stored_bytes_;
+  const u64 alignment_;
+  u64 end_;
+  std::vector<bool> removed_, header_written_;
+  std::vector<std::vector<u8>> stored_forms_;
+  // The new extents of data files rewritten where they were: a table that grows must not grow into them
+  // (an empty section's tables have no extent of their own, and may lie in a data file's room).
+  std::vector<Written> written_in_place_;
+  std::vector<Placement> placements_;
+  // The data files each section lists: the kept ones in their order, then the added ones in the last.
+  std::vector<std::vector<DataFileAt>> listed_;
+  // Where a table that grows may not grow into: what the archive holds, and each table placed.
+  std::vector<Written> occupied_;
+  TableReport report_;
+};
+
+absl::Status ArchiveWrite::check(std::span<const Replacement> replacements, const TableChanges& changes) {
   for (std::size_t i : changes.removed) {
-    if (i >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", i));
-    removed[i] = true;
+    if (i >= archive_.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", i));
+    removed_[i] = true;
   }
-  std::vector<std::vector<u8>> stored_forms;
   for (const Replacement& r : replacements) {
-    if (r.index >= archive.files.size()) return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
-    if (removed[r.index])
+    if (r.index >= archive_.files.size())
+      return absl::InvalidArgumentError(absl::StrFormat("no data file %d", r.index));
+    if (removed_[r.index])
       return absl::InvalidArgumentError(absl::StrFormat("data file %d is both replaced and removed", r.index));
-    stored_forms.push_back(encode_stored(r.stored));
+    stored_forms_.push_back(encode_stored(r.stored));
   }
-  if (!changes.added.empty() && archive.sections.empty())
+  if (!changes.added.empty() && archive_.sections.empty())
     return absl::FailedPreconditionError("the archive has no table section to list a new data file in");
   for (const AppendedDataFile& f : changes.added)
-    if (!layout.variant.wide_ids() && f.file_id > std::numeric_limits<u32>::max())
+    if (!layout_.variant.wide_ids() && f.file_id > std::numeric_limits<u32>::max())
       return absl::InvalidArgumentError(
           absl::StrFormat("the new data file '%s': the id 0x%x does not fit the 32 bits of archive version %d",
-                          printable_name(f.name), f.file_id, layout.variant.archive));
+                          printable_name(f.name), f.file_id, layout_.variant.archive));
   for (const AppendedDataFile& f : changes.added)
     if (f.name.size() > 128)
       return absl::InvalidArgumentError(absl::StrFormat(
           "the name '%s' has %d bytes; a data file's name holds at most 128", printable_name(f.name), f.name.size()));
-  const std::vector<Written> tables = table_ranges(archive);
-  if (auto s = check_no_overlap(original, archive, tables, replacements, stored_forms); !s.ok()) return s;
-  Archive updated = archive;
-  std::vector<Placement> placements;
-  if (auto s = out.write_original(original); !s.ok()) return s;
-  const std::vector<Written> stored_bytes = stored_ranges(archive);
-  const u64 alignment = data_file_alignment(archive);
-  u64 end = original.size();
+  if (auto s = check_no_overlap(original_, archive_, tables_, replacements, stored_forms_); !s.ok()) return s;
+  return out_.write_original(original_);
+}
 
-  // The new extents of data files rewritten where they were: a table that grows must not grow into them
-  // (an empty section's tables have no extent of their own, and may lie in a data file's room).
-  std::vector<Written> written_in_place;
-  for (std::size_t k = 0; k < replacements.size(); ++k) {
-    const Replacement& r = replacements[k];
-    const DataFileAt& old = archive.files[r.index];
-    DataFileAt& now = updated.files[r.index];
-    const std::vector<u8>& stored = stored_forms[k];
-    if (stored.size() > std::numeric_limits<u32>::max())
-      return absl::InvalidArgumentError(
-          absl::StrFormat("data file %d: %d stored bytes do not fit a u32 size", r.index, stored.size()));
-    // The old place: up to the next structure (or the end of the file), padded with the byte after it.
-    const std::optional<u64> next = room_end(old, r.index, tables, stored_bytes);
-    const u64 room = next.value_or(original.size());
-    const u8 padding = old.end() < room ? original[old.end()] : 0;
-    Placement placement{r.index, false, old.index.offset, stored.size()};
-    // The archive's last structure grows in place, and the file with it (unless something was appended
-    // already): nothing lies after it to move out of the way.
-    const bool last = !next && end == original.size() && old.end() <= original.size();
-    // Its own old bytes always take it back (a round trip writes each data file where it was).
-    if (last || stored.size() <= old.index.size || stored.size() <= room - old.stored_offset()) {
-      written_in_place.push_back({old.stored_offset(), old.stored_offset() + stored.size(), "a data file rewritten"});
-      if (auto s = out.write_at(old.stored_offset(), stored); !s.ok()) return s;
-      end = std::max<u64>(end, old.stored_offset() + stored.size());
-      if (stored.size() < old.index.size) {
-        std::vector<u8> fill(old.index.size - stored.size(), padding);
-        if (auto s = out.write_at(old.stored_offset() + stored.size(), fill); !s.ok()) return s;
-      }
-    } else {
-      u64 at = (end + alignment - 1) / alignment * alignment;
-      if (at > end) {
-        std::vector<u8> fill(at - end, padding);
-        if (auto s = out.write_at(end, fill); !s.ok()) return s;
-      }
-      placement.moved = true;
-      placement.header_offset = at;
-      if (old.header_size != 0)
-        if (auto s = out.write_at(at, encoded(old.header, version)); !s.ok()) return s;
-      if (auto s = out.write_at(at + old.header_size, stored); !s.ok()) return s;
-      end = at + old.header_size + stored.size();
+// Padding from the end written so far up to `to`.
+absl::Status ArchiveWrite::fill(u64 to, u8 padding) {
+  if (to <= end_) return absl::OkStatus();
+  std::vector<u8> bytes(to - end_, padding);
+  return out_.write_at(end_, bytes);
+}
+
+absl::Status ArchiveWrite::place(std::span<const Replacement> replacements) {
+  for (std::size_t k = 0; k < replacements.size(); ++k)
+    if (auto s = place_one(replacements[k], stored_forms_[k]); !s.ok()) return s;
+  return absl::OkStatus();
+}
+
+absl::Status ArchiveWrite::place_one(const Replacement& r, const std::vector<u8>& stored) {
+  const DataFileAt& old = archive_.files[r.index];
+  DataFileAt& now = updated_.files[r.index];
+  if (stored.size() > std::numeric_limits<u32>::max())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("data file %d: %d stored bytes do not fit a u32 size", r.index, stored.size()));
+  // The old place: up to the next structure (or the end of the file), padded with the byte after it.
+  const std::optional<u64> next = room_end(old, r.index, tables_, stored_bytes_);
+  const u64 room = next.value_or(original_.size());
+  const u8 padding = old.end() < room ? original_[old.end()] : 0;
+  Placement placement{r.index, false, old.index.offset, stored.size()};
+  // The archive's last structure grows in place, and the file with it (unless something was appended
+  // already): nothing lies after it to move out of the way.
+  const bool last = !next && end_ == original_.size() && old.end() <= original_.size();
+  // Its own old bytes always take it back (a round trip writes each data file where it was).
+  if (last || stored.size() <= old.index.size || stored.size() <= room - old.stored_offset()) {
+    written_in_place_.push_back({old.stored_offset(), old.stored_offset() + stored.size(), "a data file rewritten"});
+    if (auto s = out_.write_at(old.stored_offset(), stored); !s.ok()) return s;
+    end_ = std::max<u64>(end_, old.stored_offset() + stored.size());
+    if (stored.size() < old.index.size) {
+      std::vector<u8> padding_bytes(old.index.size - stored.size(), padding);
+      if (auto s = out_.write_at(old.stored_offset() + stored.size(), padding_bytes); !s.ok()) return s;
     }
-    if (now.name.raw_size == old.index.size) now.name.raw_size = static_cast<u32>(stored.size());
-    now.index.offset = placement.header_offset;
-    now.index.size = static_cast<u32>(stored.size());
-    placements.push_back(placement);
+  } else {
+    const u64 at = (end_ + alignment_ - 1) / alignment_ * alignment_;
+    if (auto s = fill(at, padding); !s.ok()) return s;
+    placement.moved = true;
+    placement.header_offset = at;
+    header_written_[r.index] = true;
+    if (old.header_size != 0)
+      if (auto s = out_.write_at(at, encoded(old.header, version_)); !s.ok()) return s;
+    if (auto s = out_.write_at(at + old.header_size, stored); !s.ok()) return s;
+    end_ = at + old.header_size + stored.size();
   }
+  if (now.name.raw_size == old.index.size) now.name.raw_size = static_cast<u32>(stored.size());
+  now.index.offset = placement.header_offset;
+  now.index.size = static_cast<u32>(stored.size());
+  placements_.push_back(placement);
+  return absl::OkStatus();
+}
 
-  // The data files each section lists: the kept ones in their order, then the added ones in the last.
-  std::vector<std::vector<DataFileAt>> listed(updated.sections.size());
-  std::vector<bool> header_written(updated.files.size(), false);
-  for (std::size_t i = 0; i < updated.files.size(); ++i)
-    if (!removed[i]) listed[updated.files[i].section].push_back(updated.files[i]);
-  for (const Placement& p : placements)
-    if (p.moved) header_written[p.index] = true;
-  TableReport table_report;
+absl::Status ArchiveWrite::append(const TableChanges& changes) {
+  listed_.assign(updated_.sections.size(), {});
+  for (std::size_t i = 0; i < updated_.files.size(); ++i)
+    if (!removed_[i]) listed_[updated_.files[i].section].push_back(updated_.files[i]);
   std::size_t new_index = 0;
-  for (const auto& l : listed) new_index += l.size();
+  for (const auto& l : listed_) new_index += l.size();
   for (const AppendedDataFile& add : changes.added) {
     std::vector<u8> stored = encode_stored(add.stored);
     if (stored.size() > std::numeric_limits<u32>::max())
       return absl::InvalidArgumentError(absl::StrFormat("the new data file '%s': %d stored bytes do not fit a u32 size",
                                                         printable_name(add.name), stored.size()));
     DataFileAt f;
-    f.section = updated.sections.size() - 1;
-    const u64 at = (end + alignment - 1) / alignment * alignment;
-    if (at > end) {
-      std::vector<u8> fill(at - end, 0);
-      if (auto s = out.write_at(end, fill); !s.ok()) return s;
-    }
+    f.section = updated_.sections.size() - 1;
+    const u64 at = (end_ + alignment_ - 1) / alignment_ * alignment_;
+    if (auto s = fill(at, 0); !s.ok()) return s;
     std::copy(add.name.begin(), add.name.end(), f.header.name.bytes.begin());
     f.name.name = f.header.name;
     f.name.file_type.value = add.file_type;
     f.name.raw_size = static_cast<u32>(stored.size());
     f.index = {at, {add.file_id}, static_cast<u32>(stored.size())};
-    f.header_size = layout.file_header;
+    f.header_size = layout_.file_header;
     if (f.header_size != 0)
-      if (auto s = out.write_at(at, encoded(f.header, version)); !s.ok()) return s;
-    if (auto s = out.write_at(at + f.header_size, stored); !s.ok()) return s;
-    end = at + f.header_size + stored.size();
-    table_report.added.push_back({new_index++, true, at, stored.size()});
-    listed.back().push_back(std::move(f));
+      if (auto s = out_.write_at(at, encoded(f.header, version_)); !s.ok()) return s;
+    if (auto s = out_.write_at(at + f.header_size, stored); !s.ok()) return s;
+    end_ = at + f.header_size + stored.size();
+    report_.added.push_back({new_index++, true, at, stored.size()});
+    listed_.back().push_back(std::move(f));
   }
+  return absl::OkStatus();
+}
 
-  // Where a table that grows may grow into: nothing the archive holds may lie there.
-  std::vector<Written> occupied = tables;
-  occupied.insert(occupied.end(), stored_bytes.begin(), stored_bytes.end());
-  occupied.insert(occupied.end(), written_in_place.begin(), written_in_place.end());
-  auto free_room = [&](u64 begin, u64 stop) {
-    if (stop > original.size()) return false;
-    return std::none_of(occupied.begin(), occupied.end(), [&](const Written& w) { return overlaps(begin, stop, w); });
-  };
-  // A section whose list changes rewrites its tables whole: they must not share a byte with another
-  // structure (a hostile archive may lay two sections' tables over each other, or a table over a data
-  // file's stored bytes), which would change with them.
-  auto shares_bytes = [&](u64 begin, u64 stop, u64 entry_size) {
-    if (std::any_of(stored_bytes.begin(), stored_bytes.end(),
-                    [&](const Written& w) { return overlaps(begin, stop, w); }))
-      return true;
-    for (const Written& w : tables) {
-      if (!overlaps(begin, stop, w)) continue;
-      const bool own_slot = w.end - w.begin == entry_size && w.begin >= begin && (w.begin - begin) % entry_size == 0;
-      const auto same = std::count_if(tables.begin(), tables.end(),
-                                      [&](const Written& o) { return o.begin == w.begin && o.end == w.end; });
-      if (!own_slot || same != 1) return true;
+bool ArchiveWrite::free_room(u64 begin, u64 stop) const {
+  if (stop > original_.size()) return false;
+  return std::none_of(occupied_.begin(), occupied_.end(), [&](const Written& w) { return overlaps(begin, stop, w); });
+}
+
+// A section whose list changes rewrites its tables whole: they must not share a byte with another structure
+// (a hostile archive may lay two sections' tables over each other, or a table over a data file's stored
+// bytes), which would change with them.
+bool ArchiveWrite::shares_bytes(u64 begin, u64 stop, u64 entry_size) const {
+  if (std::any_of(stored_bytes_.begin(), stored_bytes_.end(),
+                  [&](const Written& w) { return overlaps(begin, stop, w); }))
+    return true;
+  for (const Written& w : tables_) {
+    if (!overlaps(begin, stop, w)) continue;
+    const bool own_slot = w.end - w.begin == entry_size && w.begin >= begin && (w.begin - begin) % entry_size == 0;
+    const auto same = std::count_if(tables_.begin(), tables_.end(),
+                                    [&](const Written& o) { return o.begin == w.begin && o.end == w.end; });
+    if (!own_slot || same != 1) return true;
+  }
+  return false;
+}
+
+// A table that grows keeps its place when the room after it is free; otherwise it moves to the end. Each
+// table placed is occupied for the ones placed after it: a section's index and name tables may start at the
+// same offset when it lists nothing, and must not grow into each other.
+absl::Status ArchiveWrite::place_table(i64& table, u64 was, u64 now, u64 entry_size, bool& moved) {
+  const u64 begin = static_cast<u64>(table);
+  if (now <= was || free_room(begin + was * entry_size, begin + now * entry_size)) {
+    occupied_.push_back({begin, begin + now * entry_size, "a table written"});
+    if (now < was) {
+      std::vector<u8> zeros((was - now) * entry_size, 0);
+      return out_.write_at(begin + now * entry_size, zeros);
     }
-    return false;
-  };
-  // Every table re-encoded from its fields, at its place.
-  for (std::size_t s_i = 0; s_i < updated.sections.size(); ++s_i) {
-    TableSection& t = updated.sections[s_i].table;
-    const u64 was = static_cast<u64>(t.count), now = listed[s_i].size();
+    return absl::OkStatus();
+  }
+  const u64 at = (end_ + 15) / 16 * 16;
+  if (auto s = fill(at, 0); !s.ok()) return s;
+  table = static_cast<i64>(at);
+  end_ = at + now * entry_size;
+  moved = true;
+  return absl::OkStatus();
+}
+
+// Every table re-encoded from its fields, at its place.
+absl::Status ArchiveWrite::rewrite_tables() {
+  occupied_ = tables_;
+  occupied_.insert(occupied_.end(), stored_bytes_.begin(), stored_bytes_.end());
+  occupied_.insert(occupied_.end(), written_in_place_.begin(), written_in_place_.end());
+  for (std::size_t s_i = 0; s_i < updated_.sections.size(); ++s_i) {
+    TableSection& t = updated_.sections[s_i].table;
+    const u64 was = static_cast<u64>(t.count), now = listed_[s_i].size();
     const bool relisted =
-        now != was || std::any_of(archive.files.begin(), archive.files.end(), [&](const DataFileAt& f) {
-          return f.section == s_i && removed[&f - archive.files.data()];
+        now != was || std::any_of(archive_.files.begin(), archive_.files.end(), [&](const DataFileAt& f) {
+          return f.section == s_i && removed_[&f - archive_.files.data()];
         });
     // The section itself changes with its list (its count, its tables' offsets).
-    const u64 section_at = updated.sections[s_i].offset;
-    if (relisted && (shares_bytes(section_at, section_at + layout.section, layout.section) ||
+    const u64 section_at = updated_.sections[s_i].offset;
+    if (relisted && (shares_bytes(section_at, section_at + layout_.section, layout_.section) ||
                      shares_bytes(static_cast<u64>(t.index_table),
-                                  static_cast<u64>(t.index_table) + was * layout.index_entry, layout.index_entry) ||
+                                  static_cast<u64>(t.index_table) + was * layout_.index_entry, layout_.index_entry) ||
                      shares_bytes(static_cast<u64>(t.name_table),
-                                  static_cast<u64>(t.name_table) + was * layout.name_entry, layout.name_entry)))
-      return section_shares_bytes(updated.sections[s_i].offset, s_i, archive.variant());
+                                  static_cast<u64>(t.name_table) + was * layout_.name_entry, layout_.name_entry)))
+      return section_shares_bytes(section_at, s_i, archive_.variant());
     if (now > static_cast<u64>(std::numeric_limits<i32>::max()))
       return absl::InvalidArgumentError("a table section cannot count that many data files");
-    // A table that grows keeps its place when the room after it is free; otherwise it moves to the end.
-    // Each table placed is occupied for the ones placed after it: a section's index and name tables may
-    // start at the same offset when it lists nothing, and must not grow into each other.
-    auto place = [&](i64& table, u64 entry_size, bool& moved) -> absl::Status {
-      const u64 begin = static_cast<u64>(table);
-      if (now <= was || free_room(begin + was * entry_size, begin + now * entry_size)) {
-        occupied.push_back({begin, begin + now * entry_size, "a table written"});
-        if (now < was) {
-          std::vector<u8> zeros((was - now) * entry_size, 0);
-          return out.write_at(begin + now * entry_size, zeros);
-        }
-        return absl::OkStatus();
-      }
-      const u64 at = (end + 15) / 16 * 16;
-      if (at > end) {
-        std::vector<u8> fill(at - end, 0);
-        if (auto s = out.write_at(end, fill); !s.ok()) return s;
-      }
-      table = static_cast<i64>(at);
-      end = at + now * entry_size;
-      moved = true;
-      return absl::OkStatus();
-    };
-    if (auto s = place(t.index_table, layout.index_entry, table_report.index_table_moved); !s.ok()) return s;
-    if (auto s = place(t.name_table, layout.name_entry, table_report.name_table_moved); !s.ok()) return s;
+    if (auto s = place_table(t.index_table, was, now, layout_.index_entry, report_.index_table_moved); !s.ok())
+      return s;
+    if (auto s = place_table(t.name_table, was, now, layout_.name_entry, report_.name_table_moved); !s.ok()) return s;
     t.count = static_cast<i32>(now);
     std::vector<u8> index_table, name_table;
-    for (const DataFileAt& f : listed[s_i]) {
-      std::vector<u8> i_bytes = encoded(f.index, version), n_bytes = encoded(f.name, version);
+    for (const DataFileAt& f : listed_[s_i]) {
+      std::vector<u8> i_bytes = encoded(f.index, version_), n_bytes = encoded(f.name, version_);
       index_table.insert(index_table.end(), i_bytes.begin(), i_bytes.end());
       name_table.insert(name_table.end(), n_bytes.begin(), n_bytes.end());
     }
-    if (auto s = out.write_at(static_cast<u64>(t.index_table), index_table); !s.ok()) return s;
-    if (auto s = out.write_at(static_cast<u64>(t.name_table), name_table); !s.ok()) return s;
+    if (auto s = out_.write_at(static_cast<u64>(t.index_table), index_table); !s.ok()) return s;
+    if (auto s = out_.write_at(static_cast<u64>(t.name_table), name_table); !s.ok()) return s;
   }
-  if (auto s = out.write_at(0, encoded(updated.header, version)); !s.ok()) return s;
-  if (auto s = out.write_at(updated.header.first_header, encoded(updated.data_header, version)); !s.ok()) return s;
-  for (const SectionAt& section : updated.sections)
-    if (auto s = out.write_at(section.offset, encoded(section.table, version)); !s.ok()) return s;
-  for (std::size_t i = 0; i < updated.files.size(); ++i) {
+  return absl::OkStatus();
+}
+
+absl::Status ArchiveWrite::write_headers() {
+  if (auto s = out_.write_at(0, encoded(updated_.header, version_)); !s.ok()) return s;
+  if (auto s = out_.write_at(updated_.header.first_header, encoded(updated_.data_header, version_)); !s.ok()) return s;
+  for (const SectionAt& section : updated_.sections)
+    if (auto s = out_.write_at(section.offset, encoded(section.table, version_)); !s.ok()) return s;
+  for (std::size_t i = 0; i < updated_.files.size(); ++i) {
     // a moved data file's header was written at its new place; its old one stays as it was, and so does a
     // removed one's
-    if (!header_written[i] && !removed[i] && updated.files[i].header_size != 0)
-      if (auto s = out.write_at(updated.files[i].index.offset, encoded(updated.files[i].header, version)); !s.ok())
+    if (!header_written_[i] && !removed_[i] && updated_.files[i].header_size != 0)
+      if (auto s = out_.write_at(updated_.files[i].index.offset, encoded(updated_.files[i].header, version_)); !s.ok())
         return s;
   }
-  if (report) *report = std::move(table_report);
-  return placements;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Placement>> write_archive(std::span<const u8> original, const Archive& archive,
+                                                     std::span<const Replacement> replacements, ByteSink& out,
+                                                     const TableChanges& changes, TableReport* report) {
+  ArchiveWrite write(original, archive, out);
+  if (auto s = write.check(replacements, changes); !s.ok()) return s;
+  if (auto s = write.place(replacements); !s.ok()) return s;
+  if (auto s = write.append(changes); !s.ok()) return s;
+  if (auto s = write.rewrite_tables(); !s.ok()) return s;
+  if (auto s = write.write_headers(); !s.ok()) return s;
+  if (report) *report = std::move(write).report();
+  return std::move(write).placements();
 }
 
 }  // namespace anvil::forge
