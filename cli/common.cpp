@@ -12,6 +12,7 @@
 #include <charconv>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
@@ -58,6 +59,59 @@ std::string strip_dashes(std::string name) {
   return name;
 }
 
+// GAMES in a usage text or an argument's word: the dialects' names, from the dialect table.
+std::string with_games(absl::string_view text) {
+  return absl::StrReplaceAll(text, {{"GAMES", dialect::game_choices()}});
+}
+
+// The synopsis for one-line errors: the usage's first form, with its indented continuation lines joined (a
+// line that starts "anvilrt " again is a second form and is left to --help).
+std::string synopsis(const std::string& usage) {
+  std::vector<absl::string_view> lines = absl::StrSplit(absl::string_view(usage), '\n');
+  std::string usage_line(absl::StripPrefix(lines.front(), "usage: "));
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    absl::string_view line = absl::StripLeadingAsciiWhitespace(lines[i]);
+    if (line.empty() || line == lines[i] || absl::StartsWith(line, "anvilrt ")) break;
+    absl::StripTrailingAsciiWhitespace(&usage_line);
+    absl::StrAppend(&usage_line, " ", line);
+  }
+  return usage_line;
+}
+
+// The command line stored into `vm` (and checked, unless --help is given: `help` then says so); what is
+// wrong with it, in one line without the synopsis, or nothing.
+std::optional<std::string> store(int argc, char** argv, const po::options_description& all,
+                                 const po::positional_options_description& positional, const std::vector<Arg>& args,
+                                 po::variables_map& vm, bool& help) {
+  try {
+    po::store(po::command_line_parser(join_negative_values(argc, argv, all)).options(all).positional(positional).run(),
+              vm);
+    help = vm.count("help") != 0;
+    if (help) return std::nullopt;
+    if (vm.count("unexpected-arguments"))
+      return "unexpected argument '" + vm["unexpected-arguments"].as<std::vector<std::string>>()[0] + "'";
+    po::notify(vm);
+  } catch (const po::required_option& e) {
+    std::string name = strip_dashes(e.get_option_name());
+    for (const Arg& a : args)
+      if (name == a.name) return with_games(absl::StrCat("missing ", a.word));
+    return "missing --" + name;
+  } catch (const po::unknown_option& e) {
+    return "unknown option '" + e.get_option_name() + "'";
+  } catch (const po::ambiguous_option& e) {
+    return "ambiguous option '" + e.get_option_name() + "'";
+  } catch (const po::multiple_occurrences& e) {
+    return e.get_option_name() + " given more than once";
+  } catch (const po::invalid_command_line_syntax& e) {
+    if (e.kind() == po::invalid_syntax::missing_parameter) return e.get_option_name() + " needs a value";
+    if (e.kind() == po::invalid_syntax::extra_parameter) return e.get_option_name() + " takes no value";
+    return std::string(e.what());
+  } catch (const po::error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void error(const std::string& what) {
@@ -72,23 +126,9 @@ void warning(const std::string& path, const std::string& what) {
 
 bool parse(int argc, char** argv, const char* usage_text, po::options_description& options,
            const std::vector<Arg>& args, Common& common, po::variables_map& vm, int& exit_code) {
-  // GAMES: the dialects' names, from the dialect table.
-  auto with_games = [](absl::string_view text) {
-    return absl::StrReplaceAll(text, {{"GAMES", dialect::game_choices()}});
-  };
   const std::string usage = with_games(usage_text);
-  // The synopsis for one-line errors: the first form, with its indented continuation lines joined (a line
-  // that starts "anvilrt " again is a second form and is left to --help).
-  std::vector<absl::string_view> lines = absl::StrSplit(absl::string_view(usage), '\n');
-  std::string usage_line(absl::StripPrefix(lines.front(), "usage: "));
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    absl::string_view line = absl::StripLeadingAsciiWhitespace(lines[i]);
-    if (line.empty() || line == lines[i] || absl::StartsWith(line, "anvilrt ")) break;
-    absl::StripTrailingAsciiWhitespace(&usage_line);
-    absl::StrAppend(&usage_line, " ", line);
-  }
   auto fail = [&](const std::string& what) {
-    error(what + " (usage: " + usage_line + ")");
+    error(what + " (usage: " + synopsis(usage) + ")");
     exit_code = kBadInput;
     return false;
   };
@@ -114,35 +154,12 @@ bool parse(int argc, char** argv, const char* usage_text, po::options_descriptio
     all.add_options()("unexpected-arguments", po::value(&unexpected));
     positional.add("unexpected-arguments", -1);
   }
-
-  try {
-    po::store(po::command_line_parser(join_negative_values(argc, argv, all)).options(all).positional(positional).run(),
-              vm);
-    if (vm.count("help")) {
-      std::cout << usage << "\n\n" << visible << "\n";
-      exit_code = kOk;
-      return false;
-    }
-    if (vm.count("unexpected-arguments"))
-      return fail("unexpected argument '" + vm["unexpected-arguments"].as<std::vector<std::string>>()[0] + "'");
-    po::notify(vm);
-  } catch (const po::required_option& e) {
-    std::string name = strip_dashes(e.get_option_name());
-    for (const Arg& a : args)
-      if (name == a.name) return fail(with_games(absl::StrCat("missing ", a.word)));
-    return fail("missing --" + name);
-  } catch (const po::unknown_option& e) {
-    return fail("unknown option '" + e.get_option_name() + "'");
-  } catch (const po::ambiguous_option& e) {
-    return fail("ambiguous option '" + e.get_option_name() + "'");
-  } catch (const po::multiple_occurrences& e) {
-    return fail(e.get_option_name() + " given more than once");
-  } catch (const po::invalid_command_line_syntax& e) {
-    if (e.kind() == po::invalid_syntax::missing_parameter) return fail(e.get_option_name() + " needs a value");
-    if (e.kind() == po::invalid_syntax::extra_parameter) return fail(e.get_option_name() + " takes no value");
-    return fail(e.what());
-  } catch (const po::error& e) {
-    return fail(e.what());
+  bool help = false;
+  if (auto wrong = store(argc, argv, all, positional, args, vm, help)) return fail(*wrong);
+  if (help) {
+    std::cout << usage << "\n\n" << visible << "\n";
+    exit_code = kOk;
+    return false;
   }
   // --layout, as add_layout_option() declares it (and gen its own, in the same words).
   if (const auto* given = vm.count("layout") ? boost::any_cast<std::string>(&vm["layout"].value()) : nullptr) {

@@ -272,109 +272,126 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
   return out;
 }
 
-std::string archive_diff_json(const ArchiveDiff& diff, std::string_view a_path, std::string_view b_path,
-                              std::string_view kind) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
-  w.SetIndent(' ', 2);
-  auto string = [&](std::string_view s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
-  auto raw = [&](const std::string& json) {
-    w.RawValue(json.data(), json.size(), rapidjson::kObjectType);  // the type only steers indentation
-  };
-  auto ops = [&](const std::vector<DiffOp>& list) {
-    w.StartArray();
+namespace {
+
+// The diff's JSON (docs/diff.md), one part a member.
+class DiffJson {
+ public:
+  explicit DiffJson(std::string_view kind) : kind_(kind), w_(buffer_) { w_.SetIndent(' ', 2); }
+
+  rapidjson::PrettyWriter<rapidjson::StringBuffer>& writer() { return w_; }
+  void string(std::string_view s) { w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); }
+  // A test and a replace per difference.
+  void ops(const std::vector<DiffOp>& list) {
+    w_.StartArray();
     for (const DiffOp& op : list) {
       for (const char* name : {"test", "replace"}) {
-        w.StartObject();
-        w.Key("op");
-        w.String(name);
-        w.Key("path");
+        w_.StartObject();
+        w_.Key("op");
+        w_.String(name);
+        w_.Key("path");
         string(op.path);
-        w.Key("value");
-        raw(name[0] == 't' ? op.old_value : op.new_value);
-        w.EndObject();
+        w_.Key("value");
+        const std::string& value = name[0] == 't' ? op.old_value : op.new_value;
+        w_.RawValue(value.data(), value.size(), rapidjson::kObjectType);  // the type only steers indentation
+        w_.EndObject();
       }
     }
-    w.EndArray();
-  };
-  auto side = [&](const char* key, const std::optional<DataFileSide>& s, u64 size) {
-    w.Key(key);
+    w_.EndArray();
+  }
+  void side(const char* key, const std::optional<DataFileSide>& s, u64 size) {
+    w_.Key(key);
     if (!s) {
-      w.Null();
+      w_.Null();
       return;
     }
-    w.StartObject();
-    w.Key("index");
-    w.Uint64(s->index);
-    w.Key("file_id");
+    w_.StartObject();
+    w_.Key("index");
+    w_.Uint64(s->index);
+    w_.Key("file_id");
     string(s->file_id);
-    w.Key("header_offset");
-    w.Uint64(s->header_offset);
-    w.Key("stored_offset");
-    w.Uint64(s->stored_offset);
-    w.Key("stored_size");
-    w.Uint64(s->stored_size);
-    if (size > 0 || kind != "archives") {
-      w.Key("decompressed_size");
-      w.Uint64(size);
+    w_.Key("header_offset");
+    w_.Uint64(s->header_offset);
+    w_.Key("stored_offset");
+    w_.Uint64(s->stored_offset);
+    w_.Key("stored_size");
+    w_.Uint64(s->stored_size);
+    if (size > 0 || kind_ != "archives") {
+      w_.Key("decompressed_size");
+      w_.Uint64(size);
     }
-    w.EndObject();
-  };
+    w_.EndObject();
+  }
+  void datafile(const DataFileDiff& d) {
+    w_.StartObject();
+    w_.Key("name");
+    string(d.name);
+    w_.Key("state");
+    string(state_name(d.state));
+    if (kind_ == "archives") {
+      side("a", d.a, d.a_size);
+      side("b", d.b, d.b_size);
+    } else {
+      w_.Key("a_size");
+      w_.Uint64(d.a_size);
+      w_.Key("b_size");
+      w_.Uint64(d.b_size);
+    }
+    w_.Key("table_difference");
+    if (d.table_difference)
+      w_.Uint64(*d.table_difference);
+    else
+      w_.Null();
+    if (d.outside) {
+      w_.Key("outside");
+      w_.StartObject();
+      w_.Key("offset");
+      w_.Uint64(d.outside->offset);
+      w_.Key("where");
+      string(d.outside->where);
+      w_.Key("reason");
+      string(d.outside->reason);
+      w_.EndObject();
+    }
+    w_.Key("ops");
+    ops(d.ops);
+    w_.EndObject();
+  }
+  std::string text() const { return std::string(buffer_.GetString(), buffer_.GetSize()) + "\n"; }
+
+ private:
+  std::string_view kind_;
+  rapidjson::StringBuffer buffer_;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w_;
+};
+
+}  // namespace
+
+std::string archive_diff_json(const ArchiveDiff& diff, std::string_view a_path, std::string_view b_path,
+                              std::string_view kind) {
+  DiffJson json(kind);
+  auto& w = json.writer();
   w.StartObject();
   w.Key("format");
   w.String("anvilrt-diff/1");
   w.Key("kind");
-  string(kind);
+  json.string(kind);
   w.Key("a");
-  string(a_path);
+  json.string(a_path);
   w.Key("b");
-  string(b_path);
+  json.string(b_path);
   w.Key("game");
-  string(game_name(diff.game));
+  json.string(game_name(diff.game));
   w.Key("identical");
   w.Bool(diff.identical());
   w.Key("datafiles");
   w.StartArray();
-  for (const DataFileDiff& d : diff.datafiles) {
-    w.StartObject();
-    w.Key("name");
-    string(d.name);
-    w.Key("state");
-    string(state_name(d.state));
-    if (kind == "archives") {
-      side("a", d.a, d.a_size);
-      side("b", d.b, d.b_size);
-    } else {
-      w.Key("a_size");
-      w.Uint64(d.a_size);
-      w.Key("b_size");
-      w.Uint64(d.b_size);
-    }
-    w.Key("table_difference");
-    if (d.table_difference)
-      w.Uint64(*d.table_difference);
-    else
-      w.Null();
-    if (d.outside) {
-      w.Key("outside");
-      w.StartObject();
-      w.Key("offset");
-      w.Uint64(d.outside->offset);
-      w.Key("where");
-      string(d.outside->where);
-      w.Key("reason");
-      string(d.outside->reason);
-      w.EndObject();
-    }
-    w.Key("ops");
-    ops(d.ops);
-    w.EndObject();
-  }
+  for (const DataFileDiff& d : diff.datafiles) json.datafile(d);
   w.EndArray();
   w.Key("patch");
-  ops(diff.ops());
+  json.ops(diff.ops());
   w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  return json.text();
 }
 
 }  // namespace anvil::patch

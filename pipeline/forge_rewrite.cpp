@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "model/forge/forge_error.hpp"
 #include "platform/replace_file.hpp"
@@ -52,46 +53,99 @@ absl::StatusOr<std::vector<ChangeReport>> rewrite(std::span<const u8> bytes, std
   return std::move(report->changes);
 }
 
+namespace {
+
+// What rewrite()'s steps share: the archive read, and its checksum rule once a step needs it.
+struct RewriteContext {
+  std::span<const u8> bytes;
+  const Archive& archive;
+  const InputFile* input;
+  bool mapped;  // `bytes` are input's mapping, whose pages may be released once read
+  const ChecksumVerdict* given;
+  std::optional<ChecksumVerdict> found{};
+
+  void release(u64 offset, u64 size) const {
+    if (mapped) input->release(offset, size);
+  }
+  // The rule blocks are checked and given checksums by: the one given, else voted when first `needed`.
+  const ChecksumVerdict& verdict(bool needed) {
+    static const ChecksumVerdict kNone{};
+    if (given) return *given;
+    if (needed && !found)
+      found = checksum_rule(bytes, archive, [this](u64 offset, u64 size) { release(offset, size); }).verdict;
+    return found ? *found : kNone;
+  }
+};
+
+// A changed data file re-packed: its unchanged blocks kept, its changed ones re-compressed by the rule.
+absl::StatusOr<Replacement> repacked(RewriteContext& c, const DataFileChange& change, ChangeReport& report) {
+  const Archive& archive = c.archive;
+  if (change.index >= archive.files.size())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("no data file %d (the archive has %d)", change.index, archive.files.size()));
+  // Copied, not skimmed: repack() keeps the unchanged blocks' bytes.
+  auto stored = read_stored(c.bytes, archive, change.index);
+  if (!stored.ok()) return stored.status();
+  // Copied: the mapped pages it was read from leave this process's memory (a large data file is then
+  // held once, not twice).
+  c.release(archive.files[change.index].stored_offset(), archive.files[change.index].index.size);
+  const ChecksumVerdict& verdict = c.verdict(stored->compressed);
+  // FORGE.md 2: without a rule, the blocks' checksums are not understood, and no block is changed.
+  if (stored->compressed && verdict.blocks > 0 && !verdict.rule)
+    return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
+                      .data_file = data_file_ref(archive, change.index),
+                      .reason = "the archive's checksum rule is " + verdict.describe() +
+                                ", so a compressed data file cannot be changed",
+                      .read_as = read_as(stored->variant)}
+        .status();
+  auto decoded = decode(*stored, archive.files[change.index].stored_offset(), verdict);
+  if (!decoded.ok()) return with_data_file(decoded.status(), data_file_ref(archive, change.index));
+  report.index = change.index;
+  auto packed = repack(std::move(*stored), decoded->bytes, change.decoded, verdict, &report.blocks);
+  if (!packed.ok()) return with_data_file(packed.status(), data_file_ref(archive, change.index));
+  return Replacement{change.index, std::move(*packed)};
+}
+
+// The new data files, each stored as the archive's first compressed data file is (its checksum rule voted),
+// or plain.
+absl::Status add_new(RewriteContext& c, const ArchiveEdit& edit, TableChanges& tables,
+                     std::vector<RepackReport>& added_blocks) {
+  const Archive& archive = c.archive;
+  std::optional<StoredDataFile> like;
+  for (std::size_t i = 0; i < archive.files.size() && !like; ++i) {
+    if (std::find(edit.removed.begin(), edit.removed.end(), i) != edit.removed.end()) continue;
+    auto stored = read_stored(c.bytes, archive, i);
+    if (stored.ok() && stored->compressed) like = std::move(*stored);
+  }
+  const ChecksumVerdict& verdict = c.verdict(like.has_value());
+  StoredDataFile plain;  // in the archive's layout (FORGE.md 7)
+  plain.variant = archive.variant();
+  for (const DataFileAddition& add : edit.added) {
+    RepackReport blocks;
+    auto stored = pack_like(like && !add.plain ? *like : plain, add.decoded, verdict, &blocks);
+    if (!stored.ok())
+      return absl::Status(stored.status().code(), absl::StrCat("the new data file '", printable_name(add.name),
+                                                               "': ", stored.status().message()));
+    tables.added.push_back({add.name, add.file_id, add.file_type, std::move(*stored)});
+    added_blocks.push_back(blocks);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit& edit, ByteSink& out,
                                    const InputFile* input, const ChecksumVerdict* checksums, std::optional<u8> layout) {
-  std::span<const DataFileChange> changes = edit.changes;
   auto archive = read_archive(bytes, input, layout);
   if (!archive.ok()) return archive.status();
-  const bool mapped = input && input->bytes().data() == bytes.data();
-  std::optional<ChecksumVerdict> found;  // when not given: taken when a compressed data file changes
+  RewriteContext context{bytes, *archive, input, input && input->bytes().data() == bytes.data(), checksums};
   std::vector<Replacement> replacements;
   std::vector<ChangeReport> reports;
-  for (const DataFileChange& change : changes) {
-    if (change.index >= archive->files.size())
-      return absl::InvalidArgumentError(
-          absl::StrFormat("no data file %d (the archive has %d)", change.index, archive->files.size()));
-    // Copied, not skimmed: repack() keeps the unchanged blocks' bytes.
-    auto stored = read_stored(bytes, *archive, change.index);
-    if (!stored.ok()) return stored.status();
-    // Copied: the mapped pages it was read from leave this process's memory (a large data file is then
-    // held once, not twice).
-    if (mapped) input->release(archive->files[change.index].stored_offset(), archive->files[change.index].index.size);
-    if (stored->compressed && !checksums && !found) {
-      found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
-                if (mapped) input->release(offset, size);
-              }).verdict;
-    }
-    const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
-    // FORGE.md 2: without a rule, the blocks' checksums are not understood, and no block is changed.
-    if (stored->compressed && verdict.blocks > 0 && !verdict.rule)
-      return ForgeError{.code = absl::StatusCode::kFailedPrecondition,
-                        .data_file = data_file_ref(*archive, change.index),
-                        .reason = "the archive's checksum rule is " + verdict.describe() +
-                                  ", so a compressed data file cannot be changed",
-                        .read_as = read_as(stored->variant)}
-          .status();
-    auto decoded = decode(*stored, archive->files[change.index].stored_offset(), verdict);
-    if (!decoded.ok()) return with_data_file(decoded.status(), data_file_ref(*archive, change.index));
+  for (const DataFileChange& change : edit.changes) {
     ChangeReport report;
-    report.index = change.index;
-    auto repacked = repack(std::move(*stored), decoded->bytes, change.decoded, verdict, &report.blocks);
-    if (!repacked.ok()) return with_data_file(repacked.status(), data_file_ref(*archive, change.index));
-    replacements.push_back({change.index, std::move(*repacked)});
+    auto replacement = repacked(context, change, report);
+    if (!replacement.ok()) return replacement.status();
+    replacements.push_back(std::move(*replacement));
     reports.push_back(report);
   }
   for (std::size_t i : edit.removed)
@@ -101,31 +155,8 @@ absl::StatusOr<EditReport> rewrite(std::span<const u8> bytes, const ArchiveEdit&
   TableChanges tables;
   tables.removed = edit.removed;
   std::vector<RepackReport> added_blocks;
-  if (!edit.added.empty()) {
-    // The shape of a new data file: the archive's first compressed data file's (its checksum rule voted).
-    std::optional<StoredDataFile> like;
-    for (std::size_t i = 0; i < archive->files.size() && !like; ++i) {
-      if (std::find(edit.removed.begin(), edit.removed.end(), i) != edit.removed.end()) continue;
-      auto stored = read_stored(bytes, *archive, i);
-      if (stored.ok() && stored->compressed) like = std::move(*stored);
-    }
-    if (like && !checksums && !found)
-      found = checksum_rule(bytes, *archive, [&](u64 offset, u64 size) {
-                if (mapped) input->release(offset, size);
-              }).verdict;
-    const ChecksumVerdict& verdict = checksums ? *checksums : found ? *found : ChecksumVerdict{};
-    StoredDataFile plain;  // in the archive's layout (FORGE.md 7)
-    plain.variant = archive->variant();
-    for (const DataFileAddition& add : edit.added) {
-      RepackReport blocks;
-      auto stored = pack_like(like && !add.plain ? *like : plain, add.decoded, verdict, &blocks);
-      if (!stored.ok())
-        return absl::Status(stored.status().code(), absl::StrCat("the new data file '", printable_name(add.name),
-                                                                 "': ", stored.status().message()));
-      tables.added.push_back({add.name, add.file_id, add.file_type, std::move(*stored)});
-      added_blocks.push_back(blocks);
-    }
-  }
+  if (!edit.added.empty())
+    if (auto s = add_new(context, edit, tables, added_blocks); !s.ok()) return s;
   TableReport table_report;
   auto placed = write_archive(bytes, *archive, replacements, out, tables, &table_report);
   if (!placed.ok()) return placed.status();
