@@ -11,6 +11,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "model/forge/forge_error.hpp"
 #include "model/forge/kept_bytes.hpp"
@@ -103,12 +104,9 @@ FixedString<N> fixed_name(const std::string& bytes) {
   return out;
 }
 
-}  // namespace
-
-absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string& target,
-                                       const platform::OutputOptions& options) {
+// forge.json of an extracted folder, read, and whole (pack builds a whole archive).
+absl::StatusOr<ForgeList> read_complete_list(const std::string& dir, const std::string& list_path) {
   namespace fs = std::filesystem;
-  const std::string list_path = platform::utf8_of(platform::path_of(dir) / kListFile);
   std::error_code ec;
   if (!fs::is_directory(platform::path_of(dir), ec))
     return absl::InvalidArgumentError(absl::StrCat(dir, ": not a folder (pack takes a folder that extract wrote)"));
@@ -120,14 +118,18 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
   const std::span<const u8> text = list_file->bytes();
   auto parsed = parse_list(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
   if (!parsed.ok()) return prefixed(list_path, parsed.status());
-  ForgeList& list = *parsed;
-  if (!list.complete)
+  if (!parsed->complete)
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: complete: false: it lists %d of the archive's %d data files (extract was given selectors, or a data "
         "file did not read); pack builds a whole archive: extract all of it into a folder of its own",
-        list_path, list.datafiles.size(), list.archive_datafiles));
+        list_path, parsed->datafiles.size(), parsed->archive_datafiles));
+  return parsed;
+}
 
-  // The folder holds exactly the listed files (and forge.json).
+// The folder holds exactly the listed files (and forge.json).
+absl::Status holds_the_listed_files(const std::string& dir, const ForgeList& list, const std::string& list_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
   absl::flat_hash_set<std::string> listed;
   for (std::size_t k = 0; k < list.datafiles.size(); ++k)
     if (!listed.insert(list.datafiles[k].file).second)
@@ -146,95 +148,122 @@ absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string
     if (name != kListFile && !listed.contains(name)) extra.push_back(name);
   }
   if (ec) return absl::InvalidArgumentError(absl::StrCat(dir, ": cannot list: ", ec.message()));
-  if (!extra.empty()) {
-    std::sort(extra.begin(), extra.end());
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "%s: not listed in %s%s (pack takes the listed data files and nothing else: list it or move it away)",
-        shown_path(platform::utf8_of(platform::path_of(dir) / platform::path_of(extra[0]))), kListFile,
-        extra.size() > 1 ? absl::StrFormat(", nor %d other file(s)", extra.size() - 1) : ""));
-  }
+  if (extra.empty()) return absl::OkStatus();
+  std::sort(extra.begin(), extra.end());
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s: not listed in %s%s (pack takes the listed data files and nothing else: list it or move it away)",
+      shown_path(platform::utf8_of(platform::path_of(dir) / platform::path_of(extra[0]))), kListFile,
+      extra.size() > 1 ? absl::StrFormat(", nor %d other file(s)", extra.size() - 1) : ""));
+}
 
+// What a pack reads: the folder, its list and the checksum rule the new blocks get.
+struct PackInputs {
+  const std::string& dir;
+  const std::string& list_path;
+  const ForgeList& list;
+  ChecksumRule rule;
+
+  std::string data_path(std::size_t k) const {
+    return platform::utf8_of(platform::path_of(dir) / platform::path_of(list.datafiles[k].file));
+  }
+};
+
+// Listed data file k as the new archive holds it: its tables' entries and its stored bytes.
+absl::StatusOr<std::pair<NewDataFile, std::vector<u8>>> packed_data_file(const PackInputs& in, std::size_t k) {
+  const ListedDataFile& d = in.list.datafiles[k];
+  const ForgeVariant variant{in.list.head.header.version, in.list.layout};
+  auto data = InputFile::open(in.data_path(k));
+  if (!data.ok()) return data.status();
+  auto stored = compress_stored(data->bytes(), d.stored, in.rule);
+  if (!stored.ok())
+    return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d] (form '%s'): %s", shown_path(in.data_path(k)),
+                                                      k, stored_form_name(d.stored.form), stored.status().message()));
+  NewDataFile file;
+  file.file_id = d.file_id;
+  copy_kept(d.name_kept, file.name, variant);
+  file.name.file_type.value = d.file_type;
+  file.name.name = fixed_name<128>(d.name_entry);
+  if (d.raw_size.kind == RawSize::decompressed) {
+    if (data->bytes().size() > std::numeric_limits<u32>::max())
+      return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
+                                                        shown_path(in.data_path(k)), k, data->bytes().size()));
+    file.raw_size = static_cast<u32>(data->bytes().size());
+  } else if (d.raw_size.kind == RawSize::kept) {
+    file.raw_size = d.raw_size.value;
+  }
+  file.header =
+      default_data_file_header(std::span(reinterpret_cast<const u8*>(d.header_name.data()), d.header_name.size()));
+  copy_kept(d.header_kept, file.header, variant);  // zeros unless forge.json keeps them
+  return std::make_pair(std::move(file), encode_stored(*stored));
+}
+
+absl::Status write_packed(const PackInputs& in, ByteSink& out, PackReport& report) {
+  auto writer = NewArchiveWriter::open(in.list.head, in.list.datafiles.size(), out);
+  if (!writer.ok()) return prefixed(in.list_path + ": archive.sections", writer.status());
+  for (std::size_t k = 0; k < in.list.datafiles.size(); ++k) {
+    auto file = packed_data_file(in, k);
+    if (!file.ok()) return file.status();
+    if (auto s = writer->add(file->first, file->second); !s.ok()) return prefixed(in.data_path(k), s);
+  }
+  auto layout = writer->finish();
+  if (!layout.ok()) return layout.status();
+  report.size = layout->size;
+  return absl::OkStatus();
+}
+
+absl::Status check_packed(const PackInputs& in, std::span<const u8> written, const InputFile* file) {
+  const ForgeList& list = in.list;
+  auto archive = read_archive(written, file);
+  if (!archive.ok()) return not_read_back(std::string(archive.status().message()));
+  if (archive->files.size() != list.datafiles.size())
+    return not_read_back(absl::StrFormat("%d data files, not %d", archive->files.size(), list.datafiles.size()));
+  // Every checksummed block is checked against the rule it was written by (a block that does not match it
+  // reads as damaged). Not the archive's vote: where most blocks are stored plain, a rule over the
+  // decompressed bytes and its twin over the stored bytes match the same blocks, and the vote may name
+  // the twin.
+  ChecksumVerdict verdict;
+  verdict.rule = verdict.best = in.rule;
+  verdict.blocks = verdict.matched = 1;
+  for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
+    const ListedDataFile& d = list.datafiles[k];
+    const DataFileAt& f = archive->files[k];
+    if (f.index.file_id.value != d.file_id || data_file_name(f) != std::string_view(d.name_entry).substr(0, 128) ||
+        f.name.file_type.value != d.file_type)
+      return not_read_back(absl::StrCat(data_file_label(*archive, k), ": its id, name or type is not the list's"));
+    auto read = read_data_file(written, *archive, k, verdict);
+    if (!read.ok()) return not_read_back(std::string(read.status().message()));
+    auto data = InputFile::open(in.data_path(k));
+    if (!data.ok()) return data.status();
+    if (!std::ranges::equal(read->decoded.bytes, data->bytes()))
+      return not_read_back(absl::StrCat(data_file_label(*archive, k), ": does not decompress to ", in.data_path(k)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<PackReport> pack_folder(const std::string& dir, const std::string& target,
+                                       const platform::OutputOptions& options) {
+  const std::string list_path = platform::utf8_of(platform::path_of(dir) / kListFile);
+  auto list = read_complete_list(dir, list_path);
+  if (!list.ok()) return list.status();
+  if (auto s = holds_the_listed_files(dir, *list, list_path); !s.ok()) return s;
   PackReport report;
-  report.datafiles = list.datafiles.size();
-  std::optional<ChecksumRule> rule = rule_named(list.checksum_rule);
+  report.datafiles = list->datafiles.size();
+  std::optional<ChecksumRule> rule = rule_named(list->checksum_rule);
   if (!rule) {
-    if (list.checksum_rule != "none" && list.checksum_rule != "n/a")
+    if (list->checksum_rule != "none" && list->checksum_rule != "n/a")
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: archive.checksum_rule: '%s' is not adler32-0/stored, adler32-1/stored, adler32-0/decompressed, "
           "adler32-1/decompressed, none or n/a",
-          list_path, printable_name(list.checksum_rule)));
+          list_path, printable_name(list->checksum_rule)));
     rule = ChecksumRule::adler32_0_stored;  // FORGE.md 2: the rule Wildlands uses; the original had none to keep
     report.rule_chosen = true;
   }
   report.checksum_rule = checksum_rule_name(*rule);
-
-  const ForgeVariant variant{list.head.header.version, list.layout};
-  auto data_path = [&](std::size_t k) {
-    return platform::utf8_of(platform::path_of(dir) / platform::path_of(list.datafiles[k].file));
-  };
-  auto produce = [&](ByteSink& out) -> absl::Status {
-    auto writer = NewArchiveWriter::open(list.head, list.datafiles.size(), out);
-    if (!writer.ok()) return prefixed(list_path + ": archive.sections", writer.status());
-    for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
-      const ListedDataFile& d = list.datafiles[k];
-      auto data = InputFile::open(data_path(k));
-      if (!data.ok()) return data.status();
-      auto stored = compress_stored(data->bytes(), d.stored, *rule);
-      if (!stored.ok())
-        return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d] (form '%s'): %s", shown_path(data_path(k)),
-                                                          k, stored_form_name(d.stored.form),
-                                                          stored.status().message()));
-      NewDataFile file;
-      file.file_id = d.file_id;
-      copy_kept(d.name_kept, file.name, variant);
-      file.name.file_type.value = d.file_type;
-      file.name.name = fixed_name<128>(d.name_entry);
-      if (d.raw_size.kind == RawSize::decompressed) {
-        if (data->bytes().size() > std::numeric_limits<u32>::max())
-          return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
-                                                            shown_path(data_path(k)), k, data->bytes().size()));
-        file.raw_size = static_cast<u32>(data->bytes().size());
-      } else if (d.raw_size.kind == RawSize::kept) {
-        file.raw_size = d.raw_size.value;
-      }
-      file.header =
-          default_data_file_header(std::span(reinterpret_cast<const u8*>(d.header_name.data()), d.header_name.size()));
-      copy_kept(d.header_kept, file.header, variant);  // zeros unless forge.json keeps them
-      if (auto s = writer->add(file, encode_stored(*stored)); !s.ok()) return prefixed(data_path(k), s);
-    }
-    auto layout = writer->finish();
-    if (!layout.ok()) return layout.status();
-    report.size = layout->size;
-    return absl::OkStatus();
-  };
-
-  auto check = [&](std::span<const u8> written, const InputFile* file) -> absl::Status {
-    auto archive = read_archive(written, file);
-    if (!archive.ok()) return not_read_back(std::string(archive.status().message()));
-    if (archive->files.size() != list.datafiles.size())
-      return not_read_back(absl::StrFormat("%d data files, not %d", archive->files.size(), list.datafiles.size()));
-    // Every checksummed block is checked against the rule it was written by (a block that does not match it
-    // reads as damaged). Not the archive's vote: where most blocks are stored plain, a rule over the
-    // decompressed bytes and its twin over the stored bytes match the same blocks, and the vote may name
-    // the twin.
-    ChecksumVerdict verdict;
-    verdict.rule = verdict.best = rule;
-    verdict.blocks = verdict.matched = 1;
-    for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
-      const ListedDataFile& d = list.datafiles[k];
-      const DataFileAt& f = archive->files[k];
-      if (f.index.file_id.value != d.file_id || data_file_name(f) != std::string_view(d.name_entry).substr(0, 128) ||
-          f.name.file_type.value != d.file_type)
-        return not_read_back(absl::StrCat(data_file_label(*archive, k), ": its id, name or type is not the list's"));
-      auto read = read_data_file(written, *archive, k, verdict);
-      if (!read.ok()) return not_read_back(std::string(read.status().message()));
-      auto data = InputFile::open(data_path(k));
-      if (!data.ok()) return data.status();
-      if (!std::ranges::equal(read->decoded.bytes, data->bytes()))
-        return not_read_back(absl::StrCat(data_file_label(*archive, k), ": does not decompress to ", data_path(k)));
-    }
-    return absl::OkStatus();
-  };
+  const PackInputs in{dir, list_path, *list, *rule};
+  auto produce = [&](ByteSink& out) { return write_packed(in, out, report); };
+  auto check = [&](std::span<const u8> written, const InputFile* file) { return check_packed(in, written, file); };
   if (auto s = write_checked(target, options, produce, check); !s.ok()) return s;
   return report;
 }
