@@ -182,7 +182,7 @@ absl::StatusOr<std::pair<NewDataFile, std::vector<u8>>> packed_data_file(const P
   file.file_id = d.file_id;
   copy_kept(d.name_kept, file.name, variant);
   file.name.file_type.value = d.file_type;
-  file.name.name = fixed_name<128>(d.name_entry);
+  file.name.name = fixed_name<kDataFileNameSize>(d.name_entry);
   if (d.raw_size.kind == RawSize::decompressed) {
     if (data->bytes().size() > std::numeric_limits<u32>::max())
       return absl::InvalidArgumentError(absl::StrFormat("%s: datafiles[%d].raw_size: %d bytes do not fit a u32",
@@ -227,7 +227,8 @@ absl::Status check_packed(const PackInputs& in, std::span<const u8> written, con
   for (std::size_t k = 0; k < list.datafiles.size(); ++k) {
     const ListedDataFile& d = list.datafiles[k];
     const DataFileAt& f = archive->files[k];
-    if (f.index.file_id.value != d.file_id || data_file_name(f) != std::string_view(d.name_entry).substr(0, 128) ||
+    if (f.index.file_id.value != d.file_id ||
+        data_file_name(f) != std::string_view(d.name_entry).substr(0, kDataFileNameSize) ||
         f.name.file_type.value != d.file_type)
       return not_read_back(absl::StrCat(data_file_label(*archive, k), ": its id, name or type is not the list's"));
     auto read = read_data_file(written, *archive, k, verdict);

@@ -176,9 +176,9 @@ absl::StatusOr<DataFileAddition> PutRun::addition(const PutRequest::Add& add) {
   DataFileAddition a;
   a.name = add.name ? *add.name : first ? std::string(view->name(0).begin(), view->name(0).end()) : file_stem(add.path);
   a.name = a.name.substr(0, a.name.find('\0'));
-  if (a.name.empty() || a.name.size() > 128)
-    return absl::InvalidArgumentError(absl::StrFormat("--add %s: the name '%s' must have 1 to 128 bytes (give --name)",
-                                                      add.path, printable_name(a.name)));
+  if (a.name.empty() || a.name.size() > kDataFileNameSize)
+    return absl::InvalidArgumentError(absl::StrFormat("--add %s: the name '%s' must have 1 to %d bytes (give --name)",
+                                                      add.path, printable_name(a.name), kDataFileNameSize));
   if (!add.file_id && !first)
     return absl::InvalidArgumentError(
         absl::StrFormat("--add %s: it has no entry to take an id from; give --id 0xID", add.path));

@@ -2,12 +2,13 @@
 // 27 has none (FORGE.md 7: TableLayout::file_header is 0).
 #pragma once
 
+#include "model/forge/name_entry.hpp"
 #include "model/layout.hpp"
 
 namespace anvil::forge {
 
 struct DataFileHeader {
-  FixedString<128> name;
+  FixedString<kDataFileNameSize> name;
   Opaque<312> unknown;
 
   template <class Archive>

@@ -6,12 +6,15 @@
 
 namespace anvil::forge {
 
+// The bytes of a data file's name, NUL-padded (in its name entry and its 440-byte header).
+inline constexpr std::size_t kDataFileNameSize = 128;
+
 struct NameEntry {
   u32 raw_size = 0;
   Opaque<12> unknown_0;
   Id32 file_type;  // JSON "0x" + 8 hex digits, as ids are
   Opaque<24> unknown_1;
-  FixedString<128> name;
+  FixedString<kDataFileNameSize> name;
   Opaque<16> unknown_2;
   Opaque<4> unknown_27;  // version 27 only
 

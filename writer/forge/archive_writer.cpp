@@ -237,9 +237,10 @@ absl::Status ArchiveWrite::check(std::span<const Replacement> replacements, cons
           absl::StrFormat("the new data file '%s': the id 0x%x does not fit the 32 bits of archive version %d",
                           printable_name(f.name), f.file_id, layout_.variant.archive));
   for (const AppendedDataFile& f : changes.added)
-    if (f.name.size() > 128)
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "the name '%s' has %d bytes; a data file's name holds at most 128", printable_name(f.name), f.name.size()));
+    if (f.name.size() > kDataFileNameSize)
+      return absl::InvalidArgumentError(
+          absl::StrFormat("the name '%s' has %d bytes; a data file's name holds at most %d", printable_name(f.name),
+                          f.name.size(), kDataFileNameSize));
   if (auto s = check_no_overlap(original_, archive_, tables_, replacements, stored_forms_); !s.ok()) return s;
   return out_.write_original(original_);
 }
