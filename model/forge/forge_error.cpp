@@ -129,7 +129,7 @@ std::optional<ForgeError> decode(std::string_view payload, absl::StatusCode code
   e.reason = r.text();
   e.rule = r.text();
   if (r.present()) {
-    e.read_as.emplace();
+    e.read_as = ForgeError::ReadAs{};
     e.read_as->version = static_cast<u32>(r.number());
     if (r.present()) e.read_as->layout = static_cast<u8>(r.number());
     e.read_as->game = r.text();
