@@ -65,6 +65,7 @@ class ByteReader : public ArchiveContext {
     }
     f.check = std::move(check);
     f.found = std::move(found);
+    f.element = root_element_;
     failure_ = std::move(f);
     end_ = cur_;  // nothing is left to read: every later field's need() fails, with no ok() of its own
   }
@@ -193,21 +194,23 @@ class ByteReader : public ArchiveContext {
     Count n{};
     if (!read_counted_size<Count>(h.name.text, T::head_wire_size + T::min_body_wire_size, n)) return *this;
     h.items.resize(n);
-    for (auto& item : h.items) {
-      if (!ok()) break;
-      HeadOf<T> head{item};
+    for (std::size_t i = 0; i < h.items.size() && ok(); ++i) {
+      if (depth_ == 0) root_element_ = i;
+      HeadOf<T> head{h.items[i]};
       read_struct(h.name.text, head);
     }
+    if (depth_ == 0) root_element_.reset();
     return *this;
   }
 
   template <class T>
   ByteReader& operator&(const Bodies<T>& b) {
-    for (auto& item : b.items) {
-      if (!ok()) break;
-      BodyOf<T> body{item};
+    for (std::size_t i = 0; i < b.items.size() && ok(); ++i) {
+      if (depth_ == 0) root_element_ = i;
+      BodyOf<T> body{b.items[i]};
       read_struct(b.name.text, body);
     }
+    if (depth_ == 0) root_element_.reset();
     return *this;
   }
 
@@ -359,6 +362,7 @@ class ByteReader : public ArchiveContext {
   TailFinder* tails_;
   std::array<const char*, 16> path_;
   std::size_t depth_ = 0;
+  std::optional<std::size_t> root_element_;  // CheckFailure::element
   std::optional<CheckFailure> failure_;
   std::vector<std::span<const u8>>* runs_ = nullptr;
 };

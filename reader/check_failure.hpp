@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace anvil {
@@ -12,6 +13,9 @@ struct CheckFailure {
   std::string path;        // field path: "instance/slots/materials" (bytes) or a JSON pointer
   std::string check;       // what the format demands: "material info class must be 0x995bfbf5"
   std::string found;       // what was there instead
+  // Which element of the outermost structure's table (Heads, Bodies) was being read: the entry of a
+  // decompressed data file (FORGE.md 3), which its path alone ("resources") does not tell.
+  std::optional<std::size_t> element{};
 
   // "slot class must be known (found 0x12345678)"
   std::string what() const { return found.empty() ? check : check + " (found " + found + ")"; }

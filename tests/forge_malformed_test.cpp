@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "gen/forge.hpp"
+#include "model/forge/archive.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/data_files.hpp"
 
@@ -263,14 +266,20 @@ TEST(ForgeMalformed, EntryTableChecks) {
   put<u16>(many, 0, 0xFFFF);
   EXPECT_THAT(std::string(parse_data_file(many).status().message()),
               HasSubstr("decompressed offset 0x0: entries: count must fit"));
-  // The first resource's flag: after the table, [u32 m][m], then [u32 type][u32 size][u32 n][name].
+  // The last resource's flag: after the table, [u32 m][m], then [u32 type][u32 size][u32 n][name]; the
+  // error names that entry by its index and its name, read before the flag.
   auto file = parse_data_file(decoded);
   ASSERT_TRUE(file.ok());
-  u64 flag_at = body_layout(*file)[0].offset - 1;
-  ASSERT_EQ(file->entries[0].flag, 0);
+  const std::size_t last = file->entries.size() - 1;
+  ASSERT_GE(last, 1u);
+  u64 flag_at = body_layout(*file)[last].offset - 1;
+  ASSERT_EQ(file->entries[last].flag, 0);
+  const std::vector<u8>& name = file->entries[last].name.bytes;
   decoded[flag_at] = 2;
   std::string e(parse_data_file(decoded).status().message());
-  EXPECT_THAT(e, HasSubstr(absl::StrFormat("decompressed offset 0x%x: ", flag_at)));
+  EXPECT_THAT(e, HasSubstr(absl::StrFormat(
+                     "decompressed offset 0x%x: entry %d '%s': ", flag_at, last,
+                     printable_name(std::string_view(reinterpret_cast<const char*>(name.data()), name.size())))));
   EXPECT_THAT(e, HasSubstr("resource flag must be 0 or 1 (found 2)"));
 }
 

@@ -2,10 +2,13 @@
 // fields lie.
 #include <absl/strings/str_format.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "model/counted.hpp"
+#include "model/forge/archive.hpp"
 #include "model/forge/forge_error.hpp"
 #include "reader/byte_reader.hpp"
 #include "reader/forge/data_files.hpp"
@@ -21,14 +24,25 @@ absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, s
   ByteReader reader(decoded);
   reader.skim_into(runs);
   serialize_root(reader, file, variant.code());
-  auto error = [&](u64 offset, std::string reason) {
+  auto error = [&](u64 offset, std::string reason, std::optional<ForgeError::Entry> entry = std::nullopt) {
     return ForgeError{.offset = offset,
                       .offset_in = ForgeError::OffsetIn::data_file,
+                      .entry = std::move(entry),
                       .reason = std::move(reason),
                       .read_as = read_as(variant)}
         .status();
   };
-  if (!reader.ok()) return error(reader.failure()->offset, reader.failure()->message());
+  if (const auto& failure = reader.failure()) {
+    std::optional<ForgeError::Entry> entry;
+    if (failure->element) {
+      // Its name once read (the resource's header comes before its body), else its index alone.
+      const Entry& e = file.entries[*failure->element];
+      entry = ForgeError::Entry{
+          *failure->element,
+          printable_name(std::string_view(reinterpret_cast<const char*>(e.name.bytes.data()), e.name.bytes.size()))};
+    }
+    return error(failure->offset, failure->message(), std::move(entry));
+  }
   if (reader.remaining() != 0)
     return error(reader.pos(), absl::StrFormat("%s after the last body", counted(reader.remaining(), "byte")));
   return absl::OkStatus();
