@@ -191,14 +191,10 @@ class HexpatWriter {
         class_id_then_body_chain(f, lines);
         break;
       case Kind::kPresentIf:
-        structure(f.children[0]);
-        lines.push_back(absl::StrCat("if ($ < ", hexpat::kEnd, ") ", kaitai_type_name(f.children[0].type), " ", f.name,
-                                     ";  // present ", hexpat_message(f.what)));
+        present_unless_at_end(f, lines);
         break;
       case Kind::kUntilTail:
-        lines.push_back(absl::StrCat("u8 ", f.name, "[", hexpat::kEnd, " - $ - ",
-                                     *describe::fixed_size(describe::describe_struct<ac2::VisualTail>()),
-                                     "];  // up to the Visual tail, which ends the object"));
+        bytes_up_to_visual_tail(f, lines);
         break;
       case Kind::kEachFollowedBy:
         unrolled_values_with_classes(f, lines);
@@ -210,11 +206,7 @@ class HexpatWriter {
         lines.push_back(absl::StrCat(hexpat_scalar(f.type), " ", f.name, ";"));
         break;
       case Kind::kSizedBytes:
-        lines.push_back(absl::StrCat("u8 ", f.name, "[",
-                                     !f.size_expr.empty() ? f.size_expr
-                                     : f.sized_by.empty() ? absl::StrCat(f.what, " - $")
-                                                          : size_ref(f.sized_by),
-                                     "];"));
+        sized_bytes(f, lines);
         break;
       case Kind::kHeads:
         table_heads(f, lines);
@@ -310,6 +302,33 @@ class HexpatWriter {
       }
     }
     if (!f.any_class) lines.push_back(absl::StrCat("else std::error(\"", hexpat_message(f.what), " must be known\");"));
+  }
+
+  // A structure present when earlier fields say so: what is read ends at anvilrt_end (see the comment at
+  // the top), so "bytes are left" is that condition.
+  void present_unless_at_end(const Node& f, std::vector<std::string>& lines) {
+    structure(f.children[0]);
+    lines.push_back(absl::StrCat("if ($ < ", hexpat::kEnd, ") ", kaitai_type_name(f.children[0].type), " ", f.name,
+                                 ";  // present ", hexpat_message(f.what)));
+  }
+
+  // Bytes up to the Visual tail: the tail has a fixed size and ends the object, so the run ends that many
+  // bytes before anvilrt_end.
+  void bytes_up_to_visual_tail(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back(absl::StrCat("u8 ", f.name, "[", hexpat::kEnd, " - $ - ",
+                                 *describe::fixed_size(describe::describe_struct<ac2::VisualTail>()),
+                                 "];  // up to the Visual tail, which ends the object"));
+  }
+
+  // A run of bytes whose length the declaration gives one of three ways: an expression of earlier fields,
+  // a size field (of this structure, or of a table body's head: size_ref), or the field holding the
+  // offset it ends at.
+  void sized_bytes(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back(absl::StrCat("u8 ", f.name, "[",
+                                 !f.size_expr.empty() ? f.size_expr
+                                 : f.sized_by.empty() ? absl::StrCat(f.what, " - $")
+                                                      : size_ref(f.sized_by),
+                                 "];"));
   }
 
   // Values each followed by a constant of its place, unrolled with the Kaitai description's names
