@@ -1,6 +1,5 @@
-// The seq items of each kind of field of a declaration, for `anvilrt schema --ksy` (schema/ksy.cpp, whose
-// top comment gives the names and shapes they take). A kind Kaitai reads in one plain item is written in
-// field() itself; every other kind has a member named after what it emits.
+// The seq items of each kind of field of a declaration, for `anvilrt schema --ksy`; schema/ksy.cpp
+// assembles them into types, and its top comment gives the names and shapes they take.
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
