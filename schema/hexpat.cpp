@@ -159,6 +159,8 @@ class HexpatWriter {
 
   static std::string hex(u64 v, std::size_t size) { return absl::StrFormat("0x%0*x", 2 * size, v); }
 
+  // The statements of one field of a declaration, defining the types they use first. A kind whose
+  // pattern takes more than a line or two has a member of its own below, named after what it writes.
   void field(const Node& f, std::vector<std::string>& lines, int& unnamed) {
     switch (f.kind) {
       case Kind::kScalar:
@@ -170,85 +172,32 @@ class HexpatWriter {
         structure(f);
         lines.push_back(declare(f, f.name));
         break;
-      case Kind::kConstant: {
-        std::string id = constant_name(f, unnamed);
-        lines.push_back(absl::StrCat(hexpat_scalar(f.type), " ", id, ";"));
-        lines.push_back(absl::StrCat("std::assert(", id, " == ", hex(f.constant, f.size), ", \"",
-                                     hexpat_message(f.what), " must be ", hex(f.constant, f.size), "\");"));
+      case Kind::kConstant:
+        checked_constant(f, lines, unnamed);
         break;
-      }
-      case Kind::kArray: {
-        if (f.children[0].kind == Kind::kStruct) structure(f.children[0]);
-        std::string decl = declare(f.children[0], f.name);
-        decl.pop_back();
-        lines.push_back(absl::StrCat(decl, "[", f.count, "];"));
+      case Kind::kArray:
+        fixed_array(f, lines);
         break;
-      }
-      case Kind::kCounted: {
-        std::string num = absl::StrCat("num_", f.name);
-        lines.push_back(absl::StrCat(hexpat_scalar(f.count_type), " ", num, ";"));
-        lines.push_back(absl::StrCat("std::assert(", num, " <= (", hexpat::kEnd, " - $) / ", f.element_wire_size,
-                                     ", \"count must fit in the bytes left\");"));
-        const Node& e = f.children[0];
-        if (e.kind == Kind::kStruct) structure(e);
-        std::string decl =
-            e.kind == Kind::kOpaque ? absl::StrCat(element_type_of_opaque(e), " ", f.name, ";") : declare(e, f.name);
-        decl.pop_back();
-        lines.push_back(absl::StrCat(decl, "[", num, "];"));
+      case Kind::kCounted:
+        counted_array(f, lines);
         break;
-      }
-      case Kind::kBytes: {
-        std::string len = absl::StrCat("len_", f.name);
-        lines.push_back(absl::StrCat(hexpat_scalar(f.count_type), " ", len, ";"));
-        lines.push_back(absl::StrCat("std::assert(", len, " <= ", hexpat::kEnd, " - $, \"length must fit\");"));
-        lines.push_back(absl::StrCat("u8 ", f.name, "[", len, "];"));
+      case Kind::kBytes:
+        length_prefixed_bytes(f, lines);
         break;
-      }
-      case Kind::kPointer: {
-        structure(f.children[0]);
-        std::string tag = absl::StrCat(f.name, "_tag");
-        lines.push_back(absl::StrCat("u8 ", tag, ";"));
-        lines.push_back(
-            absl::StrCat("std::assert(", tag, " == 0x00 || ", tag, " == 0x03, \"pointer tag must be 00 or 03\");"));
-        lines.push_back(
-            absl::StrCat("if (", tag, " == 0x00) ", kaitai_type_name(f.children[0].type), " ", f.name, ";"));
+      case Kind::kPointer:
+        tag_then_pointee(f, lines);
         break;
-      }
-      case Kind::kSwitch: {
-        lines.push_back("u32 class_id;");
-        std::string chain;
-        for (const describe::Alternative& a : f.alternatives) {
-          structure(*a.body);
-          std::string decl = absl::StrCat(kaitai_type_name(a.body->type), " class_body;");
-          if (a.class_id) {
-            lines.push_back(absl::StrCat(chain, "if (class_id == ", hex(*a.class_id, 4), ") ", decl));
-            chain = "else ";
-          } else {
-            lines.push_back(absl::StrCat("else ", decl));
-          }
-        }
-        if (!f.any_class)
-          lines.push_back(absl::StrCat("else std::error(\"", hexpat_message(f.what), " must be known\");"));
+      case Kind::kSwitch:
+        class_id_then_body_chain(f, lines);
         break;
-      }
       case Kind::kPresentIf:
-        structure(f.children[0]);
-        lines.push_back(absl::StrCat("if ($ < ", hexpat::kEnd, ") ", kaitai_type_name(f.children[0].type), " ", f.name,
-                                     ";  // present ", hexpat_message(f.what)));
+        present_unless_at_end(f, lines);
         break;
       case Kind::kUntilTail:
-        lines.push_back(absl::StrCat("u8 ", f.name, "[", hexpat::kEnd, " - $ - ",
-                                     *describe::fixed_size(describe::describe_struct<ac2::VisualTail>()),
-                                     "];  // up to the Visual tail, which ends the object"));
+        bytes_up_to_visual_tail(f, lines);
         break;
       case Kind::kEachFollowedBy:
-        for (std::size_t i = 0; i < f.count; ++i) {
-          std::string id = absl::StrCat(f.name, "_", i);
-          lines.push_back(declare(f.children[0], id));
-          lines.push_back(absl::StrCat("u32 ", id, "_class;"));
-          lines.push_back(absl::StrCat("std::assert(", id, "_class == ", hex(f.constants[i], 4), ", \"",
-                                       hexpat_message(f.what), " must be ", hex(f.constants[i], 4), "\");"));
-        }
+        unrolled_values_with_classes(f, lines);
         break;
       case Kind::kText:  // ImHex shows a char array as text
         lines.push_back(absl::StrCat("char ", f.name, "[", f.size, "];"));
@@ -257,60 +206,183 @@ class HexpatWriter {
         lines.push_back(absl::StrCat(hexpat_scalar(f.type), " ", f.name, ";"));
         break;
       case Kind::kSizedBytes:
-        lines.push_back(absl::StrCat("u8 ", f.name, "[",
-                                     !f.size_expr.empty() ? f.size_expr
-                                     : f.sized_by.empty() ? absl::StrCat(f.what, " - $")
-                                                          : size_ref(f.sized_by),
-                                     "];"));
+        sized_bytes(f, lines);
         break;
-      case Kind::kHeads: {
-        const Node& head = f.children[0];
-        structure(head);
-        std::string num = absl::StrCat("num_", f.name);
-        lines.push_back(absl::StrCat(hexpat_scalar(f.count_type), " ", num, ";"));
-        lines.push_back(absl::StrCat("std::assert(", num, " <= (", hexpat::kEnd, " - $) / ", f.element_wire_size,
-                                     ", \"count must fit in the bytes left\");"));
-        lines.push_back(absl::StrCat(kaitai_type_name(head.type), " ", f.name, "[", num, "];"));
+      case Kind::kHeads:
+        table_heads(f, lines);
         break;
-      }
-      case Kind::kBodies: {
-        const Node& body = f.children[0];
-        heads_of_[body.type] = f.what;  // what the body's sizes refer to, when its head holds them
-        structure(body);
-        lines.push_back(absl::StrCat(kaitai_type_name(body.type), " ", f.name, "[num_", f.what, "];"));
+      case Kind::kBodies:
+        table_bodies(f, lines);
         break;
-      }
       case Kind::kRestBytes:
         lines.push_back(absl::StrCat("u8 ", f.name, "[", hexpat::kEnd, " - $];"));
         break;
-      case Kind::kUntilEnd: {
-        const Node& e = f.children[0];
-        if (e.kind == Kind::kStruct) structure(e);
-        std::string decl = declare(e, f.name);
-        decl.pop_back();
-        lines.push_back(absl::StrCat(decl, "[while($ < ", hexpat::kEnd, ")];"));
+      case Kind::kUntilEnd:
+        array_up_to_end(f, lines);
         break;
-      }
-      case Kind::kEither: {
-        // if (condition) { first form } else { second form }: the condition is the declaration's own.
-        if (f.what.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789 =!<>") != std::string::npos)
-          throw std::logic_error(absl::StrCat("schema --hexpat: the condition \"", f.what, "\" is no expression"));
-        std::vector<std::string> first, second;
-        for (const Node& c : f.children[0].children) field(c, first, unnamed);
-        for (const Node& c : f.children[1].children) field(c, second, unnamed);
-        lines.push_back(absl::StrCat("if (", absl::StrReplaceAll(f.what, {{" and ", " && "}}), ") {"));
-        for (const std::string& l : first) lines.push_back("    " + l);
-        if (!second.empty()) {
-          lines.push_back("} else {");
-          for (const std::string& l : second) lines.push_back("    " + l);
-        }
-        lines.push_back("}");
+      case Kind::kEither:
+        either_as_if_else(f, lines, unnamed);
         break;
-      }
       case Kind::kGroup:
         for (const Node& c : f.children) field(c, lines, unnamed);
         break;
     }
+  }
+
+  // A constant of its place, read and asserted so that ImHex stops where anvilrt's reader would.
+  void checked_constant(const Node& f, std::vector<std::string>& lines, int& unnamed) {
+    std::string id = constant_name(f, unnamed);
+    lines.push_back(absl::StrCat(hexpat_scalar(f.type), " ", id, ";"));
+    lines.push_back(absl::StrCat("std::assert(", id, " == ", hex(f.constant, f.size), ", \"", hexpat_message(f.what),
+                                 " must be ", hex(f.constant, f.size), "\");"));
+  }
+
+  // `count` values of `e` named `name`: the declaration of one value with the count in brackets.
+  std::string array_of(const Node& e, const std::string& name, const std::string& count) {
+    if (e.kind == Kind::kStruct) structure(e);
+    std::string decl = declare(e, name);
+    decl.pop_back();  // ';'
+    return absl::StrCat(decl, "[", count, "];");
+  }
+
+  void fixed_array(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back(array_of(f.children[0], f.name, absl::StrCat(f.count)));
+  }
+
+  // The assertion on a count read from the bytes: each element takes at least `element_wire_size`, so a
+  // count larger than the bytes left can only be damage (FORMAT.md 2.6), and ImHex stops there.
+  static std::string count_fits(const std::string& num, std::size_t element_wire_size) {
+    return absl::StrCat("std::assert(", num, " <= (", hexpat::kEnd, " - $) / ", element_wire_size,
+                        ", \"count must fit in the bytes left\");");
+  }
+
+  // A counted array: `num_<name>`, checked against the bytes left, then the elements. An opaque element
+  // is a type holding its bytes, since the pattern language has no array of arrays.
+  void counted_array(const Node& f, std::vector<std::string>& lines) {
+    std::string num = absl::StrCat("num_", f.name);
+    lines.push_back(absl::StrCat(hexpat_scalar(f.count_type), " ", num, ";"));
+    lines.push_back(count_fits(num, f.element_wire_size));
+    const Node& e = f.children[0];
+    lines.push_back(e.kind == Kind::kOpaque ? absl::StrCat(element_type_of_opaque(e), " ", f.name, "[", num, "];")
+                                            : array_of(e, f.name, num));
+  }
+
+  // Bytes after their length: `len_<name>`, checked against the bytes left, then the bytes.
+  void length_prefixed_bytes(const Node& f, std::vector<std::string>& lines) {
+    std::string len = absl::StrCat("len_", f.name);
+    lines.push_back(absl::StrCat(hexpat_scalar(f.count_type), " ", len, ";"));
+    lines.push_back(absl::StrCat("std::assert(", len, " <= ", hexpat::kEnd, " - $, \"length must fit\");"));
+    lines.push_back(absl::StrCat("u8 ", f.name, "[", len, "];"));
+  }
+
+  // A pointer: `<name>_tag` (00 or 03, asserted), then `<name>` only when the tag is 00.
+  void tag_then_pointee(const Node& f, std::vector<std::string>& lines) {
+    structure(f.children[0]);
+    std::string tag = absl::StrCat(f.name, "_tag");
+    lines.push_back(absl::StrCat("u8 ", tag, ";"));
+    lines.push_back(
+        absl::StrCat("std::assert(", tag, " == 0x00 || ", tag, " == 0x03, \"pointer tag must be 00 or 03\");"));
+    lines.push_back(absl::StrCat("if (", tag, " == 0x00) ", kaitai_type_name(f.children[0].type), " ", f.name, ";"));
+  }
+
+  // A class switch: `class_id`, then `class_body` typed by an if/else chain over the known ids; an
+  // unknown id is an error unless the switch reads any class (its alternative without an id is the
+  // final else).
+  void class_id_then_body_chain(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back("u32 class_id;");
+    std::string chain;
+    for (const describe::Alternative& a : f.alternatives) {
+      structure(*a.body);
+      std::string decl = absl::StrCat(kaitai_type_name(a.body->type), " class_body;");
+      if (a.class_id) {
+        lines.push_back(absl::StrCat(chain, "if (class_id == ", hex(*a.class_id, 4), ") ", decl));
+        chain = "else ";
+      } else {
+        lines.push_back(absl::StrCat("else ", decl));
+      }
+    }
+    if (!f.any_class) lines.push_back(absl::StrCat("else std::error(\"", hexpat_message(f.what), " must be known\");"));
+  }
+
+  // A structure present when earlier fields say so: what is read ends at anvilrt_end (see the comment at
+  // the top), so "bytes are left" is that condition.
+  void present_unless_at_end(const Node& f, std::vector<std::string>& lines) {
+    structure(f.children[0]);
+    lines.push_back(absl::StrCat("if ($ < ", hexpat::kEnd, ") ", kaitai_type_name(f.children[0].type), " ", f.name,
+                                 ";  // present ", hexpat_message(f.what)));
+  }
+
+  // Bytes up to the Visual tail: the tail has a fixed size and ends the object, so the run ends that many
+  // bytes before anvilrt_end.
+  void bytes_up_to_visual_tail(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back(absl::StrCat("u8 ", f.name, "[", hexpat::kEnd, " - $ - ",
+                                 *describe::fixed_size(describe::describe_struct<ac2::VisualTail>()),
+                                 "];  // up to the Visual tail, which ends the object"));
+  }
+
+  // A run of bytes whose length the declaration gives one of three ways: an expression of earlier fields,
+  // a size field (of this structure, or of a table body's head: size_ref), or the field holding the
+  // offset it ends at.
+  void sized_bytes(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back(absl::StrCat("u8 ", f.name, "[",
+                                 !f.size_expr.empty() ? f.size_expr
+                                 : f.sized_by.empty() ? absl::StrCat(f.what, " - $")
+                                                      : size_ref(f.sized_by),
+                                 "];"));
+  }
+
+  // Values each followed by a constant of its place, unrolled with the Kaitai description's names
+  // (`<name>_0`, `<name>_0_class`, ...), since each constant differs and is asserted.
+  void unrolled_values_with_classes(const Node& f, std::vector<std::string>& lines) {
+    for (std::size_t i = 0; i < f.count; ++i) {
+      std::string id = absl::StrCat(f.name, "_", i);
+      lines.push_back(declare(f.children[0], id));
+      lines.push_back(absl::StrCat("u32 ", id, "_class;"));
+      lines.push_back(absl::StrCat("std::assert(", id, "_class == ", hex(f.constants[i], 4), ", \"",
+                                   hexpat_message(f.what), " must be ", hex(f.constants[i], 4), "\");"));
+    }
+  }
+
+  // A table's heads: `num_<name>`, checked against the bytes left, then the heads.
+  void table_heads(const Node& f, std::vector<std::string>& lines) {
+    const Node& head = f.children[0];
+    structure(head);
+    std::string num = absl::StrCat("num_", f.name);
+    lines.push_back(absl::StrCat(hexpat_scalar(f.count_type), " ", num, ";"));
+    lines.push_back(count_fits(num, f.element_wire_size));
+    lines.push_back(absl::StrCat(kaitai_type_name(head.type), " ", f.name, "[", num, "];"));
+  }
+
+  // A table's bodies, as many as its heads. The body type is remembered with its heads' name before it
+  // is written, so that a size its head holds reads from there (size_ref).
+  void table_bodies(const Node& f, std::vector<std::string>& lines) {
+    const Node& body = f.children[0];
+    heads_of_[body.type] = f.what;
+    structure(body);
+    lines.push_back(absl::StrCat(kaitai_type_name(body.type), " ", f.name, "[num_", f.what, "];"));
+  }
+
+  // Elements up to the end of the data: ImHex's `[while(...)]` array.
+  void array_up_to_end(const Node& f, std::vector<std::string>& lines) {
+    lines.push_back(array_of(f.children[0], f.name, absl::StrCat("while($ < ", hexpat::kEnd, ")")));
+  }
+
+  // if (condition) { first form } else { second form }: the condition is the declaration's own, which
+  // the pattern language reads as it is once `and` is `&&`; anything else in it is refused rather than
+  // written as a pattern ImHex would misread.
+  void either_as_if_else(const Node& f, std::vector<std::string>& lines, int& unnamed) {
+    if (f.what.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789 =!<>") != std::string::npos)
+      throw std::logic_error(absl::StrCat("schema --hexpat: the condition \"", f.what, "\" is no expression"));
+    std::vector<std::string> first, second;
+    for (const Node& c : f.children[0].children) field(c, first, unnamed);
+    for (const Node& c : f.children[1].children) field(c, second, unnamed);
+    lines.push_back(absl::StrCat("if (", absl::StrReplaceAll(f.what, {{" and ", " && "}}), ") {"));
+    for (const std::string& l : first) lines.push_back("    " + l);
+    if (!second.empty()) {
+      lines.push_back("} else {");
+      for (const std::string& l : second) lines.push_back("    " + l);
+    }
+    lines.push_back("}");
   }
 
   // The size of a run sized by the field `sized_by`: that field of the structure being written, or, in
