@@ -2,12 +2,13 @@
 // checked against a generated game folder of two archives as `check` does, nothing written. Invariants: a
 // refused document is one line naming the file; an accepted one writes back (mod_text) to the same mod;
 // the check of one mod reports no conflict and leaves the folder's archives as they were.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <random>
 #include <string_view>
+#include <vector>
 
 #include "gen/forge.hpp"
 #include "pipeline/mods/mod_check.hpp"
@@ -25,7 +26,11 @@ std::vector<std::vector<anvil::u8>> archives;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  folder = (std::filesystem::temp_directory_path() / ("anvilrt-mod-fuzz-" + std::to_string(std::random_device{}()))).string();
+  // One folder for every run of the harness, not one per process: a fuzzer's processes end by a signal
+  // (afl-fuzz kills its fork server), so a folder of their own would be left behind by each. Its archives
+  // are the same bytes every time (fixed seeds), and each is written whole and renamed into place, so
+  // instances that start together read complete archives whichever wrote them.
+  folder = (std::filesystem::temp_directory_path() / "anvilrt-mod-fuzz").string();
   std::filesystem::create_directories(folder);
   for (anvil::u64 seed : {1, 2}) {
     anvil::gen::ForgeOptions options;
@@ -63,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const anvil::u8* data, std::size_t size) {
   if (analysis.ok() && !analysis->report.conflicts.empty()) broken("one mod conflicts with itself");
   for (std::size_t i = 0; i < archives.size(); ++i) {
     auto input = anvil::InputFile::open(folder + "/a" + std::to_string(i + 1) + ".forge");
-    if (!input.ok() || !std::equal(input->bytes().begin(), input->bytes().end(), archives[i].begin(), archives[i].end()))
+    if (!input.ok() ||
+        !std::equal(input->bytes().begin(), input->bytes().end(), archives[i].begin(), archives[i].end()))
       broken("check changed an archive");
   }
   return 0;
