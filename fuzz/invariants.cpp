@@ -211,23 +211,9 @@ PatchCheck::PatchCheck(std::span<const u8> base, Game game, bool data_file)
   if (before_.size() != level_.object_count()) base_error_ = where(game) + "the base's dump misses objects";
 }
 
-std::string PatchCheck::check(std::span<const u8> text) const {
-  if (!base_error_.empty()) return base_error_;
-  std::string_view patch_text(reinterpret_cast<const char*>(text.data()), text.size());
-  patch::PatchOutcome outcome = patch::apply_patch_text(level_, patch_text, {.record_changes = true});
-  if (base_ != pristine_) return where(game_) + "the patch engine modified the base file";
-  if (outcome.error) {
-    const patch::PatchError& e = *outcome.error;
-    if (e.exit_code != patch::kTestFailed && e.exit_code != patch::kBadPatch)
-      return where(game_) + absl::StrCat("a refusal with exit code ", e.exit_code);
-    if (e.reason.empty() || e.message().empty()) return where(game_) + "a refusal without a reason";
-    return "";
-  }
-  const patch::PatchResult& result = outcome.result;
-  // Objects change size only inside a data file (FORGE.md 5): there the data file is re-laid.
-  const bool resized = patch::resizes(level_, result);
-  if (resized && !data_file_) return where(game_) + "an object of a level file changed size";
-  std::vector<u8> bytes;
+// The patched file's bytes: the data file laid anew when an object changed size, else the base with the
+// edited objects written over it.
+std::string PatchCheck::patched_output(const patch::PatchResult& result, bool resized, std::vector<u8>& bytes) const {
   if (resized) {
     auto laid = patch::patched_data_file(level_, result);
     if (!laid.ok()) return where(game_) + "patched_data_file: " + std::string(laid.status().message());
@@ -237,11 +223,11 @@ std::string PatchCheck::check(std::span<const u8> text) const {
   } else {
     bytes = patch::patched_bytes(level_, result);
   }
-  if (!resized && bytes.size() != base_.size())
-    return where(game_) + absl::StrCat("the patched file has ", bytes.size(), " bytes, not ", base_.size());
-  if (result.edited.size() != result.edited_objects.size())
-    return where(game_) + "edited and edited_objects differ in size";
+  return "";
+}
 
+std::string PatchCheck::compare_pieces(const patch::PatchResult& result, bool resized, std::span<const u8> bytes,
+                                       std::vector<std::pair<std::size_t, std::string>>& differences) const {
   // The same pieces; edited objects parse to the patched model and encode back to their bytes; every
   // other piece is byte-identical to the base's (which writes back: checked once, in the constructor).
   // Their JSON is then the base's too: only the edited objects' fields can differ.
@@ -257,7 +243,6 @@ std::string PatchCheck::check(std::span<const u8> text) const {
   if (patched.level.pieces.size() != level_.pieces.size())
     return where(game_) + absl::StrCat("the patched file carves into ", patched.level.pieces.size(), " pieces, not ",
                                        level_.pieces.size());
-  std::vector<std::pair<std::size_t, std::string>> differences;  // (piece, pointer inside the object)
   std::vector<u8> encoded;
   std::int64_t shift = 0;  // what the objects before this piece grew
   for (std::size_t i = 0, object = 0; i < level_.pieces.size(); object += level_.pieces[i].is_object(), ++i) {
@@ -297,24 +282,33 @@ std::string PatchCheck::check(std::span<const u8> text) const {
     for (std::string& d : here)
       if (!(resized && (d == "/offset" || d == "/length"))) differences.emplace_back(i, std::move(d));
   }
-  if (!resized) {
-    if (auto failure = patch::check_written(level_, result, bytes)) return where(game_) + "check_written: " + *failure;
-    // The streamed output (what `anvilrt patch` writes) is the same bytes.
-    std::FILE* sink = platform::anonymous_file();
-    if (sink == nullptr) return where(game_) + "no anonymous file for the streamed output";
-    absl::Status streamed = patch::stream_patched(level_, result, sink, "memory");
-    std::vector<u8> stream_bytes;
-    if (streamed.ok() && std::fflush(sink) == 0) {
-      std::rewind(sink);
-      u8 buffer[65536];
-      for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, sink)) > 0;)
-        stream_bytes.insert(stream_bytes.end(), buffer, buffer + got);
-    }
-    std::fclose(sink);
-    if (!streamed.ok()) return where(game_) + "stream_patched: " + std::string(streamed.message());
-    if (auto diff = describe_difference(bytes, stream_bytes); !diff.empty())
-      return where(game_) + "the streamed output differs from the patched bytes: " + diff;
+  return "";
+}
+
+// A patch that resizes nothing: the writer's own check of its output, and the streamed output (what
+// `anvilrt patch` writes) the same bytes.
+std::string PatchCheck::check_streamed(const patch::PatchResult& result, std::span<const u8> bytes) const {
+  if (auto failure = patch::check_written(level_, result, bytes)) return where(game_) + "check_written: " + *failure;
+  // The streamed output (what `anvilrt patch` writes) is the same bytes.
+  std::FILE* sink = platform::anonymous_file();
+  if (sink == nullptr) return where(game_) + "no anonymous file for the streamed output";
+  absl::Status streamed = patch::stream_patched(level_, result, sink, "memory");
+  std::vector<u8> stream_bytes;
+  if (streamed.ok() && std::fflush(sink) == 0) {
+    std::rewind(sink);
+    u8 buffer[65536];
+    for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, sink)) > 0;)
+      stream_bytes.insert(stream_bytes.end(), buffer, buffer + got);
   }
+  std::fclose(sink);
+  if (!streamed.ok()) return where(game_) + "stream_patched: " + std::string(streamed.message());
+  if (auto diff = describe_difference(bytes, stream_bytes); !diff.empty())
+    return where(game_) + "the streamed output differs from the patched bytes: " + diff;
+  return "";
+}
+
+std::string PatchCheck::check_reported(const patch::PatchResult& result,
+                                       const std::vector<std::pair<std::size_t, std::string>>& differences) const {
   // Field by field: every JSON field that differs lies under a location some operation reported changing.
   // A difference is reported when a change in the same object lies at or under it, or over it (pointers
   // compared below the key).
@@ -334,6 +328,37 @@ std::string PatchCheck::check(std::span<const u8> text) const {
              " changed, but no operation reported changing it";
   }
   return "";
+}
+
+std::string PatchCheck::check(std::span<const u8> text) const {
+  if (!base_error_.empty()) return base_error_;
+  std::string_view patch_text(reinterpret_cast<const char*>(text.data()), text.size());
+  patch::PatchOutcome outcome = patch::apply_patch_text(level_, patch_text, {.record_changes = true});
+  if (base_ != pristine_) return where(game_) + "the patch engine modified the base file";
+  if (outcome.error) {
+    const patch::PatchError& e = *outcome.error;
+    if (e.exit_code != patch::kTestFailed && e.exit_code != patch::kBadPatch)
+      return where(game_) + absl::StrCat("a refusal with exit code ", e.exit_code);
+    if (e.reason.empty() || e.message().empty()) return where(game_) + "a refusal without a reason";
+    return "";
+  }
+  const patch::PatchResult& result = outcome.result;
+  // Objects change size only inside a data file (FORGE.md 5): there the data file is re-laid.
+  const bool resized = patch::resizes(level_, result);
+  if (resized && !data_file_) return where(game_) + "an object of a level file changed size";
+  std::vector<u8> bytes;
+  if (std::string failure = patched_output(result, resized, bytes); !failure.empty()) return failure;
+  if (!resized && bytes.size() != base_.size())
+    return where(game_) + absl::StrCat("the patched file has ", bytes.size(), " bytes, not ", base_.size());
+  if (result.edited.size() != result.edited_objects.size())
+    return where(game_) + "edited and edited_objects differ in size";
+
+  std::vector<std::pair<std::size_t, std::string>> differences;  // (piece, pointer inside the object)
+  if (std::string failure = compare_pieces(result, resized, bytes, differences); !failure.empty()) return failure;
+  if (!resized) {
+    if (std::string failure = check_streamed(result, bytes); !failure.empty()) return failure;
+  }
+  return check_reported(result, differences);
 }
 
 std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game game) {

@@ -10,9 +10,11 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/object.hpp"
+#include "patch/patch.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::fuzz {
@@ -64,6 +66,14 @@ class PatchCheck {
   rapidjson::Document dump_;                     // the base's `dump`
   std::vector<const rapidjson::Value*> before_;  // its objects' values, in file order
   std::string base_error_;
+
+  // The parts of check(), each "" when it holds, else what broke.
+  std::string patched_output(const patch::PatchResult& result, bool resized, std::vector<u8>& bytes) const;
+  std::string compare_pieces(const patch::PatchResult& result, bool resized, std::span<const u8> bytes,
+                             std::vector<std::pair<std::size_t, std::string>>& differences) const;
+  std::string check_streamed(const patch::PatchResult& result, std::span<const u8> bytes) const;
+  std::string check_reported(const patch::PatchResult& result,
+                             const std::vector<std::pair<std::size_t, std::string>>& differences) const;
 };
 
 std::string check_patch(std::span<const u8> text, std::span<const u8> base, Game game);
