@@ -109,8 +109,11 @@ class Page:
         return self.driver.find_element(By.CSS_SELECTOR, f"#fields input[data-pointer='{pointer}']")
 
     def set_field(self, pointer, value):
+        # Its text selected and typed over, not cleared first: clear() fires a change of its own, whose
+        # refusal (an empty string) a slow server (the Windows build under Wine) could show before the
+        # typed value's answer.
         field = self.field_input(pointer)
-        field.clear()
+        field.send_keys(Keys.CONTROL, "a")
         field.send_keys(value, Keys.TAB)
 
 
