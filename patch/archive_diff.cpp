@@ -48,8 +48,7 @@ std::string describe_offset(std::span<const u8> bytes, const Source& source, u64
   if (offset < (sizes.empty() ? bytes.size() : sizes.front().resource_at()))
     return "the bytes kept after the entry table";
   for (const forge::BodyAt& body : forge::body_layout(*view)) {
-    const std::string name = forge::printable_name(
-        {reinterpret_cast<const char*>(view->name(body.entry).data()), view->name(body.entry).size()});
+    const std::string name = forge::printable_name(view->name(body.entry));
     if (offset < body.offset)
       return absl::StrFormat("entry %d '%s' header (type, sizes, name, flag records)", body.entry, name);
     if (offset < body.offset + body.size)

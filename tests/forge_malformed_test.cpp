@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <string_view>
 #include <vector>
 
 #include "gen/forge.hpp"
@@ -277,9 +276,8 @@ TEST(ForgeMalformed, EntryTableChecks) {
   const std::vector<u8>& name = file->entries[last].name.bytes;
   decoded[flag_at] = 2;
   std::string e(parse_data_file(decoded).status().message());
-  EXPECT_THAT(e, HasSubstr(absl::StrFormat(
-                     "decompressed offset 0x%x: entry %d '%s': ", flag_at, last,
-                     printable_name(std::string_view(reinterpret_cast<const char*>(name.data()), name.size())))));
+  EXPECT_THAT(
+      e, HasSubstr(absl::StrFormat("decompressed offset 0x%x: entry %d '%s': ", flag_at, last, printable_name(name))));
   EXPECT_THAT(e, HasSubstr("resource flag must be 0 or 1 (found 2)"));
 }
 

@@ -62,6 +62,10 @@ std::string_view data_file_name(const DataFileAt& file) {
   return {reinterpret_cast<const char*>(b.data()), static_cast<std::size_t>(end - b.begin())};
 }
 
+std::string printable_name(std::span<const u8> name) {
+  return printable_name(std::string_view(reinterpret_cast<const char*>(name.data()), name.size()));
+}
+
 std::string printable_name(std::string_view name) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;

@@ -115,6 +115,8 @@ std::string_view data_file_name(const DataFileAt& file);
 // that a name never reaches a terminal as a control sequence or a line break, and is ASCII, thus valid
 // UTF-8 in JSON. A name from the archive is bytes, not text: this spelling is one-to-one.
 std::string printable_name(std::string_view name);
+// The same of a name held as bytes (a resource's name in a data file's entry).
+std::string printable_name(std::span<const u8> name);
 
 // The name of every data file of the archive (its unique name), which every command shows and takes: `ls`,
 // the keys of the "datafiles" document (`dump`, `patch`'s /datafiles/NAME/...), `extract NAME` and its

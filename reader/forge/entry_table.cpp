@@ -4,7 +4,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 
 #include "model/counted.hpp"
@@ -37,9 +36,7 @@ absl::Status read_data_file_table(std::span<const u8> decoded, DataFile& file, s
     if (failure->element) {
       // Its name once read (the resource's header comes before its body), else its index alone.
       const Entry& e = file.entries[*failure->element];
-      entry = ForgeError::Entry{
-          *failure->element,
-          printable_name(std::string_view(reinterpret_cast<const char*>(e.name.bytes.data()), e.name.bytes.size()))};
+      entry = ForgeError::Entry{*failure->element, printable_name(e.name.bytes)};
     }
     return error(failure->offset, failure->message(), std::move(entry));
   }
