@@ -1,6 +1,6 @@
-// SHA-256 through the system's own cryptography (a mod's `made_for`, docs/mods.md; the tests' pinned
-// digests): OpenSSL's libcrypto on POSIX, Windows' CNG (bcrypt.dll) on Windows, so that the Windows build
-// needs no OpenSSL built for it.
+// SHA-256 through a maintained implementation (a mod's `made_for`, docs/mods.md; the tests' pinned
+// digests): Nettle on POSIX, Windows' CNG (bcrypt.dll) on Windows, so that the Windows build needs no
+// cryptography library built for it.
 #pragma once
 
 #include <array>

@@ -1,15 +1,21 @@
-// The editor's HTTP server (serve/server.hpp), on cpp-httplib.
+// The editor's HTTP server (serve/server.hpp): its door and routes as an HttpSite (serve/http_site.hpp),
+// carried by the HTTP server of serve/http_module.hpp.
 #include "serve/server.hpp"
 
+#include <absl/strings/ascii.h>
 #include <absl/strings/str_cat.h>
-#include <httplib.h>
 
-#include <atomic>
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
 #include <thread>
 
 #include "platform/broken_pipe.hpp"
 #include "platform/open_browser.hpp"
 #include "platform/stop_signals.hpp"
+#include "serve/http_module.hpp"
 #include "serve/object_index.hpp"
 #include "serve/page_assets.hpp"
 #include "serve/request_json.hpp"
@@ -21,7 +27,7 @@ namespace {
 // Sent with every answer: the page may run only its own scripts and styles and talk only to this
 // server; nothing is cached (an edited object must not come back stale); the token in the address
 // never leaves as a Referer; no other site may frame the page.
-httplib::Headers safety_headers() {
+HttpHeaders safety_headers() {
   return {
       {"Content-Security-Policy",
        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -34,63 +40,109 @@ httplib::Headers safety_headers() {
   };
 }
 
-Knock knock_of(const httplib::Request& req) {
+// The first value of the header `name` (compared without case), or nullptr.
+const std::string* header(const HttpAsk& ask, std::string_view name) {
+  for (const auto& [n, value] : ask.headers)
+    if (std::ranges::equal(
+            n, name, [](unsigned char a, unsigned char b) { return absl::ascii_tolower(a) == absl::ascii_tolower(b); }))
+      return &value;
+  return nullptr;
+}
+
+std::string header_value(const HttpAsk& ask, std::string_view name) {
+  const std::string* value = header(ask, name);
+  return value ? *value : std::string();
+}
+
+Knock knock_of(const HttpAsk& ask) {
   Knock k;
-  k.host = req.get_header_value("Host");
-  if (req.has_header("Origin")) k.origin = req.get_header_value("Origin");
-  if (req.has_param("token")) k.query_token = req.params.find("token")->second;
-  k.header_token = req.get_header_value("X-Anvilrt-Token");
-  k.cookies = req.get_header_value("Cookie");
+  k.host = header_value(ask, "Host");
+  if (const std::string* origin = header(ask, "Origin")) k.origin = *origin;
+  for (const auto& [name, value] : ask.params)
+    if (name == "token") {
+      k.query_token = value;
+      break;
+    }
+  k.header_token = header_value(ask, "X-Anvilrt-Token");
+  k.cookies = header_value(ask, "Cookie");
   return k;
 }
 
-void answer(httplib::Response& res, const Reply& reply) {
-  res.status = reply.status;
-  res.set_content(reply.body, reply.type);
+HttpAnswer answer_of(const Reply& reply) { return {reply.status, reply.body, reply.type, {}}; }
+
+// The page's files answer only their exact names, and only names of these letters (no other path is
+// looked up at all).
+bool page_name(std::string_view path) {
+  if (!path.starts_with('/')) return false;
+  for (char c : path.substr(1))
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
+  return true;
 }
 
-void routes(httplib::Server& server, Api& api, const Door& door) {
-  server.Get("/api/info", [&api](const httplib::Request&, httplib::Response& res) { answer(res, api.info()); });
-  server.Get("/api/search", [&api](const httplib::Request& req, httplib::Response& res) {
-    std::map<std::string, std::string, std::less<>> params;
-    for (const auto& [name, value] : req.params) params.emplace(name, value);
-    answer(res, api.search(params));
-  });
-  auto post = [&server](const char* path, Reply (Api::*call)(std::string_view), Api& on) {
-    server.Post(path, [&on, call](const httplib::Request& req, httplib::Response& res) {
-      // Only JSON: a cross-site form cannot send it without a CORS preflight, which this server refuses.
-      if (req.get_header_value("Content-Type").rfind("application/json", 0) != 0)
-        return answer(res, error_reply(415, "the API takes application/json"));
-      answer(res, (on.*call)(req.body));
-    });
-  };
-  post("/api/object", &Api::object, api);
-  post("/api/check", &Api::check, api);
-  post("/api/save", &Api::save, api);
-  post("/api/write", &Api::write, api);
-  post("/api/map", &Api::map, api);
+// The door and the routes: the page's files and the API.
+class EditorSite final : public HttpSite {
+ public:
+  EditorSite(const Door& door, Api& api) : door_(door), api_(api) {}
+
+  bool refuses(const HttpAsk& ask, HttpAnswer& answer) override {
+    std::optional<std::string> why = refusal(door_, knock_of(ask));
+    if (!why) return false;
+    answer = {403, *why + "\n", "text/plain; charset=utf-8", {}};
+    return true;
+  }
+
+  HttpAnswer get(const HttpAsk& ask) override {
+    if (ask.path == "/api/info") return answer_of(api_.info());
+    if (ask.path == "/api/search") {
+      std::map<std::string, std::string, std::less<>> params;
+      for (const auto& [name, value] : ask.params) params.emplace(name, value);
+      return answer_of(api_.search(params));
+    }
+    if (page_name(ask.path)) return page(ask.path == "/" ? "/index.html" : ask.path);
+    return {404, {}, {}, {}};
+  }
+
+  HttpAnswer post(const HttpAsk& ask) override {
+    static const std::map<std::string_view, Reply (Api::*)(std::string_view)> calls = {
+        {"/api/object", &Api::object}, {"/api/check", &Api::check}, {"/api/save", &Api::save},
+        {"/api/write", &Api::write},   {"/api/map", &Api::map},
+    };
+    auto call = calls.find(ask.path);
+    if (call == calls.end()) return {404, {}, {}, {}};
+    // Only JSON: a cross-site form cannot send it without a CORS preflight, which this server refuses.
+    if (!header_value(ask, "Content-Type").starts_with("application/json"))
+      return answer_of(error_reply(415, "the API takes application/json"));
+    return answer_of((api_.*(call->second))(ask.body));
+  }
+
+ private:
   // The page: only the embedded files, by their exact names.
-  server.Get(R"(/[A-Za-z0-9_.-]*)", [&door](const httplib::Request& req, httplib::Response& res) {
-    std::string path = req.path == "/" ? "/index.html" : req.path;
+  HttpAnswer page(const std::string& path) const {
     for (const PageAsset& asset : page_assets()) {
       if (asset.path != path) continue;
-      res.set_content(reinterpret_cast<const char*>(asset.bytes.data()), asset.bytes.size(),
-                      std::string(asset.content_type).c_str());
+      HttpAnswer answer{200,
+                        std::string(reinterpret_cast<const char*>(asset.bytes.data()), asset.bytes.size()),
+                        std::string(asset.content_type),
+                        {}};
       if (path == "/index.html")
-        res.set_header("Set-Cookie",
-                       absl::StrCat(door.cookie_name(), "=", door.token, "; Path=/; HttpOnly; SameSite=Strict"));
-      return;
+        answer.headers.emplace_back(
+            "Set-Cookie", absl::StrCat(door_.cookie_name(), "=", door_.token, "; Path=/; HttpOnly; SameSite=Strict"));
+      return answer;
     }
-    res.status = 404;
-    res.set_content("not found\n", "text/plain; charset=utf-8");
-  });
-}
+    return {404, "not found\n", "text/plain; charset=utf-8", {}};
+  }
+
+  const Door& door_;
+  Api& api_;
+};
 
 }  // namespace
 
 absl::Status serve(const ServeInput& input, const ServeOptions& options,
                    const std::function<void(const std::string& url)>& on_url,
                    const std::function<void(const std::string& message)>& on_warning) {
+  absl::StatusOr<MakeHttpServer> make_server = http_server_maker();
+  if (!make_server.ok()) return make_server.status();
   // Before any thread starts: every thread then leaves Ctrl+C and SIGTERM to the wait below.
   platform::StopSignals stop_signals;
   platform::survive_broken_pipes();  // a tab closed while its answer is written
@@ -100,31 +152,18 @@ absl::Status serve(const ServeInput& input, const ServeOptions& options,
   ObjectIndex index;
   std::thread indexer([&] { index.build(session); });
 
-  httplib::Server server;
-  server.new_task_queue = [threads = options.threads] { return new httplib::ThreadPool(threads); };
-  server.set_payload_max_length(kMaxBodyBytes);
-  server.set_default_headers(safety_headers());
-  server.set_pre_routing_handler([&door](const httplib::Request& req, httplib::Response& res) {
-    if (auto why = refusal(door, knock_of(req))) {
-      res.status = 403;
-      res.set_content(*why + "\n", "text/plain; charset=utf-8");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
   Api api(session, index, options);
-  routes(server, api, door);
-
+  EditorSite site(door, api);
+  std::unique_ptr<HttpServer> server((*make_server)(site, {options.threads, kMaxBodyBytes, safety_headers()}));
   const char* host = "127.0.0.1";  // loopback only, never every interface
-  int port = options.port;
-  bool bound = port == 0 ? (port = server.bind_to_any_port(host)) > 0 : server.bind_to_port(host, port);
-  if (!bound) {
+  const int port = server->bind(host, options.port);
+  if (port <= 0) {
     index.stop();
     indexer.join();
     return absl::UnavailableError(absl::StrCat("cannot listen on ", host, ":", options.port));
   }
   door.port = port;
-  std::thread listener([&server] { server.listen_after_bind(); });
+  std::thread listener([&server] { server->listen(); });
   const std::string url = absl::StrCat("http://", host, ":", port, "/?token=", door.token);
   on_url(url);
   if (options.open_browser)
@@ -132,7 +171,7 @@ absl::Status serve(const ServeInput& input, const ServeOptions& options,
 
   stop_signals.wait();
   index.stop();
-  server.stop();
+  server->stop();
   listener.join();
   indexer.join();
   return absl::OkStatus();

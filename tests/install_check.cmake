@@ -1,5 +1,7 @@
 # CTest Install.LaysOutEveryFile: `cmake --install BUILD_DIR --prefix` a fresh folder, then checks that
-# the executable runs and the man page, README, license and docs are where GNUInstallDirs puts them.
+# the executable runs and the man page, README, license and docs are where GNUInstallDirs puts them; where
+# serve's HTTP server is a module (HTTP_MODULE, its path under the prefix), that the installed `serve`
+# finds it: it prints its URL (ARCHIVE served) within 8 seconds, then is stopped.
 execute_process(COMMAND mktemp -d OUTPUT_VARIABLE prefix OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}"
                 RESULT_VARIABLE result OUTPUT_QUIET)
@@ -8,12 +10,20 @@ if(NOT result EQUAL 0)
 endif()
 set(missing "")
 foreach(file bin/anvilrt share/man/man1/anvilrt.1 share/doc/anvilrt/README.md share/doc/anvilrt/LICENSE
-             share/doc/anvilrt/design.md share/doc/anvilrt/patches.md)
+             share/doc/anvilrt/design.md share/doc/anvilrt/patches.md ${HTTP_MODULE})
   if(NOT EXISTS "${prefix}/${file}")
     list(APPEND missing "${file}")
   endif()
 endforeach()
 execute_process(COMMAND "${prefix}/bin/anvilrt" --version OUTPUT_VARIABLE version RESULT_VARIABLE result)
+set(serves TRUE)
+if(HTTP_MODULE)
+  execute_process(COMMAND "${prefix}/bin/anvilrt" serve "${ARCHIVE}" TIMEOUT 8 OUTPUT_VARIABLE url
+                  ERROR_VARIABLE serve_error)
+  if(NOT url MATCHES "^http://127\\.0\\.0\\.1:[0-9]+/\\?token=")
+    set(serves FALSE)
+  endif()
+endif()
 # The installed man page is the one the build made from the commands' help (ManPage.* checks that one).
 set(man_differs FALSE)
 if(EXISTS "${prefix}/share/man/man1/anvilrt.1")
@@ -26,6 +36,9 @@ endif()
 file(REMOVE_RECURSE "${prefix}")
 if(missing)
   message(FATAL_ERROR "not installed: ${missing}")
+endif()
+if(NOT serves)
+  message(FATAL_ERROR "the installed anvilrt serve did not start: ${serve_error}")
 endif()
 if(man_differs)
   message(FATAL_ERROR "the installed man page is not the one the build made from the commands' help")
