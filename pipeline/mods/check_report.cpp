@@ -1,30 +1,12 @@
 // The report of `anvilrt mod check` (pipeline/mods/mod_check.hpp) as text and as JSON.
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
+#include "pipeline/mods/effect_json.hpp"
 #include "pipeline/mods/mod_check.hpp"
 
 namespace anvil::mods {
 namespace {
-
-using JsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
-
-void strings(JsonWriter& w, const char* key, const std::vector<std::string>& list) {
-  w.Key(key);
-  w.StartArray();
-  for (const std::string& s : list) w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-  w.EndArray();
-}
-
-void optional_value(JsonWriter& w, const char* key, const std::optional<std::string>& value) {
-  w.Key(key);
-  if (value)
-    w.RawValue(value->c_str(), value->size(), rapidjson::kObjectType);
-  else
-    w.Null();
-}
 
 std::string count(std::size_t n, const char* one, const char* many) {
   return absl::StrFormat("%d %s", n, n == 1 ? one : many);
@@ -66,10 +48,10 @@ std::string CheckReport::text() const {
 
 std::string CheckReport::json() const {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  ModJsonWriter w(buffer);
   w.SetIndent(' ', 1);
   w.StartObject();
-  strings(w, "changed_archives", changed_archives);
+  write_strings(w, "changed_archives", changed_archives);
   w.Key("mods");
   w.StartArray();
   for (const ModReport& m : mods) {
@@ -78,21 +60,9 @@ std::string CheckReport::json() const {
     w.String(m.name.c_str());
     w.Key("installed");
     w.Bool(m.installed);
-    strings(w, "archives", m.effect.archives);
-    strings(w, "datafiles", m.effect.datafiles);
-    strings(w, "objects", m.effect.objects);
-    w.Key("writes");
-    w.StartArray();
-    for (const FieldWrite& f : m.effect.writes) {
-      w.StartObject();
-      w.Key("pointer");
-      w.String(f.pointer.c_str(), static_cast<rapidjson::SizeType>(f.pointer.size()));
-      optional_value(w, "value", f.value);
-      w.EndObject();
-    }
-    w.EndArray();
-    strings(w, "failures", m.failures);
-    strings(w, "warnings", m.warnings);
+    write_effect(w, m.effect, WrittenValue::as_json);
+    write_strings(w, "failures", m.failures);
+    write_strings(w, "warnings", m.warnings);
     w.EndObject();
   }
   w.EndArray();
@@ -106,8 +76,8 @@ std::string CheckReport::json() const {
     w.String(c.later.c_str());
     w.Key("pointer");
     w.String(c.pointer.c_str(), static_cast<rapidjson::SizeType>(c.pointer.size()));
-    optional_value(w, "earlier_value", c.earlier_value);
-    optional_value(w, "later_value", c.later_value);
+    write_json_or_null(w, "earlier_value", c.earlier_value);
+    write_json_or_null(w, "later_value", c.later_value);
     w.EndObject();
   }
   w.EndArray();

@@ -11,6 +11,7 @@
 
 #include "codec/checksums.hpp"
 #include "patch/rapidjson_document.hpp"
+#include "pipeline/mods/effect_json.hpp"
 #include "platform/file_stamp.hpp"
 #include "reader/input_file.hpp"
 
@@ -19,14 +20,6 @@ namespace {
 
 using rapidjson::Value;
 constexpr int kStateVersion = 1;
-
-void write_strings(rapidjson::PrettyWriter<rapidjson::StringBuffer>& w, const char* key,
-                   const std::vector<std::string>& list) {
-  w.Key(key);
-  w.StartArray();
-  for (const std::string& s : list) w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-  w.EndArray();
-}
 
 // Reading: every member checked, a damaged file named.
 struct Reader {
@@ -135,7 +128,7 @@ absl::StatusOr<ModState> load_state(const std::string& dir) {
 
 std::string state_text(const ModState& state) {
   rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+  ModJsonWriter w(buffer);
   w.SetIndent(' ', 1);
   w.StartObject();
   w.Key("anvilrt_mods");
@@ -146,22 +139,7 @@ std::string state_text(const ModState& state) {
     w.StartObject();
     w.Key("name");
     w.String(m.name.c_str());
-    write_strings(w, "archives", m.effect.archives);
-    write_strings(w, "datafiles", m.effect.datafiles);
-    write_strings(w, "objects", m.effect.objects);
-    w.Key("writes");
-    w.StartArray();
-    for (const FieldWrite& f : m.effect.writes) {
-      w.StartObject();
-      w.Key("pointer");
-      w.String(f.pointer.c_str(), static_cast<rapidjson::SizeType>(f.pointer.size()));
-      if (f.value) {
-        w.Key("value");
-        w.String(f.value->c_str(), static_cast<rapidjson::SizeType>(f.value->size()));
-      }
-      w.EndObject();
-    }
-    w.EndArray();
+    write_effect(w, m.effect, WrittenValue::as_text);
     w.EndObject();
   }
   w.EndArray();
