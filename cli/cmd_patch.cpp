@@ -205,14 +205,7 @@ int run_patch(int argc, char** argv) {
   bool dry_run = vm.count("dry-run") > 0;
   bool in_place = vm.count("in-place") > 0;
   const char* usage = " (usage: anvilrt patch FILE PATCH (-o OUT | --in-place | --dry-run))";
-  if (in_place && !out.empty()) {
-    error(std::string("give either -o OUT or --in-place, not both") + usage);
-    return kBadInput;
-  }
-  if (!dry_run && !in_place && out.empty()) {
-    error(std::string("missing -o OUT, --in-place or --dry-run") + usage);
-    return kBadInput;
-  }
+  if (!check_output_choice(out, in_place, dry_run, usage)) return kBadInput;
   if (file == "-" && patch_path == "-") {
     error("FILE and PATCH cannot both be standard input (-)");
     return kBadInput;

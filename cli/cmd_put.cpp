@@ -184,14 +184,7 @@ int run_put(int argc, char** argv) {
   const bool dry_run = vm.count("dry-run") > 0;
   const bool in_place = vm.count("in-place") > 0;
   const char* usage = " (usage: anvilrt put FORGE FILE... (-o OUT | --in-place | --dry-run))";
-  if (in_place && !out.empty()) {
-    error(std::string("give either -o OUT or --in-place, not both") + usage);
-    return kBadInput;
-  }
-  if (!dry_run && !in_place && out.empty()) {
-    error(std::string("missing -o OUT, --in-place or --dry-run") + usage);
-    return kBadInput;
-  }
+  if (!check_output_choice(out, in_place, dry_run, usage)) return kBadInput;
   if (files.empty() && added.empty() && removed.empty()) {
     error(std::string("nothing to put: give a FILE, --add FILE or --remove NAME") + usage);
     return kBadInput;

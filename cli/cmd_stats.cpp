@@ -54,10 +54,8 @@ int run_stats(int argc, char** argv) {
   po::options_description options("options");
   add_game_option(options, game_option);
   add_jobs_option(options, "files (and data files) carved at once");
-  options.add_options()("json", "print the same numbers as JSON")(
-      "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
-      "paths", po::value(&paths)->required()->multitoken(),
-      "level files, data files, .forge archives or folders (walked recursively)");
+  options.add_options()("json", "print the same numbers as JSON");
+  add_walked_paths(options, paths);
   po::variables_map vm;
   Common common;
   int code = kOk;

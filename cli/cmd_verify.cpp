@@ -136,10 +136,8 @@ int run_verify(int argc, char** argv) {
                   "files and data files are verified at once; cores left over go to each file's objects, carved\n"
                   "in parts that hand over where they meet (the same result)");
   options.add_options()("no-json", "only bytes -> model -> bytes (skip bytes -> JSON -> bytes)")(
-      "recompress", "archives: also re-compress every compressed block and count those identical to the stored ones")(
-      "all", "in folders, take every file (default: level-file extensions and files that carve an object)")(
-      "paths", po::value(&paths)->required()->multitoken(),
-      "level files, data files, .forge archives or folders (walked recursively)");
+      "recompress", "archives: also re-compress every compressed block and count those identical to the stored ones");
+  add_walked_paths(options, paths);
   po::variables_map vm;
   Common common;
   int code = kOk;

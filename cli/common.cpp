@@ -212,6 +212,25 @@ void add_layout_option(po::options_description& options) {
                             .c_str());
 }
 
+void add_walked_paths(po::options_description& options, std::vector<std::string>& paths) {
+  options.add_options()("all",
+                        "in folders, take every file (default: level-file extensions and files that carve an object)")(
+      "paths", po::value(&paths)->required()->multitoken(),
+      "level files, data files, .forge archives or folders (walked recursively)");
+}
+
+bool check_output_choice(const std::string& out, bool in_place, bool dry_run, const char* usage) {
+  if (in_place && !out.empty()) {
+    error(std::string("give either -o OUT or --in-place, not both") + usage);
+    return false;
+  }
+  if (!dry_run && !in_place && out.empty()) {
+    error(std::string("missing -o OUT, --in-place or --dry-run") + usage);
+    return false;
+  }
+  return true;
+}
+
 void add_game_option(po::options_description& options, std::string& game) {
   static const std::string help = [] {
     std::string text = "dialect: ";

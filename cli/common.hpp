@@ -59,6 +59,14 @@ struct Arg {
 bool parse(int argc, char** argv, const char* usage, po::options_description& options, const std::vector<Arg>& args,
            Common& common, po::variables_map& vm, int& exit_code);
 
+// `--all` and the positional PATH... of the commands that walk folders (verify, stats): level files, data
+// files, .forge archives or folders.
+void add_walked_paths(po::options_description& options, std::vector<std::string>& paths);
+
+// Whether the command was told where its output goes: exactly one of -o OUT and --in-place, or --dry-run.
+// Prints the one-line error (with `usage`, " (usage: anvilrt CMD ...)") when not.
+bool check_output_choice(const std::string& out, bool in_place, bool dry_run, const char* usage);
+
 // A count given as `option` (as the user spelled it): a whole number of at least `min`. Prints
 // "--jobs 0: must be 1 or more" or "--visuals -3: must be a whole number" when not.
 bool parse_count(const std::string& option, const std::string& text, u64 min, u64& out);
