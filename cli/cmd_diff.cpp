@@ -1,4 +1,5 @@
 // anvilrt diff A B [--json] [--game ac2|sws|auto] [-q] [-v]
+// A and B are opened here and compared by pipeline/diff_run.hpp; what it reports is printed here.
 #include <absl/status/status.h>
 #include <absl/status/statusor.h>
 #include <absl/strings/str_format.h>

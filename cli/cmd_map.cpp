@@ -1,5 +1,6 @@
 // anvilrt map FILE [--patch PATCH...] [--objects KEY...] -o OUT [--png] [--width W] [--height H]
 //             [--colours N] [--game ac2|sws|auto] [-j N] [-q] [-v]
+// FILE and the patches are read here, the map drawn and written by view/map_run.hpp, its summary printed here.
 #include <absl/status/status.h>
 #include <absl/strings/str_format.h>
 
