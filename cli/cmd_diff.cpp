@@ -1,13 +1,19 @@
 // anvilrt diff A B [--json] [--game ac2|sws|auto] [-q] [-v]
+// A and B are opened here and compared by pipeline/diff_run.hpp; what it reports is printed here.
+#include <absl/status/status.h>
+#include <absl/status/statusor.h>
 #include <absl/strings/str_format.h>
 
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
 #include "model/counted.hpp"
 #include "patch/archive_diff.hpp"
 #include "patch/diff.hpp"
+#include "pipeline/diff_run.hpp"
 #include "pipeline/folder_diff.hpp"
 #include "pipeline/game_folder.hpp"
 
@@ -52,37 +58,10 @@ std::string diff_line(const patch::DataFileDiff& d, const std::string& label, bo
   return line.empty() ? line : "anvilrt: " + label + ": " + line + "\n";
 }
 
-// Two level files, as diff has always compared them: the patch, or exit 1 when they do not carve alike.
-int diff_level_files(const OpenedInput& a, const OpenedInput& b, const std::string& game_option, const Common& common) {
-  Game game = resolve_game(game_option, a.input->bytes(), a.path, common);
-  Level la = carve_level(a.input->bytes(), game);
-  Level lb = carve_level(b.input->bytes(), game);
-  if (la.object_count() == 0) warn_no_objects(a.path, game_option);
-  if (lb.object_count() == 0) warn_no_objects(b.path, game_option);
-  patch::DiffOutcome outcome = patch::diff_levels(la, lb);
-  if (outcome.error) {
-    error(a.path + " and " + b.path + ": " + *outcome.error);
-    return kDiffers;
-  }
-  std::cout << patch::diff_to_patch_json(outcome.ops);
-  std::cout.flush();
-  return std::cout ? kOk : kBadInput;
-}
-
 // Two game folders: their archives compared by file name (pipeline/folder_diff.hpp), the patch's pointers
 // folder pointers.
-int diff_game_folders(const std::string& a_path, const std::string& b_path, const std::string& game_option, bool json) {
-  if (!folder::is_folder(a_path) || !folder::is_folder(b_path)) {
-    error(absl::StrFormat("%s is a folder and %s is not: diff compares two game folders, or two files",
-                          folder::is_folder(a_path) ? a_path : b_path, folder::is_folder(a_path) ? b_path : a_path));
-    return kBadInput;
-  }
-  if (json) {
-    error("--json compares two archives or two files; of two game folders diff prints the patch");
-    return kBadInput;
-  }
-  auto diff = folder::diff_folders(a_path, b_path,
-                                   game_option == "auto" ? std::nullopt : std::optional<Game>(parse_game(game_option)));
+int print_folder_diff(const absl::StatusOr<folder::FolderDiff>& diff, const std::string& a_path,
+                      const std::string& b_path) {
   if (!diff.ok()) {
     error(std::string(diff.status().message()));
     return kBadInput;
@@ -99,6 +78,39 @@ int diff_game_folders(const std::string& a_path, const std::string& b_path, cons
   std::cout.flush();
   if (!std::cout) return kBadInput;
   return diff->identical() ? kOk : kDiffers;
+}
+
+// A side of the comparison as the pipeline takes it: views of the opened file and its tables.
+DiffSide diff_side(OpenedInput& o) {
+  DiffSide side;
+  side.path = o.path;
+  side.file = &*o.input;
+  side.source = o.source;
+  if (o.archive) {
+    side.archive = &o.archive->archive;
+    if (o.archive->game_known) side.archive_game = o.archive->game;
+  }
+  return side;
+}
+
+// The notes, warnings and lines of a comparison on stderr, then the patch or the document on stdout.
+int print_diff(const DiffRun& run, const std::string& a_path, const std::string& b_path, bool archives, bool json,
+               const std::string& game_option, const Common& common) {
+  if (run.detection) std::cerr << detection_note(a_path, *run.detection, common);
+  if (run.detected) std::cerr << data_file_game_note(a_path, *run.detected, common);
+  if (run.a_no_objects) warn_no_objects(a_path, game_option);
+  if (run.b_no_objects) warn_no_objects(b_path, game_option);
+  if (!run.status.ok()) {
+    error(std::string(run.status.message()));
+    return absl::IsFailedPrecondition(run.status) ? kDiffers : kBadInput;
+  }
+  for (const patch::DataFileDiff& d : run.diff.datafiles)
+    std::cerr << diff_line(d, archives ? "data file " + d.name : a_path + " and " + b_path, archives);
+  std::cout << (json ? patch::archive_diff_json(run.diff, a_path, b_path, run.kind)
+                     : patch::diff_to_patch_json(run.ops));
+  std::cout.flush();
+  if (!std::cout) return kBadInput;
+  return run.differs ? kDiffers : kOk;
 }
 
 }  // namespace
@@ -146,8 +158,9 @@ int run_diff(int argc, char** argv) {
     error("A and B cannot both be standard input (-)");
     return kBadInput;
   }
+  const std::optional<Game> game = game_option == "auto" ? std::nullopt : parse_game(game_option);
   if (folder::is_folder(a_path) || folder::is_folder(b_path))
-    return diff_game_folders(a_path, b_path, game_option, json);
+    return print_folder_diff(diff_game_folders(a_path, b_path, game, json), a_path, b_path);
   PathErrors path_errors;
   // An archive's layout and dialect are found from the data files that differ (none when none does).
   auto a = open_one(a_path, {.game = game_option, .detect_later = true}, common, path_errors);
@@ -157,45 +170,8 @@ int run_diff(int argc, char** argv) {
       a->archive && a->archive->game_known ? std::string(game_name(a->archive->game)) : game_option;
   auto b = open_one(b_path, {.game = b_game, .detect_later = true}, common, path_errors);
   if (!b) return kBadInput;
-  if (a->archive.has_value() != b->archive.has_value()) {
-    const OpenedInput& archive = a->archive ? *a : *b;
-    const OpenedInput& other = a->archive ? *b : *a;
-    error(
-        absl::StrFormat("%s is a forge archive and %s a %s: diff compares two archives, or two level or data files "
-                        "(extract the data file first: anvilrt extract)",
-                        archive.path, other.path, source_kind_name(other.source.kind)));
-    return kBadInput;
-  }
-  const bool level_files = a->source.kind == SourceKind::level_file && b->source.kind == SourceKind::level_file;
-  if (level_files && !json) return diff_level_files(*a, *b, game_option, common);
-
-  patch::ArchiveDiff diff;
-  std::string kind;
-  if (a->archive) {
-    kind = "archives";
-    const auto game = a->archive->game_known ? std::optional<Game>(a->archive->game) : std::nullopt;
-    auto compared = patch::diff_archives({*a->input, a->archive->archive}, {*b->input, b->archive->archive}, game);
-    if (!compared.ok()) {
-      error(std::string(compared.status().message()));
-      return kBadInput;
-    }
-    diff = std::move(*compared);
-  } else {
-    kind = level_files ? "level files" : "data files";
-    diff.game = resolve_game(game_option, a->input->bytes(), a->source, a_path, common);
-    diff.datafiles.push_back(
-        patch::diff_data_files(a->input->bytes(), a->source, b->input->bytes(), b->source, diff.game));
-  }
-  for (const patch::DataFileDiff& d : diff.datafiles) {
-    const std::string label = a->archive ? "data file " + d.name : a_path + " and " + b_path;
-    std::cerr << diff_line(d, label, a->archive.has_value());
-  }
-  std::cout << (json ? patch::archive_diff_json(diff, a_path, b_path, kind) : patch::diff_to_patch_json(diff.ops()));
-  std::cout.flush();
-  if (!std::cout) return kBadInput;
-  if (level_files)  // as without --json: fields that differ are a patch
-    return diff.datafiles[0].state == patch::DataFileState::changed_outside ? kDiffers : kOk;
-  return diff.identical() ? kOk : kDiffers;
+  const DiffRun run = diff_inputs({diff_side(*a), diff_side(*b), game, json});
+  return print_diff(run, a_path, b_path, a->archive.has_value(), json, game_option, common);
 }
 
 }  // namespace anvil::cli

@@ -1,51 +1,43 @@
 // anvilrt map FILE [--patch PATCH...] [--objects KEY...] -o OUT [--png] [--width W] [--height H]
 //             [--colours N] [--game ac2|sws|auto] [-j N] [-q] [-v]
+// FILE and the patches are read here, the map drawn and written by view/map_run.hpp, its summary printed here.
+#include <absl/status/status.h>
 #include <absl/strings/str_format.h>
 
 #include <iostream>
 #include <optional>
-#include <span>
+#include <string>
+#include <vector>
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "cli/input_view.hpp"
 #include "model/counted.hpp"
 #include "model/parallel.hpp"
 #include "pipeline/game_folder.hpp"
-#include "reader/forge/archive_levels.hpp"
 #include "view/map_file.hpp"
-#include "view/map_folder.hpp"
-#include "view/one_level_set.hpp"
+#include "view/map_run.hpp"
 
 namespace anvil::cli {
 
 namespace {
 
-// The map of a file (a level file, a data file or an archive). An empty message: the error was said.
-absl::StatusOr<view::MapSummary> map_file(const std::string& file, const std::string& game_option, const Common& common,
-                                          std::span<const view::NamedPatch> named, const view::MapRequest& request,
-                                          PathErrors& path_errors) {
-  auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
-  if (!opened) return absl::InvalidArgumentError("");
-  const InputFile& input = *opened->input;
-  std::optional<forge::ArchiveLevels> archive_levels;
-  std::optional<view::OneLevelSet> one;
-  view::MapInput map_input;
-  map_input.path = file;
-  if (opened->archive) {
-    const ArchiveInput& archive = *opened->archive;
-    archive_levels.emplace(input.bytes(), archive.archive, archive.game, archive.selected);
-    map_input.set = &*archive_levels;
-    map_input.archive = true;
-    map_input.variant = archive.archive.variant();
-  } else {
-    const Source& source = opened->source;
-    Game game = resolve_game(game_option, input.bytes(), source, file, common);
-    one.emplace(input.bytes(), source, game);
-    map_input.set = &*one;
-    map_input.variant = source.variant;
-    if (source.kind == SourceKind::level_file) map_input.level_file = input.bytes();
+// What map draws: a game folder, or the file opened into `opened` (its notes said, its dialect picked). Nothing
+// when the file does not read (said).
+std::optional<view::MapTarget> map_target(const std::string& file, const std::string& game_option, const Common& common,
+                                          PathErrors& path_errors, std::optional<OpenedInput>& opened) {
+  view::MapTarget target;
+  if (file != "-" && folder::is_folder(file)) {
+    target.folder = file;
+    if (game_option != "auto") target.folder_options.game = parse_game(game_option);
+    target.folder_options.layout = common.layout;
+    return target;
   }
-  return view::write_map(map_input, named, request);
+  opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
+  if (!opened) return std::nullopt;
+  target.file = input_view(*opened);
+  if (!opened->archive) target.game = resolve_game(game_option, opened->input->bytes(), opened->source, file, common);
+  return target;
 }
 
 void report(const view::MapSummary& summary, const std::string& out, bool patched, const Common& common) {
@@ -134,24 +126,16 @@ int run_map(int argc, char** argv) {
                            vm.count("png") > 0,
                            out,
                            thread_budget()};
-  const bool game_folder = file != "-" && folder::is_folder(file);
-  std::optional<absl::StatusOr<view::MapSummary>> summary;
-  if (game_folder) {
-    folder::FolderOptions folder_options;
-    if (game_option != "auto") folder_options.game = parse_game(game_option);
-    folder_options.layout = common.layout;
-    view::FolderMapRun run = view::write_folder_map(file, folder_options, named, request);
-    for (const std::string& line : run.recovered) std::cerr << "anvilrt: " << line << "\n";
-    summary = std::move(run.summary);
-  } else {
-    summary = map_file(file, game_option, common, named, request, path_errors);
-    if (!summary->ok() && summary->status().message().empty()) return kBadInput;  // said already
+  std::optional<OpenedInput> opened;
+  const auto target = map_target(file, game_option, common, path_errors, opened);
+  if (!target) return kBadInput;
+  const view::MapRun run = view::draw_map(*target, named, request);
+  for (const std::string& line : run.recovered) std::cerr << "anvilrt: " << line << "\n";
+  if (!run.summary.ok()) {
+    error(std::string(run.summary.status().message()));
+    return run.summary.status().code() == absl::StatusCode::kFailedPrecondition ? kDiffers : kBadInput;
   }
-  if (!summary->ok()) {
-    error(std::string(summary->status().message()));
-    return summary->status().code() == absl::StatusCode::kFailedPrecondition ? kDiffers : kBadInput;
-  }
-  report(**summary, out, !patches.empty(), common);
+  report(*run.summary, out, !patches.empty(), common);
   return kOk;
 }
 

@@ -5,9 +5,9 @@
 
 namespace anvil::view {
 
-FolderMapRun write_folder_map(const std::string& dir, const folder::FolderOptions& options,
-                              std::span<const NamedPatch> patches, const MapRequest& request) {
-  FolderMapRun run{{}, absl::UnknownError("")};
+MapRun write_folder_map(const std::string& dir, const folder::FolderOptions& options,
+                        std::span<const NamedPatch> patches, const MapRequest& request) {
+  MapRun run{{}, absl::UnknownError("")};
   auto opened = folder::open_game_folder(dir);
   if (!opened.ok()) {
     run.summary = opened.status();

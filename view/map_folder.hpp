@@ -14,14 +14,15 @@
 
 namespace anvil::view {
 
-struct FolderMapRun {
-  std::vector<std::string> recovered;  // what opening the folder finished or rolled back, one line each
-  absl::StatusOr<MapSummary> summary;  // errors as write_map's (the folder's, one line)
+// A map written, or why not.
+struct MapRun {
+  std::vector<std::string> recovered;  // a game folder: what opening it finished or rolled back, one line each
+  absl::StatusOr<MapSummary> summary;  // errors as write_map's (a folder's, one line)
 };
 
 // Opens DIR read-only (every archive), then draws and writes its map as write_map does, the patches applied
 // in order.
-FolderMapRun write_folder_map(const std::string& dir, const folder::FolderOptions& options,
-                              std::span<const NamedPatch> patches, const MapRequest& request);
+MapRun write_folder_map(const std::string& dir, const folder::FolderOptions& options,
+                        std::span<const NamedPatch> patches, const MapRequest& request);
 
 }  // namespace anvil::view
