@@ -1,5 +1,5 @@
-// platform/loadable_module.hpp on Windows: LoadLibraryExW (only the library's own folder and the system's
-// searched for what it links, never the current folder) and GetProcAddress; the executable by
+// platform/loadable_module.hpp on Windows: LoadLibraryExW (the library's own folder and the system's
+// searched for it and what it links, never the current folder) and GetProcAddress; the executable by
 // GetModuleFileNameW.
 #include "platform/loadable_module.hpp"
 
@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "platform/paths.hpp"
 #include "platform/windows/system.hpp"
 
 namespace anvil::platform {
@@ -28,8 +29,10 @@ absl::StatusOr<std::string> executable_folder() {
 }
 
 absl::StatusOr<void*> module_symbol(const std::string& utf8_path, const char* symbol) {
-  HMODULE module = ::LoadLibraryExW(windows::wide(utf8_path).c_str(), nullptr,
-                                    LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
+  // The library's own folder can be searched only when it is named by a full path (LoadLibraryExW).
+  const DWORD search = LOAD_LIBRARY_SEARCH_DEFAULT_DIRS |
+                       (path_of(utf8_path).is_absolute() ? LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR : DWORD{0});
+  HMODULE module = ::LoadLibraryExW(windows::wide(utf8_path).c_str(), nullptr, search);
   if (!module) return absl::NotFoundError(absl::StrCat(utf8_path, ": ", windows::last_error_status().message()));
   FARPROC address = ::GetProcAddress(module, symbol);
   if (!address)
