@@ -28,10 +28,11 @@ absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& pat
   const forge::ChecksumVerdict& checksums = set.checksums().verdict;
   const std::string& name = folder.name(patched.archive);
   return txn.stage_with(name, [&](std::FILE* file, const std::string& temp) -> absl::Status {
+    forge::WrittenRead then;
+    if (staged) then = [&](const InputFile& written) { return staged(written, edited); };
     auto report = forge::rewrite_into(input.bytes(), edit, file, temp, txn.path(name), &input, checksums,
-                                      set.archive().variant().layout);
-    if (!report.ok()) return report.status();
-    return staged ? staged(temp, edited) : absl::OkStatus();
+                                      set.archive().variant().layout, then);
+    return report.ok() ? absl::OkStatus() : report.status();
   });
 }
 

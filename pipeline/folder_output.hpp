@@ -23,8 +23,9 @@ absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome
                                   bool copy_unchanged = false);
 
 // What a caller learns of one staged archive before its stage is closed: the temporary it was written to
-// (read back and checked) and the archive indices of the data files edited (a mod's undo data).
-using StagedArchive = std::function<absl::Status(const std::string& temp, const std::set<std::size_t>& edited)>;
+// (read back and checked; its path is `written.path()`), while its bytes are still written back to the
+// disk, and the archive indices of the data files edited (a mod's undo data).
+using StagedArchive = std::function<absl::Status(const InputFile& written, const std::set<std::size_t>& edited)>;
 
 // Stages archive `patched.archive` of `folder` with its edits, under its file name in `txn`.
 absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& patched, FolderTransaction& txn,

@@ -314,7 +314,8 @@ absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const Archive
 
 absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const ArchiveEdit& edit, std::FILE* file,
                                         const std::string& path, const std::string& target, const InputFile* input,
-                                        const ChecksumVerdict& checksums, std::optional<u8> layout) {
+                                        const ChecksumVerdict& checksums, std::optional<u8> layout,
+                                        const WrittenRead& then) {
   auto in_archive = [&](const absl::Status& s) { return input ? with_archive(s, input->path()) : s; };
   auto in_output = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(target, ": ", s.message()));
@@ -333,7 +334,9 @@ absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const Archive
                              &*written, checksums, layout);
       !s.ok())
     return in_output(s);
-  return reports;
+  if (then)
+    if (auto s = then(*written); !s.ok()) return s;
+  return reports;  // the sink's write-back thread is joined here
 }
 
 }  // namespace anvil::forge

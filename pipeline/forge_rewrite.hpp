@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "model/forge/archive.hpp"
+#include "platform/replace_file.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/input_file.hpp"
-#include "platform/replace_file.hpp"
 #include "writer/forge/archive_writer.hpp"
 #include "writer/forge/repack.hpp"
 
@@ -106,23 +106,26 @@ absl::Status check_rewrite(std::span<const u8> original, std::span<const u8> wri
 // `input`, when given, is the mapped file `bytes` views: the kernel copies it into the temporary, and
 // only the tables and changed data files are written and read back here. `checksums`: as rewrite() takes
 // it; when not given, the archive's vote is taken first. `layout`: as rewrite() takes it.
-absl::StatusOr<std::vector<ChangeReport>> rewrite_file(std::span<const u8> bytes,
-                                                       std::span<const DataFileChange> changes,
-                                                       const std::string& target, const platform::OutputOptions& options = {},
-                                                       const InputFile* input = nullptr,
-                                                       const ChecksumVerdict* checksums = nullptr,
-                                                       std::optional<u8> layout = {});
+absl::StatusOr<std::vector<ChangeReport>> rewrite_file(
+    std::span<const u8> bytes, std::span<const DataFileChange> changes, const std::string& target,
+    const platform::OutputOptions& options = {}, const InputFile* input = nullptr,
+    const ChecksumVerdict* checksums = nullptr, std::optional<u8> layout = {});
 // The same for an edit with removals and additions.
 absl::StatusOr<EditReport> rewrite_file(std::span<const u8> bytes, const ArchiveEdit& edit, const std::string& target,
                                         const platform::OutputOptions& options = {}, const InputFile* input = nullptr,
                                         const ChecksumVerdict* checksums = nullptr, std::optional<u8> layout = {});
 
+// What a caller reads of the written file once it is checked, while the kernel still writes it back to the
+// disk (a mod's undo data and content stamp: pipeline/mods/archive_stage.cpp).
+using WrittenRead = std::function<absl::Status(const InputFile& written)>;
+
 // What rewrite_file() does between opening its temporary and renaming it: rewrite() into `file` (a new,
-// empty regular file at `path`), flushed, then read back and checked with check_rewrite(). Errors name
-// `target` (what the file is to become) or the archive. The caller syncs and puts the file in place (a
-// game folder's transaction: pipeline/folder_transaction.hpp).
+// empty regular file at `path`), flushed, then read back and checked with check_rewrite(), then handed to
+// `then` when given. Errors name `target` (what the file is to become) or the archive. The caller syncs and
+// puts the file in place (a game folder's transaction: pipeline/folder_transaction.hpp).
 absl::StatusOr<EditReport> rewrite_into(std::span<const u8> bytes, const ArchiveEdit& edit, std::FILE* file,
                                         const std::string& path, const std::string& target, const InputFile* input,
-                                        const ChecksumVerdict& checksums, std::optional<u8> layout = {});
+                                        const ChecksumVerdict& checksums, std::optional<u8> layout = {},
+                                        const WrittenRead& then = {});
 
 }  // namespace anvil::forge

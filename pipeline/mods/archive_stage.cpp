@@ -18,14 +18,12 @@ absl::Status stage_archive(folder::FolderTransaction& txn, folder::FolderLevels&
   const forge::Archive& tables = (*levels)->archive();
   std::string temp;
   auto s = folder::stage_patched_archive(
-      folder, patched, txn, [&](const std::string& written_path, const std::set<std::size_t>& edited) -> absl::Status {
-        temp = written_path;
-        auto written = InputFile::open(written_path);
-        if (!written.ok()) return written.status();
-        add_ranges(undo, before, changed_ranges(before, tables, edited, written->bytes()));
+      folder, patched, txn, [&](const InputFile& written, const std::set<std::size_t>& edited) -> absl::Status {
+        temp = written.path();
+        add_ranges(undo, before, changed_ranges(before, tables, edited, written.bytes()));
         u32 crc = 0;
-        written->read_in_pieces(0, written->bytes().size(),
-                                [&](std::span<const u8> piece) { crc = codec::crc32(crc, piece); });
+        written.read_in_pieces(0, written.bytes().size(),
+                               [&](std::span<const u8> piece) { crc = codec::crc32(crc, piece); });
         record.crc32 = crc;
         return absl::OkStatus();
       });
