@@ -5,10 +5,12 @@
 #include <absl/strings/str_format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <filesystem>
 #include <functional>
-#include <regex>
+#include <string>
+#include <utility>
 
 #include "gen/forge.hpp"
 #include "model/forge/variant.hpp"
@@ -37,10 +39,21 @@ gen::ForgeOptions layout_options(u8 layout, u32 version = 25) {
 std::pair<std::string, std::string> first_object(const std::string& forge) {
   auto r = test::run_cli({"dump", forge, "-q"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::smatch m;
-  const std::regex key(R"re("(DataFile_[0-9]+)":\{"size":[0-9]+,"objects":\{"(0x[0-9a-f]{16})")re");
-  if (!std::regex_search(r.out, m, key)) return {};
-  return {m[1].str(), m[2].str()};
+  const rapidjson::Document dump = test::parse_json(r.out);
+  // Depth first, in the document's order: the first member named DataFile_* whose "objects" has one.
+  std::function<std::pair<std::string, std::string>(const rapidjson::Value&)> find =
+      [&](const rapidjson::Value& v) -> std::pair<std::string, std::string> {
+    if (!v.IsObject()) return {};
+    for (const auto& m : v.GetObject()) {
+      const std::string name = m.name.GetString();
+      if (name.starts_with("DataFile_") && m.value.IsObject() && m.value.HasMember("objects") &&
+          m.value["objects"].IsObject() && m.value["objects"].MemberCount() > 0)
+        return {name, m.value["objects"].MemberBegin()->name.GetString()};
+      if (auto found = find(m.value); !found.first.empty()) return found;
+    }
+    return {};
+  };
+  return find(dump);
 }
 
 void write_text(const std::string& path, const std::string& text) {
@@ -166,7 +179,7 @@ TEST(ForgeLayouts, AWrongLayoutNamedIsRefusedInOneLine) {
     std::istringstream lines(r.err);
     std::string line;
     ASSERT_TRUE(std::getline(lines, line));
-    EXPECT_TRUE(std::regex_search(line, std::regex("offset 0x[0-9a-f]+: data file [0-9]+ 'DataFile_[0-9]+'"))) << line;
+    EXPECT_THAT(line, ::testing::ContainsRegex("offset 0x[0-9a-f]+: data file [0-9]+ 'DataFile_[0-9]+'"));
   }
   auto r = test::run_cli({"ls", "--layout", "4", dir.path("w0.forge")});
   EXPECT_NE(r.exit_code, 0);

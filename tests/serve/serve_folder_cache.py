@@ -14,6 +14,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -48,8 +49,14 @@ def main():
     cache = game / ".anvilrt" / "keys.cache"
 
     with Served(anvilrt, str(game)) as served:
-        # An object of B.forge that places an instance, from the search (which waits for the index).
-        status, body = call(served, "GET", "/api/search?field=any&q=&page=0&size=500")
+        # An object of B.forge that places an instance, from the search once the index is built (a search
+        # before says "ready": false and finds nothing: the index is built on a thread of its own).
+        deadline = time.monotonic() + 120
+        while True:
+            status, body = call(served, "GET", "/api/search?field=any&q=&page=0&size=500")
+            if status != 200 or json.loads(body)["ready"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         objects = json.loads(body)["objects"]
         placed = [o for o in objects if o["datafile_name"].startswith("B.forge/") and o["instances"] > 0]
         check("the search finds an object of B.forge placing instances", status == 200 and placed, status)
