@@ -5,27 +5,19 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
-#include "platform/process.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil::test {
 namespace {
 
-// The binary copied alone into a fresh folder, and what it printed.
+// The binary copied alone into a fresh folder.
 struct Alone {
   TempDir dir;
   std::string binary = dir.path(std::filesystem::path(ANVILRT_BINARY).filename().string());
   Alone() { std::filesystem::copy_file(ANVILRT_BINARY, binary); }
-  CliResult run(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {binary};
-    argv.insert(argv.end(), args.begin(), args.end());
-    CliResult result;
-    result.exit_code = platform::run_program(argv, dir.path("stdout"), dir.path("stderr"));
-    result.out = read_text(dir.path("stdout"));
-    result.err = read_text(dir.path("stderr"));
-    return result;
-  }
+  CliResult run(const std::vector<std::string>& args) const { return run_binary(binary, args); }
 };
 
 TEST(ServeModule, OnlyServeNeedsIt) {

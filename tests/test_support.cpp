@@ -89,10 +89,12 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-CliResult run_cli(const std::vector<std::string>& args) {
+CliResult run_cli(const std::vector<std::string>& args) { return run_binary(ANVILRT_BINARY, args); }
+
+CliResult run_binary(const std::string& binary, const std::vector<std::string>& args) {
   TempDir dir;
   std::string out = dir.path("stdout"), err = dir.path("stderr");
-  std::vector<std::string> argv = {ANVILRT_BINARY};
+  std::vector<std::string> argv = {binary};
   argv.insert(argv.end(), args.begin(), args.end());
   CliResult result;
   result.exit_code = platform::run_program(argv, out, err);

@@ -79,6 +79,8 @@ struct CliResult {
 };
 // Runs the built `anvilrt` with `args` (no shell), capturing its output.
 CliResult run_cli(const std::vector<std::string>& args);
+// The same for the program `binary` (a copy of anvilrt elsewhere).
+CliResult run_binary(const std::string& binary, const std::vector<std::string>& args);
 
 // Whether the tests run on Windows (the platform layer says: platform/system.hpp).
 bool on_windows();
