@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/forge_rows.hpp"
+#include "platform/durable_file.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/input_file.hpp"
@@ -55,13 +56,22 @@ bool find_target(const std::string& path, ModTarget& target) {
 
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
-// The folder's archives copied into `to` (made anew).
+// The folder's archives copied into `to` (made anew) and synced: a player's game folder is on the disk. A copy
+// left in the page cache unwritten would let `patch --in-place` drop its replaced archive's pages without
+// ever writing them, and let anything that syncs (the mod commands' journal) write the whole folder first.
 bool copy_folder(const std::string& from, const std::string& to) {
   std::error_code ec;
   fs::remove_all(to, ec);
   fs::create_directories(to, ec);
-  for (const auto& e : fs::directory_iterator(from))
-    if (e.path().extension() == ".forge") fs::copy_file(e.path(), fs::path(to) / e.path().filename(), ec);
+  for (const auto& e : fs::directory_iterator(from)) {
+    if (e.path().extension() != ".forge") continue;
+    const std::string copy = (fs::path(to) / e.path().filename()).string();
+    if (!fs::copy_file(e.path(), copy, ec)) return false;
+    std::FILE* file = std::fopen(copy.c_str(), "r+b");
+    const bool synced = file != nullptr && platform::sync_file(file, copy).ok();
+    if (file != nullptr) std::fclose(file);
+    if (!synced) return false;
+  }
   return !ec;
 }
 

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <span>
 
 #include "model/forge/forge_error.hpp"
@@ -27,13 +28,20 @@ absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& pat
   for (const forge::DataFileChange& c : edit.changes) edited.insert(c.index);
   const forge::ChecksumVerdict& checksums = set.checksums().verdict;
   const std::string& name = folder.name(patched.archive);
-  return txn.stage_with(name, [&](std::FILE* file, const std::string& temp) -> absl::Status {
+  auto s = txn.stage_with(name, [&](std::FILE* file, const std::string& temp) -> absl::Status {
     forge::WrittenRead then;
     if (staged) then = [&](const InputFile& written) { return staged(written, edited); };
     auto report = forge::rewrite_into(input.bytes(), edit, file, temp, txn.path(name), &input, checksums,
                                       set.archive().variant().layout, then);
     return report.ok() ? absl::OkStatus() : report.status();
   });
+  // The archive read is the file the staged one replaces: nothing reads it again, and a command that stages
+  // several archives would otherwise hold the old and the new of each in the page cache at once.
+  namespace fs = std::filesystem;
+  if (s.ok() &&
+      fs::path(txn.path(name)).lexically_normal() == fs::path(folder.folder().path(patched.archive)).lexically_normal())
+    input.forget_cached();
+  return s;
 }
 
 absl::Status stage_copy(FolderTransaction& txn, const std::string& name, const std::string& from) {

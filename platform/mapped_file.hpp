@@ -45,6 +45,10 @@ class ReadableFile {
   // kernel, without mapping them (POSIX: copy_file_range). False when the system cannot (another file
   // system, no such call); what `out` holds is then to be written again by the caller.
   bool copy_to(std::FILE* out, std::uint64_t size) const;
+  // Tells the system that this file's cached pages will not be read again (its pages mapped by this
+  // process stay), so their memory serves what is written next. A hint: never fails. POSIX:
+  // posix_fadvise(POSIX_FADV_DONTNEED); Windows: nothing (its cache manager takes no such hint for a file).
+  void forget_cached() const;
   NativeHandle handle() const { return handle_; }
 
  private:

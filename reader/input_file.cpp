@@ -110,4 +110,10 @@ void InputFile::read_in_pieces(std::size_t offset, std::size_t length,
 
 void InputFile::release(std::size_t offset, std::size_t length) const { mapping_.release(offset, length); }
 
+void InputFile::forget_cached() const {
+  if (!file_) return;
+  mapping_.release(0, bytes_.size());
+  file_->forget_cached();
+}
+
 }  // namespace anvil

@@ -48,6 +48,11 @@ class InputFile {
   // faulting the mapping in costs several times a read (3.5 x on the VMs measured).
   void read_in_pieces(std::size_t offset, std::size_t length,
                       const std::function<void(std::span<const u8>)>& each) const;
+  // For a mapped file that this run will not read again, about to be replaced by a new one: releases the
+  // whole mapping and tells the system the file's cached pages may go, so that the new file's pages take
+  // their memory rather than memory no process has used (which a virtual machine's host backs slowly).
+  // The bytes stay readable, from the disk. Nothing for bytes read into memory.
+  void forget_cached() const;
   const std::string& path() const { return path_; }
   // The open file of a mapped input (kept open with the mapping), for a copy the kernel makes without
   // mapping the bytes (platform::ReadableFile::copy_to); null for bytes read into memory.

@@ -45,6 +45,24 @@ TEST(InputFileRelease, BytesStayReadable) {
   EXPECT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin(), bytes.end()));
 }
 
+// forget_cached (an archive about to be replaced): the whole mapping leaves the resident set, and every
+// byte still reads the same, from the disk if the system dropped the cached pages.
+TEST(InputFileRelease, ForgetCachedKeepsTheBytes) {
+  test::TempDir dir;
+  std::vector<u8> bytes(std::size_t{3} << 20);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<u8>(i * 13 + i / 4096);
+  test::write_file(dir.path("f.bin"), bytes);
+  auto file = InputFile::open(dir.path("f.bin"));
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin()));
+  const long touched = rss_file_kib();
+  file->forget_cached();
+  if (!test::on_windows()) {
+    EXPECT_GE(touched - rss_file_kib(), 2 * 1024) << "the mapped pages stay resident";
+  }
+  EXPECT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin(), bytes.end()));
+}
+
 // carve_mapped carves exactly as carve_level does, releasing the pages it passes (a 20 MiB file with
 // objects on both sides of the release steps).
 TEST(InputFileRelease, CarveMappedCarvesLikeCarveLevel) {

@@ -75,6 +75,10 @@ absl::StatusOr<std::size_t> ReadableFile::read_at(std::uint64_t offset, std::spa
   return done;
 }
 
+void ReadableFile::forget_cached() const {
+  if (kind_ == Kind::kRegular) (void)::posix_fadvise(handle_, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 bool ReadableFile::copy_to(std::FILE* out, std::uint64_t size) const {
   if (std::fflush(out) != 0) return false;
   const int to_fd = ::fileno(out);

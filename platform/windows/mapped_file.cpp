@@ -94,6 +94,8 @@ absl::StatusOr<std::size_t> ReadableFile::read_at(std::uint64_t offset, std::spa
 // writes the bytes itself.
 bool ReadableFile::copy_to(std::FILE*, std::uint64_t) const { return false; }
 
+void ReadableFile::forget_cached() const {}
+
 absl::StatusOr<Mapping> Mapping::map(const ReadableFile& file) {
   Mapping out;
   if (file.size() == 0) return out;
