@@ -23,14 +23,25 @@ long rss_file_kib() {
   return -1;
 }
 
+// 3 MiB of varied bytes (`step` varies them between tests), written to `dir`/f.bin.
+std::vector<u8> write_pattern(const test::TempDir& dir, u8 step) {
+  std::vector<u8> bytes(std::size_t{3} << 20);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<u8>(i * step + i / 4096);
+  test::write_file(dir.path("f.bin"), bytes);
+  return bytes;
+}
+
+// Whether `file` reads `bytes`, whole.
+bool reads(const InputFile& file, const std::vector<u8>& bytes) {
+  return std::equal(file.bytes().begin(), file.bytes().end(), bytes.begin(), bytes.end());
+}
+
 TEST(InputFileRelease, BytesStayReadable) {
   test::TempDir dir;
-  std::vector<u8> bytes(std::size_t{3} << 20);
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<u8>(i * 7 + i / 4096);
-  test::write_file(dir.path("f.bin"), bytes);
+  const std::vector<u8> bytes = write_pattern(dir, 7);
   auto file = InputFile::open(dir.path("f.bin"));
   ASSERT_TRUE(file.ok());
-  ASSERT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin()));
+  ASSERT_TRUE(reads(*file, bytes));
   long touched = rss_file_kib();
   file->release(100, 1 << 20);
   file->release(0, bytes.size());
@@ -42,25 +53,23 @@ TEST(InputFileRelease, BytesStayReadable) {
   }
   file->release(bytes.size() - 1, 100);  // clamped
   file->release(bytes.size() + 5, 1);    // past the end: nothing
-  EXPECT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin(), bytes.end()));
+  EXPECT_TRUE(reads(*file, bytes));
 }
 
 // forget_cached (an archive about to be replaced): the whole mapping leaves the resident set, and every
 // byte still reads the same, from the disk if the system dropped the cached pages.
 TEST(InputFileRelease, ForgetCachedKeepsTheBytes) {
   test::TempDir dir;
-  std::vector<u8> bytes(std::size_t{3} << 20);
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<u8>(i * 13 + i / 4096);
-  test::write_file(dir.path("f.bin"), bytes);
+  const std::vector<u8> bytes = write_pattern(dir, 13);
   auto file = InputFile::open(dir.path("f.bin"));
   ASSERT_TRUE(file.ok());
-  ASSERT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin()));
+  ASSERT_TRUE(reads(*file, bytes));
   const long touched = rss_file_kib();
   file->forget_cached();
   if (!test::on_windows()) {
     EXPECT_GE(touched - rss_file_kib(), 2 * 1024) << "the mapped pages stay resident";
   }
-  EXPECT_TRUE(std::equal(file->bytes().begin(), file->bytes().end(), bytes.begin(), bytes.end()));
+  EXPECT_TRUE(reads(*file, bytes));
 }
 
 // carve_mapped carves exactly as carve_level does, releasing the pages it passes (a 20 MiB file with
