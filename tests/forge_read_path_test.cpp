@@ -49,6 +49,27 @@ TEST(ForgeReadPath, DataFilesDecodeWithoutCopies) {
 // once) gives each side what read_data_file gives it alone: the same bytes and checked blocks, or the same
 // error. Every stored form gen writes; B a copy of A (every block shared), damaged in one block of B only,
 // and in the same block of both (a shared block that does not check out on either side).
+// A fresh large buffer's pages are zeroed by the system as decompression first writes them; one given back
+// is handed to the next data file that fits in it, and one held is never handed out twice.
+TEST(ForgeReadPath, ALargeDecodeBufferGivenBackIsUsedAgain) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  DecodeBuffer first = allocate_decode_buffer(40 * kMiB);
+  u8* const at = first.get();
+  std::memset(at, 0xab, 40 * kMiB);
+  first.reset();
+  DecodeBuffer second = allocate_decode_buffer(38 * kMiB);  // fits in the one given back
+  EXPECT_EQ(second.get(), at);
+  // Still written: not given back to the system (which maps a 40 MiB block afresh, zeroed).
+  EXPECT_EQ(second[0], 0xab);
+  EXPECT_EQ(second[38 * kMiB - 1], 0xab);
+  EXPECT_GE(second.get_deleter().capacity, 38 * kMiB);
+  DecodeBuffer third = allocate_decode_buffer(38 * kMiB);  // the kept one is held: a new one
+  EXPECT_NE(third.get(), at);
+  std::memset(third.get(), 0xcd, 38 * kMiB);          // the whole buffer is writable
+  DecodeBuffer small = allocate_decode_buffer(4096);  // small ones come from the heap, never kept
+  EXPECT_EQ(small.get_deleter().capacity, 0u);
+}
+
 TEST(ForgeReadPath, DataFilesReadTogetherAsAlone) {
   gen::ForgeRecord record;
   const std::vector<u8> clean = gen::generate_forge({Game::ac2, 5, 5, 3, 300}, &record);

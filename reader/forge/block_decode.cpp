@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "codec/forge_compression.hpp"
 #include "codec/lzo.hpp"
@@ -43,22 +46,79 @@ std::vector<SkimmedBlock> skimmed_blocks(const StoredDataFile& stored, std::span
 
 namespace {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
-}
+
+// Large buffers given back, kept for the next data file: a fresh one is zeroed by the system page by page
+// as decompression first writes it (a sixth of a folder-wide key search's CPU time in `perf`), a kept one
+// is not. At most kKept are kept; one too small for a request is freed before a new one is allocated, so
+// the peak of memory held is not raised.
+class KeptBuffers {
+ public:
+  static KeptBuffers& instance() {
+    static auto* kept = new KeptBuffers;  // never destroyed: a buffer may be given back during exit
+    return *kept;
+  }
+  // A kept buffer of at least `size` bytes (the smallest), or null after freeing the largest kept.
+  u8* take(std::size_t size, std::size_t& capacity) {
+    std::unique_ptr<u8, Release> too_small;
+    std::scoped_lock lock(mutex_);
+    auto fit = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (it->capacity >= size && (fit == kept_.end() || it->capacity < fit->capacity)) fit = it;
+    if (fit != kept_.end()) {
+      capacity = fit->capacity;
+      u8* p = fit->p;
+      kept_.erase(fit);
+      return p;
+    }
+    if (!kept_.empty()) {
+      auto largest = std::max_element(kept_.begin(), kept_.end(),
+                                      [](const Kept& a, const Kept& b) { return a.capacity < b.capacity; });
+      too_small.reset(largest->p);  // freed after the lock is let go
+      kept_.erase(largest);
+    }
+    return nullptr;
+  }
+  void give_back(u8* p, std::size_t capacity) {
+    std::unique_ptr<u8, Release> dropped;
+    std::scoped_lock lock(mutex_);
+    if (kept_.size() < kKept) {
+      kept_.push_back({p, capacity});
+      return;
+    }
+    dropped.reset(p);
+  }
+  static void free_huge(u8* p) { ::operator delete (p, std::align_val_t{kHugePage}); }
+
+ private:
+  static constexpr std::size_t kKept = 4;  // the threads a command runs at once, with a margin
+  struct Release {
+    void operator()(u8* p) const { free_huge(p); }
+  };
+  struct Kept {
+    u8* p;
+    std::size_t capacity;
+  };
+  std::mutex mutex_;
+  std::vector<Kept> kept_;
+};
+}  // namespace
 
 void FreeBuffer::operator()(u8* p) const {
-  if (huge)
-    ::operator delete (p, std::align_val_t{kHugePage});
-  else
+  if (capacity == 0)
     ::operator delete(p);
+  else
+    KeptBuffers::instance().give_back(p, capacity);
 }
 
 DecodeBuffer allocate_decode_buffer(std::size_t size) {
   // Uninitialised: operator new, not new u8[n]() (nor a vector's resize, which zero-fills).
-  if (size < 4 * kHugePage) return DecodeBuffer(static_cast<u8*>(::operator new(size)), FreeBuffer{false});
+  if (size < 4 * kHugePage) return DecodeBuffer(static_cast<u8*>(::operator new(size)), FreeBuffer{0});
   const std::size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
+  std::size_t capacity = 0;
+  if (u8* kept = KeptBuffers::instance().take(rounded, capacity)) return DecodeBuffer(kept, FreeBuffer{capacity});
   auto* p = static_cast<u8*>(::operator new (rounded, std::align_val_t{kHugePage}));
   platform::prefer_huge_pages(p, rounded);  // advice only: without it, ordinary pages
-  return DecodeBuffer(p, FreeBuffer{true});
+  return DecodeBuffer(p, FreeBuffer{rounded});
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <absl/status/statusor.h>
 
 #include <array>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -64,9 +65,10 @@ std::vector<BlockAt> block_layout(const StoredDataFile& stored, u64 stored_offse
 
 // A buffer for a decompressed data file: allocated once from the block tables and written only by the
 // decompression (never zero-filled first); a large one in huge pages where the system gives them (a
-// 68 MB data file otherwise takes 17,000 page faults, a third of its decompression's time).
+// 68 MB data file otherwise takes 17,000 page faults, a third of its decompression's time), and given back
+// to be used again by the next data file (the system zeroes every fresh page before it is written).
 struct FreeBuffer {
-  bool huge = false;  // allocated aligned to the huge page size
+  std::size_t capacity = 0;  // a large buffer's, allocated aligned to the huge page size; 0: a small one
   void operator()(u8* p) const;
 };
 using DecodeBuffer = std::unique_ptr<u8[], FreeBuffer>;
