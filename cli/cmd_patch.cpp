@@ -37,7 +37,7 @@ int patch_archive(const OpenedInput& opened, std::string_view text, const std::s
   const std::string& file = opened.path;
   const ArchiveInput* archive = &*opened.archive;
   forge::ArchiveLevels levels(input.bytes(), archive->archive, archive->game);
-  levels.release_voted_with([&input](std::size_t offset, std::size_t size) { input.release(offset, size); });
+  levels.release_read_with([&input](std::size_t offset, std::size_t size) { input.release(offset, size); });
   patch::PatchOptions patch_options;
   patch_options.record_changes = dry_run;
   patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(levels, text, patch_options);

@@ -69,8 +69,10 @@ FolderLevels::~FolderLevels() {
 
 // The archive's checksum vote from the votes the cache keeps, when it keeps every data file's and they
 // settle the rule (as the vote over the stored bytes does: archive_checksums), unless the archive voted
-// already; otherwise the archive votes, and the cache learns each data file's vote.
-void FolderLevels::use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints) {
+// already; otherwise the archive votes (leaving the pages of `read_next`, read right after, mapped), and the
+// cache learns each data file's vote.
+void FolderLevels::use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints,
+                                   std::span<const std::size_t> read_next) {
   if (set.archive().checksums() == nullptr) {  // not voted yet by a data file read before
     forge::ArchiveChecksums known;
     forge::ChecksumVote total;
@@ -85,7 +87,7 @@ void FolderLevels::use_known_votes(forge::ArchiveLevels& set, const std::vector<
       if (known.verdict.settled()) return set.use_checksums(std::move(known));
     }
   }
-  const forge::ArchiveChecksums& voted = set.checksums();
+  const forge::ArchiveChecksums& voted = set.checksums(read_next);
   for (std::size_t i = 0; i < prints.size() && i < voted.files.size(); ++i) keys_->add_vote(prints[i], voted.files[i]);
 }
 
@@ -99,11 +101,11 @@ absl::StatusOr<const patch::archive::KnownIds*> FolderLevels::known_ids(std::siz
   const InputFile& file = opened_[a]->input;
   for_each_index(set.size(), thread_budget(),
                  [&](std::size_t i) { prints[i] = print_of(set.game(), file, set.stored_extent(i)); });
-  use_known_votes(set, prints);
   auto known = std::make_unique<patch::archive::KnownIds>(set.size());
   std::vector<std::size_t> unknown;
   for (std::size_t i = 0; i < set.size(); ++i)
     if (!((*known)[i] = keys_->find(prints[i]))) unknown.push_back(i);
+  use_known_votes(set, prints, unknown);
   auto ids = set.signature_ids(unknown, thread_budget());
   if (!ids.ok()) return forge::with_archive(ids.status(), folder_.path(a));
   for (std::size_t k = 0; k < unknown.size(); ++k)
@@ -128,7 +130,7 @@ absl::StatusOr<forge::ArchiveLevels*> FolderLevels::levels(std::size_t a) {
   const Game game = *archive->game;
   opened->levels = std::make_unique<forge::ArchiveLevels>(bytes, opened->archive, game);
   const InputFile* file = &opened->input;
-  opened->levels->release_voted_with([file](std::size_t offset, std::size_t size) { file->release(offset, size); });
+  opened->levels->release_read_with([file](std::size_t offset, std::size_t size) { file->release(offset, size); });
   opened_[a] = std::move(opened);
   return opened_[a]->levels.get();
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,7 +92,8 @@ class FolderLevels {
   GameFolder folder_;
   FolderOptions options_;
   std::vector<std::unique_ptr<Opened>> opened_;
-  void use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints);
+  void use_known_votes(forge::ArchiveLevels& set, const std::vector<DataFilePrint>& prints,
+                       std::span<const std::size_t> read_next);
   std::optional<KeyCache> keys_;                                  // loaded on first use
   std::vector<std::unique_ptr<patch::archive::KnownIds>> known_;  // by archive
 };

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <tuple>
 
 #include "gen/forge.hpp"
@@ -323,6 +325,36 @@ TEST(ForgeReadPath, HoldingOnSeveralThreadsIsHoldingOneByOne) {
     }
   }
   EXPECT_GT(errors, 0u);
+}
+
+// A data file about to be read is not released by the vote (its pages would only be read in again): each
+// data file's stored range is handed to the release once, by the vote or, for those read next, once read.
+TEST(ForgeReadPath, ADataFileReadNextIsReleasedOnceReadNotByTheVote) {
+  std::vector<u8> bytes = gen::generate_forge({Game::ac2, 6, 6, 3, 512});
+  auto archive = read_archive(bytes);
+  ASSERT_TRUE(archive.ok());
+  const std::vector<std::size_t> read_next{1, 4};
+  std::multiset<std::size_t> all;
+  for (std::size_t d = 0; d < archive->files.size(); ++d) all.insert(archive->files[d].stored_offset());
+  auto released_by = [&](auto&& call) {
+    Archive copy = *archive;  // not voted yet
+    ArchiveLevels levels(bytes, copy, Game::ac2);
+    std::mutex mutex;
+    std::multiset<std::size_t> released;
+    levels.release_read_with([&](std::size_t offset, std::size_t) {
+      std::lock_guard lock(mutex);
+      released.insert(offset);
+    });
+    call(levels);
+    return released;
+  };
+  std::multiset<std::size_t> others = all;
+  for (std::size_t d : read_next) others.erase(others.find(archive->files[d].stored_offset()));
+  EXPECT_EQ(released_by([&](ArchiveLevels& l) { l.checksums(read_next); }), others);
+  EXPECT_EQ(released_by([&](ArchiveLevels& l) { ASSERT_TRUE(l.signature_ids(read_next, 2).ok()); }), all);
+  const std::vector<u8> nowhere(8, 0xEE);
+  EXPECT_EQ(released_by([&](ArchiveLevels& l) { ASSERT_TRUE(l.holding(nowhere, nullptr, 2).ok()); }), all);
+  EXPECT_EQ(released_by([&](ArchiveLevels& l) { l.checksums(); }), all);
 }
 
 }  // namespace

@@ -56,10 +56,10 @@ absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(s
 
 absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const u8> needle,
                                                                 const std::vector<bool>* among, unsigned threads) {
-  checksums();  // voted once, before the threads read it
   std::vector<std::size_t> wanted;
   for (std::size_t i = 0; i < size(); ++i)
     if (among == nullptr || (*among)[i]) wanted.push_back(i);
+  checksums(wanted);  // voted once, before the threads read it
   std::vector<absl::Status> status(wanted.size());
   std::vector<char> holds(wanted.size(), 0);
   std::mutex mutex;  // held_
@@ -78,7 +78,10 @@ absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const 
       status[k] = data.status();
       return;
     }
-    if (!find_bytes(data->bytes, needle)) return;  // dropped here
+    if (!find_bytes(data->bytes, needle)) {  // dropped here
+      release_stored(i);
+      return;
+    }
     holds[k] = 1;
     std::lock_guard lock(mutex);
     held_.emplace(i, Held{std::move(*data), nullptr});
@@ -94,7 +97,7 @@ absl::StatusOr<std::vector<std::size_t>> ArchiveLevels::holding(std::span<const 
 absl::StatusOr<std::vector<std::vector<u64>>> ArchiveLevels::signature_ids(std::span<const std::size_t> which,
                                                                            unsigned threads) {
   if (which.empty()) return std::vector<std::vector<u64>>{};
-  checksums();  // voted once, before the threads read it
+  checksums(which);  // voted once, before the threads read it
   std::vector<std::vector<u64>> ids(which.size());
   std::vector<absl::Status> status(which.size());
   for_each_index(which.size(), threads, [&](std::size_t k) {
@@ -104,6 +107,7 @@ absl::StatusOr<std::vector<std::vector<u64>>> ArchiveLevels::signature_ids(std::
       return;
     }
     ids[k] = anvil::signature_ids(data->bytes, game_, data->regions);
+    release_stored(which[k]);
   });
   for (const absl::Status& s : status)
     if (!s.ok()) return s;
@@ -117,7 +121,21 @@ Extent ArchiveLevels::stored_extent(std::size_t i) const {
   return {file.stored_offset(), file.index.size};
 }
 
-const ArchiveChecksums& ArchiveLevels::checksums() const { return checksum_rule(bytes_, archive_, release_voted_); }
+const ArchiveChecksums& ArchiveLevels::checksums(std::span<const std::size_t> read_next) const {
+  if (!release_read_ || read_next.empty()) return checksum_rule(bytes_, archive_, release_read_);
+  std::vector<u64> kept;  // the stored offsets of read_next
+  for (std::size_t i : read_next) kept.push_back(archive_.files.at(selected_.at(i)).stored_offset());
+  std::sort(kept.begin(), kept.end());
+  return checksum_rule(bytes_, archive_, [&](u64 offset, u64 size) {
+    if (!std::binary_search(kept.begin(), kept.end(), offset)) release_read_(offset, size);
+  });
+}
+
+void ArchiveLevels::release_stored(std::size_t i) const {
+  if (!release_read_) return;
+  const Extent stored = stored_extent(i);
+  if (stored.length > 0) release_read_(stored.offset, stored.length);
+}
 
 absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {
   auto data = decompressed(i);

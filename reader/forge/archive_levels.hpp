@@ -66,18 +66,22 @@ class ArchiveLevels final : public LevelSet {
 
   // The archive's checksum rule and each data file's vote (FORGE.md 2), which decompressed() checks the
   // blocks against: the archive's (reader/forge/variant_resolver.hpp checksum_rule()), voted over the whole
-  // archive when a data file is first decompressed, unless given.
-  const ArchiveChecksums& checksums() const;
+  // archive when a data file is first decompressed, unless given. `read_next`: the set members the caller
+  // reads right after, whose ranges the vote does not release (they would only be read in again).
+  const ArchiveChecksums& checksums(std::span<const std::size_t> read_next = {}) const;
   // Gives the archive its checksum vote (before the first data file is decompressed): the votes of the
   // data files a caller has kept, judged (resolve_checksums(): once).
   void use_checksums(ArchiveChecksums checksums) const { resolve_checksums(archive_, std::move(checksums)); }
-  // Hands the archive ranges the vote has read to `release` (a mapped archive drops those pages, so that
-  // the vote over a large archive keeps a small RSS).
-  void release_voted_with(ReleaseFn release) { release_voted_ = std::move(release); }
+  // Hands the archive ranges read and no longer needed to `release` (a mapped archive drops those pages, so
+  // that a pass over a large archive keeps a small RSS): those the vote has read, and each data file
+  // holding() and signature_ids() have read and dropped.
+  void release_read_with(ReleaseFn release) { release_read_ = std::move(release); }
 
  private:
   // Data file i read on its own (thread-safe once checksums() has been taken).
   absl::StatusOr<Decompressed> read(std::size_t i) const;
+  // Hands set member i's stored bytes to release_read_ (thread-safe).
+  void release_stored(std::size_t i) const;
   struct Held {
     Decompressed data;
     std::unique_ptr<Level> level;
@@ -88,7 +92,7 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> selected_;
   std::vector<std::string> names_;  // of every data file of the archive (data_file_names)
   std::map<std::size_t, Held> held_;
-  ReleaseFn release_voted_;
+  ReleaseFn release_read_;
 };
 
 }  // namespace anvil::forge
