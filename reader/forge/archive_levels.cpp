@@ -122,13 +122,17 @@ Extent ArchiveLevels::stored_extent(std::size_t i) const {
 }
 
 const ArchiveChecksums& ArchiveLevels::checksums(std::span<const std::size_t> read_next) const {
-  if (!release_read_ || read_next.empty()) return checksum_rule(bytes_, archive_, release_read_);
+  // On every thread the command may use: the vote reads every block of the archive.
+  if (!release_read_ || read_next.empty()) return checksum_rule(bytes_, archive_, release_read_, thread_budget());
   std::vector<u64> kept;  // the stored offsets of read_next
   for (std::size_t i : read_next) kept.push_back(archive_.files.at(selected_.at(i)).stored_offset());
   std::sort(kept.begin(), kept.end());
-  return checksum_rule(bytes_, archive_, [&](u64 offset, u64 size) {
-    if (!std::binary_search(kept.begin(), kept.end(), offset)) release_read_(offset, size);
-  });
+  return checksum_rule(
+      bytes_, archive_,
+      [&](u64 offset, u64 size) {
+        if (!std::binary_search(kept.begin(), kept.end(), offset)) release_read_(offset, size);
+      },
+      thread_budget());
 }
 
 void ArchiveLevels::release_stored(std::size_t i) const {
