@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -59,45 +58,48 @@ class KeptBuffers {
   }
   // A kept buffer of at least `size` bytes (the smallest), or null after freeing the largest kept.
   u8* take(std::size_t size, std::size_t& capacity) {
-    std::unique_ptr<u8, Release> too_small;
-    std::scoped_lock lock(mutex_);
-    auto fit = kept_.end();
-    for (auto it = kept_.begin(); it != kept_.end(); ++it)
-      if (it->capacity >= size && (fit == kept_.end() || it->capacity < fit->capacity)) fit = it;
-    if (fit != kept_.end()) {
-      capacity = fit->capacity;
-      u8* p = fit->p;
-      kept_.erase(fit);
-      return p;
+    u8* too_small = nullptr;
+    {
+      std::scoped_lock lock(mutex_);
+      auto fit = kept_.end();
+      for (auto it = kept_.begin(); it != kept_.end(); ++it)
+        if (it->capacity >= size && (fit == kept_.end() || it->capacity < fit->capacity)) fit = it;
+      if (fit != kept_.end()) {
+        capacity = fit->capacity;
+        u8* p = fit->p;
+        kept_.erase(fit);
+        return p;
+      }
+      if (!kept_.empty()) {
+        auto largest = std::max_element(kept_.begin(), kept_.end(),
+                                        [](const Kept& a, const Kept& b) { return a.capacity < b.capacity; });
+        too_small = largest->p;
+        kept_.erase(largest);
+      }
     }
-    if (!kept_.empty()) {
-      auto largest = std::max_element(kept_.begin(), kept_.end(),
-                                      [](const Kept& a, const Kept& b) { return a.capacity < b.capacity; });
-      too_small.reset(largest->p);  // freed after the lock is let go
-      kept_.erase(largest);
-    }
+    free_huge(too_small);  // outside the lock
     return nullptr;
   }
   void give_back(u8* p, std::size_t capacity) {
-    std::unique_ptr<u8, Release> dropped;
-    std::scoped_lock lock(mutex_);
-    if (kept_.size() < kKept) {
-      kept_.push_back({p, capacity});
-      return;
+    {
+      std::scoped_lock lock(mutex_);
+      if (kept_.size() < kKept) {
+        kept_.push_back({p, capacity});
+        return;
+      }
     }
-    dropped.reset(p);
+    free_huge(p);
   }
-  static void free_huge(u8* p) { ::operator delete (p, std::align_val_t{kHugePage}); }
 
  private:
   static constexpr std::size_t kKept = 4;  // the threads a command runs at once, with a margin
-  struct Release {
-    void operator()(u8* p) const { free_huge(p); }
-  };
   struct Kept {
     u8* p;
     std::size_t capacity;
   };
+  static void free_huge(u8* p) {
+    if (p != nullptr) ::operator delete (p, std::align_val_t{kHugePage});
+  }
   std::mutex mutex_;
   std::vector<Kept> kept_;
 };
