@@ -47,10 +47,6 @@ TEST(ForgeReadPath, DataFilesDecodeWithoutCopies) {
   }
 }
 
-// read_data_files_together (diff's read of a changed pair: blocks with the same stored bytes decompressed
-// once) gives each side what read_data_file gives it alone: the same bytes and checked blocks, or the same
-// error. Every stored form gen writes; B a copy of A (every block shared), damaged in one block of B only,
-// and in the same block of both (a shared block that does not check out on either side).
 // A fresh large buffer's pages are zeroed by the system as decompression first writes them; one given back
 // is handed to the next data file that fits in it, and one held is never handed out twice.
 TEST(ForgeReadPath, ALargeDecodeBufferGivenBackIsUsedAgain) {
@@ -72,6 +68,10 @@ TEST(ForgeReadPath, ALargeDecodeBufferGivenBackIsUsedAgain) {
   EXPECT_EQ(small.get_deleter().capacity, 0u);
 }
 
+// read_data_files_together (diff's read of a changed pair: blocks with the same stored bytes decompressed
+// once) gives each side what read_data_file gives it alone: the same bytes and checked blocks, or the same
+// error. Every stored form gen writes; B a copy of A (every block shared), damaged in one block of B only,
+// and in the same block of both (a shared block that does not check out on either side).
 TEST(ForgeReadPath, DataFilesReadTogetherAsAlone) {
   gen::ForgeRecord record;
   const std::vector<u8> clean = gen::generate_forge({Game::ac2, 5, 5, 3, 300}, &record);
