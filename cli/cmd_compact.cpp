@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "model/counted.hpp"
 #include "pipeline/forge_pack.hpp"
 
 namespace anvil::cli {
@@ -67,8 +68,9 @@ int run_compact(int argc, char** argv) {
     return kBadInput;
   }
   if (!common.quiet && out != "-")
-    std::cout << absl::StrFormat("%s: %d data files, %d bytes (was %d), no unreferenced byte; aligned to %d\n", out,
-                                 report->datafiles, report->after, report->before, report->alignment);
+    std::cout << absl::StrFormat("%s: %s, %s (was %d), no unreferenced byte; aligned to %d\n", out,
+                                 counted(report->datafiles, "data file"), counted(report->after, "byte"),
+                                 report->before, report->alignment);
   return kOk;
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli/archive_input.hpp"
 #include "cli/commands.hpp"
+#include "model/counted.hpp"
 #include "pipeline/forge_extract.hpp"
 
 namespace anvil::cli {
@@ -61,7 +62,7 @@ int run_extract(int argc, char** argv) {
     error(std::string(outcome.status().message()));
     return kBadInput;
   }
-  for (const auto& e : outcome->written) std::cout << absl::StrFormat("%s: %d bytes\n", e.path, e.size);
+  for (const auto& e : outcome->written) std::cout << absl::StrFormat("%s: %s\n", e.path, counted(e.size, "byte"));
   if (!outcome->list_path.empty()) std::cout << outcome->list_path << ": the list anvilrt pack reads\n";
   for (const std::string& failure : outcome->failed) error(failure);
   return outcome->failed.empty() ? kOk : kBadInput;

@@ -118,9 +118,9 @@ int run_map(int argc, char** argv) {
       error("FILE and PATCH cannot both be standard input (-)");
       return kBadInput;
     }
-    auto text = open_input(p, path_errors);
+    auto text = read_patch(p, path_errors);
     if (!text) return kBadInput;
-    named.push_back({p, std::string(reinterpret_cast<const char*>(text->bytes().data()), text->bytes().size())});
+    named.push_back({p, std::move(*text)});
   }
   view::MapRequest request{{static_cast<unsigned>(width), static_cast<unsigned>(height), objects, colours},
                            vm.count("png") > 0,

@@ -2,8 +2,11 @@
 #include <absl/strings/str_format.h>
 
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/did_you_mean.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 
 namespace anvil::cli {
@@ -101,10 +104,12 @@ int run_mod(int argc, char** argv) {
   for (const Sub& s : kSubs)
     if (name == s.name) sub = &s;
   if (!sub) {
+    std::vector<std::string_view> names;
+    for (const Sub& s : kSubs) names.push_back(s.name);
     error(name.empty() ? "missing SUBCOMMAND (usage: anvilrt mod check|install|list|uninstall|merge|forget|recover)"
-                       : absl::StrFormat("unknown subcommand '%s' (usage: anvilrt mod "
+                       : absl::StrFormat("unknown subcommand '%s'%s (usage: anvilrt mod "
                                          "check|install|list|uninstall|merge|forget|recover)",
-                                         name));
+                                         name, did_you_mean(name, names)));
     return kBadInput;
   }
   std::string dir, archive, out;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "model/counted.hpp"
 #include "model/forge/variant.hpp"
 #include "pipeline/forge_pack.hpp"
 
@@ -57,9 +58,9 @@ int run_pack(int argc, char** argv) {
         report->checksum_rule);
   if (!common.quiet && out != "-")
     std::cout << absl::StrFormat(
-        "%s: %d data files, %d bytes, checksums %s; a new archive that reads back to the same data files, "
+        "%s: %s, %s, checksums %s; a new archive that reads back to the same data files, "
         "not byte-identical to the original (anvilrt put is the byte-exact path)\n",
-        out, report->datafiles, report->size, report->checksum_rule);
+        out, counted(report->datafiles, "data file"), counted(report->size, "byte"), report->checksum_rule);
   return kOk;
 }
 

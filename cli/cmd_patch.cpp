@@ -42,12 +42,8 @@ int patch_archive(const OpenedInput& opened, std::string_view text, const std::s
   patch_options.record_changes = dry_run;
   patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(levels, text, patch_options);
   if (outcome.error) {
-    const patch::PatchError& e = *outcome.error;
-    if (e.input_fault)
-      error(absl::StrFormat("%s: %s (needed by op %d (%s) of %s)", file, e.reason, e.op_index, e.pointer, patch_path));
-    else
-      error(patch_path + ": " + e.message());
-    return e.exit_code;
+    error(outcome.error->line(patch_path, file));
+    return outcome.error->exit_code;
   }
   if (dry_run) {
     for (const patch::Change& c : outcome.document_changes) print_change(c, "");
@@ -98,12 +94,8 @@ int patch_game_folder(const std::string& dir, std::string_view text, const std::
     return kBadInput;
   }
   if (run.outcome.error) {
-    const patch::PatchError& e = *run.outcome.error;
-    if (e.input_fault)
-      error(absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, e.op_index, e.pointer, patch_path));
-    else
-      error(patch_path + ": " + e.message());
-    return e.exit_code;
+    error(run.outcome.error->line(patch_path, ""));  // an input's fault names its archive in its reason
+    return run.outcome.error->exit_code;
   }
   if (!dry_run) return kOk;
   for (const folder::ArchivePatch& a : run.outcome.archives) {
@@ -225,30 +217,25 @@ int run_patch(int argc, char** argv) {
     return kBadInput;
   }
   if (folder::is_folder(file)) {
-    auto patch_file = open_input(patch_path, path_errors);
-    if (!patch_file) return kBadInput;
-    auto text = patch_file->bytes();
-    return patch_game_folder(file, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path,
-                             in_place ? "" : out, dry_run, game_option, common);
+    auto text = read_patch(patch_path, path_errors);
+    if (!text) return kBadInput;
+    return patch_game_folder(file, *text, patch_path, in_place ? "" : out, dry_run, game_option, common);
   }
   if (in_place) out = file;
 
   auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
   if (!opened) return kBadInput;
   InputFile* input = &*opened->input;
-  auto patch_file = open_input(patch_path, path_errors);
-  if (!patch_file) return kBadInput;
-  auto text = patch_file->bytes();
+  auto text = read_patch(patch_path, path_errors);
+  if (!text) return kBadInput;
   // Replacing a read-only FILE (--in-place, or -o FILE) is refused unless --force, for a level file and an
   // archive alike.
   const platform::OutputOptions output_options{.in_place = in_place || onto_input, .force = vm.count("force") > 0};
   const Source& source = opened->source;
-  if (opened->archive)
-    return patch_archive(*opened, {reinterpret_cast<const char*>(text.data()), text.size()}, patch_path, out,
-                         output_options, dry_run);
+  if (opened->archive) return patch_archive(*opened, *text, patch_path, out, output_options, dry_run);
   Game game = resolve_game(game_option, input->bytes(), source, file, common);
-  return patch_level_or_data_file(*input, source, game, {reinterpret_cast<const char*>(text.data()), text.size()},
-                                  patch_path, {file, out, dry_run, output_options, game_option}, common);
+  return patch_level_or_data_file(*input, source, game, *text, patch_path,
+                                  {file, out, dry_run, output_options, game_option}, common);
 }
 
 }  // namespace anvil::cli

@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string_view>
 
 #include "cli/progress_bar.hpp"
 #include "model/counted.hpp"
 #include "model/dialect.hpp"
 #include "model/parallel.hpp"
+#include "patch/mod_document.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
@@ -306,6 +308,18 @@ std::optional<InputFile> open_input(const std::string& path, PathErrors& errors)
     return std::nullopt;
   }
   return std::move(*input);
+}
+
+std::optional<std::string> read_patch(const std::string& path, PathErrors& errors) {
+  auto file = open_input(path, errors);
+  if (!file) return std::nullopt;
+  const std::string_view bytes(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size());
+  auto text = patch::operations_text(path, bytes);
+  if (!text.ok()) {
+    error(std::string(text.status().message()));
+    return std::nullopt;
+  }
+  return std::move(*text);
 }
 
 Source find_source(std::span<const u8> bytes, const std::string& path, const Common& common) {

@@ -118,6 +118,9 @@ class PathErrors {
 
 // Opens an input file, reporting a failure through `errors`.
 std::optional<InputFile> open_input(const std::string& path, PathErrors& errors);
+// The operations of the patch file `path`, which may also be a mod document (docs/mods.md), as patch text
+// (patch::operations_text); a failure is reported (through `errors`, or one line naming the file).
+std::optional<std::string> read_patch(const std::string& path, PathErrors& errors);
 
 // What `path` holds (a level file, a decompressed data file or a `.forge` archive, by content), said on
 // stderr with --verbose unless a level file, which reads as it always has; a level file whose first bytes are

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/did_you_mean.hpp"
 #include "cli/man_page.hpp"
 #include "platform/paths.hpp"
 #include "platform/std_streams.hpp"
@@ -68,7 +69,10 @@ int flushed(int code) {
 }
 
 int unknown(std::string_view name) {
-  anvil::cli::error("unknown command '" + std::string(name) + "' (see anvilrt --help)");
+  std::vector<std::string_view> names;
+  for (const anvil::cli::Command& c : anvil::cli::commands()) names.push_back(c.name);
+  anvil::cli::error("unknown command '" + std::string(name) + "'" + anvil::cli::did_you_mean(name, names) +
+                    " (see anvilrt --help)");
   return anvil::cli::kBadInput;
 }
 

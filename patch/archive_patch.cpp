@@ -65,7 +65,8 @@ void Router::run_datafile(std::size_t datafile, RoutedShare& sub, ArchivePatchOu
       continue;
     }
     if (sub.named[k])
-      fail(index, PatchError{0, pointers_[index], with_datafile(e.reason, datafile), e.exit_code});
+      fail(index,
+           PatchError{0, pointers_[index], with_datafile(e.reason, datafile), e.exit_code, e.input_fault, e.malformed});
     else
       fail(index, std::move(e));
     break;

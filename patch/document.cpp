@@ -20,6 +20,7 @@
 namespace anvil::patch {
 
 void fail(std::string reason, int exit_code) { throw OpFailure{std::move(reason), exit_code}; }
+void fail_malformed(std::string reason) { throw OpFailure{std::move(reason), kBadPatch, {}, {}, true}; }
 
 namespace {
 bool is(const std::string& segment, Key member) { return segment == document::text(member); }

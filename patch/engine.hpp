@@ -27,9 +27,12 @@ struct OpFailure {
   int exit_code = kBadPatch;
   std::optional<std::size_t> op_index = {};
   std::string pointer = {};
+  bool malformed = false;  // PatchError::malformed
 };
 
 [[noreturn]] void fail(std::string reason, int exit_code = kBadPatch);
+// An operation that is not one: whatever it is applied to (PatchError::malformed).
+[[noreturn]] void fail_malformed(std::string reason);
 
 // Where a pointer lands in the document of section 4.
 struct Location {

@@ -150,6 +150,22 @@ absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view te
   return mod;
 }
 
+absl::StatusOr<std::string> operations_text(std::string_view path, std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '{') return std::string(text);
+  rapidjson::Document root;
+  root.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
+  if (root.HasParseError() || !root.IsObject() || !root.HasMember("anvilrt_mod")) return std::string(text);
+  auto mod = parse_mod(path, text);
+  if (!mod.ok()) return mod.status();
+  // RapidJSON writes each number as the shortest text that reads back to the same double: the engine
+  // reads the operations exactly as the mod spelled them.
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  mod->patch.Accept(w);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 std::string mod_text(const ModDocument& mod) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);

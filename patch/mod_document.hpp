@@ -40,6 +40,11 @@ absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view te
 // '.'. The reason it is not, or nothing.
 std::optional<std::string> bad_mod_name(std::string_view name);
 
+// The operations that a command taking a patch applies (`patch`, `map --patch`), as patch text: the text
+// itself, or a mod object's "patch" member. A text that is no mod object (no member "anvilrt_mod") is
+// returned as it is, so that the patch engine names its faults as for any patch.
+absl::StatusOr<std::string> operations_text(std::string_view path, std::string_view text);
+
 // The mod as a mod object (JSON text, the patch's numbers as the patch spelled them).
 std::string mod_text(const ModDocument& mod);
 

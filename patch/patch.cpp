@@ -1,6 +1,7 @@
 #include "patch/patch.hpp"
 
 #include <absl/container/flat_hash_set.h>
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
@@ -21,6 +22,13 @@ namespace anvil::patch {
 std::string PatchError::message() const {
   if (op_index == kWholePatch) return reason;
   return absl::StrFormat("op %d (%s): %s", op_index, pointer, reason);
+}
+
+std::string PatchError::line(const std::string& patch_name, const std::string& input) const {
+  if (!input_fault) return patch_name.empty() ? message() : absl::StrCat(patch_name, ": ", message());
+  const std::string of = patch_name.empty() ? "" : absl::StrCat(" of ", patch_name);
+  const std::string needed = absl::StrFormat("%s (needed by op %d (%s)%s)", reason, op_index, pointer, of);
+  return input.empty() ? needed : absl::StrCat(input, ": ", needed);
 }
 
 namespace {
@@ -52,8 +60,8 @@ constexpr std::size_t kMaxDepth = 64;
 // A member of an operation that must be a string: "missing" when absent, "must be" when of another type.
 const Value* string_member(const Value& op, const char* name, const char* what) {
   const Value* v = optional_member(op, name);
-  if (v == nullptr) fail(absl::StrFormat("missing \"%s\" (%s)", name, what));
-  if (!v->IsString()) fail(absl::StrFormat("\"%s\" must be %s (found %s)", name, what, json_kind(*v)));
+  if (v == nullptr) fail_malformed(absl::StrFormat("missing \"%s\" (%s)", name, what));
+  if (!v->IsString()) fail_malformed(absl::StrFormat("\"%s\" must be %s (found %s)", name, what, json_kind(*v)));
   return v;
 }
 
@@ -64,19 +72,19 @@ const Value* string_member(const Value& op, const char* name, const char* what) 
 void Engine::run_op(std::size_t index, const Value& op, std::string& pointer) {
   op_index_ = index;
   op_pointer_.clear();
-  if (!op.IsObject()) fail(absl::StrFormat("an operation must be a JSON object (found %s)", json_kind(op)));
+  if (!op.IsObject()) fail_malformed(absl::StrFormat("an operation must be a JSON object (found %s)", json_kind(op)));
   {
     absl::flat_hash_set<std::string_view> names;
     for (auto& m : op.GetObject())
       if (!names.insert({m.name.GetString(), m.name.GetStringLength()}).second)
-        fail(absl::StrFormat("member \"%s\" given twice",
-                             std::string_view(m.name.GetString(), m.name.GetStringLength())));
+        fail_malformed(absl::StrFormat("member \"%s\" given twice",
+                                       std::string_view(m.name.GetString(), m.name.GetStringLength())));
   }
   const Value* name_value = string_member(op, "op", "a string");
   std::string name(name_value->GetString(), name_value->GetStringLength());
   pointer = op_pointer_ = name;
   const OpInfo* info = find_op(name);
-  if (info == nullptr) fail(absl::StrFormat("unknown op \"%s\" (%s)", name, op_names()));
+  if (info == nullptr) fail_malformed(absl::StrFormat("unknown op \"%s\" (%s)", name, op_names()));
   switch (info->op) {
     case Op::swap_material:
       return op_swap_material(op);
@@ -116,7 +124,7 @@ void Engine::run_op(std::size_t index, const Value& op, std::string& pointer) {
     return modify(name, loc, &from_loc, nullptr);
   }
   const Value* value = optional_member(op, "value");
-  if (value == nullptr) fail("missing \"value\"");
+  if (value == nullptr) fail_malformed("missing \"value\"");
   if (info->op == Op::test) return op_test(loc, *value);
   modify(name, loc, nullptr, value);
 }
@@ -175,6 +183,7 @@ PatchOutcome apply_patch(const Level& level, const rapidjson::Value& patch, cons
   } catch (const OpFailure& f) {
     outcome.error = f.op_index ? PatchError{*f.op_index, f.pointer, said_once(f.pointer, f.reason), f.exit_code}
                                : PatchError{index, pointer, said_once(pointer, f.reason), f.exit_code};
+    outcome.error->malformed = f.malformed;
   } catch (const std::exception& e) {
     outcome.error = PatchError{index, pointer, std::string("internal error: ") + e.what(), kBadPatch};
   }

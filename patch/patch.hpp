@@ -72,10 +72,17 @@ struct PatchError {
   // The fault is the patched file's, not the patch's (a data file of the archive that does not read):
   // the CLI names that file, and says which operation needed it.
   bool input_fault = false;
+  // The operation is not one (not an object, a member missing or of the wrong type, an unknown op):
+  // bad input whatever it is applied to, so `mod` refuses it (exit 2) as `patch` does, where an operation
+  // that is well formed but fails on this folder is the mod's failure to report (exit 1).
+  bool malformed = false;
 
-  // "op 3 (/objects/…/slots/7): reason", or the reason alone for the whole patch. The CLI prefixes
-  // "anvilrt: PATCH: " (with input_fault, "anvilrt: FILE: reason (needed by op 3 (…) of PATCH)").
+  // "op 3 (/objects/…/slots/7): reason", or the reason alone for the whole patch.
   std::string message() const;
+  // The one line every caller reports it in: "PATCH: op 3 (…): reason"; with input_fault, "FILE: reason
+  // (needed by op 3 (…) of PATCH)". An empty `patch_name` or `input` is left out with its separator (a
+  // reason that names its file already; a report that is the patch's own).
+  std::string line(const std::string& patch_name, const std::string& input) const;
 };
 
 // One field an operation changed (or, for `test`, checked), as JSON text printed f32-exact shortest.

@@ -22,7 +22,7 @@ absl::Status prepare_out_dir(const std::string& dir, const std::string& out) {
     if (!fs::is_directory(out, ec)) return absl::InvalidArgumentError(absl::StrCat(out, ": not a folder"));
     std::error_code same;
     if (fs::equivalent(dir, out, same))
-      return absl::InvalidArgumentError(absl::StrCat(out, ": is DIR itself: give --in-place"));
+      return absl::InvalidArgumentError(absl::StrCat(out, ": is the game folder ", dir, " itself: give --in-place"));
     for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
       if (it->path().filename() != kStateFolder)
         return absl::InvalidArgumentError(

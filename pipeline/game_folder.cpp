@@ -8,6 +8,7 @@
 #include "model/forge/forge_error.hpp"
 #include "model/parallel.hpp"
 #include "patch/json_util.hpp"
+#include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "reader/forge/archive_game.hpp"
 #include "reader/forge/archive_reader.hpp"
@@ -37,26 +38,15 @@ bool is_folder(const std::string& path) {
 std::string archive_pointer(std::string_view name) { return "/archives/" + patch::escape_segment(name); }
 
 absl::StatusOr<GameFolder> open_game_folder(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    return absl::NotFoundError(absl::StrCat(dir, fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
   GameFolder folder;
   folder.dir = dir;
   auto recovered = recover_if_interrupted(dir);
   if (!recovered.ok()) return recovered.status();
   folder.recovered = std::move(*recovered);
-  fs::directory_iterator it(dir, ec);
-  if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot list the folder: ", ec.message()));
-  for (fs::directory_iterator end; it != end; it.increment(ec)) {
-    if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot list the folder: ", ec.message()));
-    const std::string name = it->path().filename().string();
-    if (it->path().extension() == ".forge" && name.front() != '.' && it->is_regular_file(ec))
-      folder.archives.push_back(name);
-  }
-  if (folder.archives.empty())
-    return absl::NotFoundError(
-        absl::StrCat(dir, ": holds no .forge archive (a game folder's archives lie directly in it)"));
-  std::sort(folder.archives.begin(), folder.archives.end());
+  // Listed after the recovery (a missing folder has nothing to recover), which may have put an archive back.
+  auto archives = list_archives(dir);
+  if (!archives.ok()) return archives.status();
+  folder.archives = std::move(*archives);
   return folder;
 }
 

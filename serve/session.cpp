@@ -58,8 +58,7 @@ PatchCheck from_error(const patch::PatchError& e, const std::string& file) {
   PatchCheck check;
   check.exit_code = e.exit_code;
   // As `anvilrt patch` words it: a data file that does not read is the file's fault, not the patch's.
-  check.error = e.input_fault ? absl::StrCat(file, ": ", e.reason, " (needed by op ", e.op_index, " (", e.pointer, "))")
-                              : e.message();
+  check.error = e.line("", file);
   return check;
 }
 

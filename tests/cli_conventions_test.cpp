@@ -48,6 +48,9 @@ TEST(CliConventions, HelpCommandIsCommandHelpAndEveryCommandTakesQuietAndVerbose
   auto unknown = run_cli({"help", "frobnicate"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_EQ(unknown.err, "anvilrt: unknown command 'frobnicate' (see anvilrt --help)\n");
+  // Within two edits of one command: that command is suggested (a swap of two letters is one edit).
+  EXPECT_EQ(run_cli({"verfiy", "x"}).err,
+            "anvilrt: unknown command 'verfiy' (did you mean 'verify'?) (see anvilrt --help)\n");
 }
 
 struct BadCall {

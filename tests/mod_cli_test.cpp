@@ -158,6 +158,101 @@ TEST_P(ModFolder, CheckNamesFailingOperations) {
   EXPECT_THAT(r.out, HasSubstr("fails: op 1 (/objects/0x0123456789abcdef/active)"));
 }
 
+TEST_P(ModFolder, ListSaysVersionAuthorAndTheWritesLostToALaterMod) {
+  const std::string g = game("g");
+  test::CliResult none = test::run_cli({"mod", "list", g});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "no mods installed\n");
+  ASSERT_EQ(
+      test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma"), "--allow-overrides"}).exit_code, 0);
+  test::CliResult list = test::run_cli({"mod", "list", g});
+  EXPECT_THAT(list.out, HasSubstr("mod alpha 1.0 by a (installed): "));
+  EXPECT_THAT(list.out, HasSubstr("mod beta (installed): "));
+  EXPECT_THAT(list.out, HasSubstr("  lost to gamma: " + conflict_ + " (gamma leaves 6)\n"));
+  EXPECT_EQ(list.out.find("lost to"), list.out.rfind("lost to")) << list.out;  // beta's one write, no other
+  EXPECT_LT(list.out.find("mod beta"), list.out.find("lost to gamma"));
+  EXPECT_LT(list.out.find("lost to gamma"), list.out.find("mod gamma"));
+  rapidjson::Document doc;
+  doc.Parse(test::run_cli({"mod", "list", "--json", g}).out.c_str());
+  ASSERT_FALSE(doc.HasParseError());
+  const auto& mods = doc["mods"];
+  ASSERT_EQ(mods.Size(), 3u);
+  EXPECT_EQ(std::string(mods[0]["version"].GetString()), "1.0");
+  EXPECT_EQ(std::string(mods[0]["author"].GetString()), "a");
+  EXPECT_TRUE(mods[1]["version"].IsNull());
+  EXPECT_EQ(mods[0]["lost"].Size(), 0u);
+  ASSERT_EQ(mods[1]["lost"].Size(), 1u);
+  EXPECT_EQ(std::string(mods[1]["lost"][0]["later"].GetString()), "gamma");
+  EXPECT_EQ(std::string(mods[1]["lost"][0]["pointer"].GetString()), conflict_);
+  EXPECT_EQ(mods[1]["lost"][0]["later_value"].GetInt(), 6);
+  EXPECT_EQ(mods[2]["lost"].Size(), 0u);
+}
+
+TEST_P(ModFolder, ErrorsSayWhatFailedAndWhy) {
+  const std::string g = game("g");
+  test::CliResult missing = test::run_cli({"mod", "check", g, dir_.path("nothing.json")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("nothing.json: cannot read the mod: "));
+  if (!test::on_windows()) EXPECT_THAT(missing.err, HasSubstr("No such file or directory"));
+  // A bulk operation that fails is named by its name, as a path names the others.
+  write(dir_.path("bulk.json"),
+        "[{\"op\": \"swap_material\", \"from\": \"0x3333333333333333\", "
+        "\"to\": \"0x4444444444444444\"}]");
+  test::CliResult bulk = test::run_cli({"mod", "check", g, dir_.path("bulk.json")});
+  EXPECT_THAT(bulk.out + bulk.err, HasSubstr("op 0 (swap_material)"));
+  EXPECT_FALSE(fs::exists(g + "/.anvilrt")) << "a check wrote into the folder";
+  // A malformed operation is bad input (exit 2), as `patch` takes it; one that fails here is the mod's failure.
+  write(dir_.path("malformed.json"),
+        "[" + replace_op(agreed_, 3) + ", {\"op\": \"replace\", \"path\": \"" + agreed_ + "\"}]");
+  for (const char* command : {"check", "install"}) {
+    test::CliResult malformed = test::run_cli({"mod", command, g, dir_.path("malformed.json")});
+    EXPECT_EQ(malformed.exit_code, 2) << command << ": " << malformed.out << malformed.err;
+    EXPECT_THAT(malformed.err, HasSubstr("malformed.json: op 1 (" + agreed_ + "): missing \"value\"")) << command;
+  }
+  EXPECT_EQ(test::run_cli({"patch", g, dir_.path("malformed.json"), "--dry-run"}).exit_code, 2);
+  // A mod made for the other game is refused, naming both.
+  const std::string other = GetParam() == "ac2" ? "sws" : "ac2";
+  write(dir_.path("other.json"),
+        "{\"anvilrt_mod\": 1, \"name\": \"other\", \"game\": \"" + other + "\", \"patch\": " + array(alpha_ops_) + "}");
+  test::CliResult wrong = test::run_cli({"mod", "install", g, dir_.path("other.json")});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_THAT(wrong.err, HasSubstr("other.json: made for the game " + other + "; the game folder " + g + " holds " +
+                                   GetParam() + " (a1.forge)"));
+  test::CliResult typo = test::run_cli({"mod", "isntall", g, mod("alpha")});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_THAT(typo.err, HasSubstr("unknown subcommand 'isntall' (did you mean 'install'?)"));
+  // A folder that holds no archive is refused, and nothing is made in it.
+  const std::string empty = dir_.path("empty");
+  fs::create_directory(empty);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"mod", "install", empty, mod("alpha")},
+                                               std::vector<std::string>{"mod", "uninstall", empty, "alpha"},
+                                               std::vector<std::string>{"mod", "recover", empty}}) {
+    test::CliResult r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[1];
+    EXPECT_THAT(r.err, HasSubstr(": holds no .forge archive")) << args[1];
+    EXPECT_TRUE(fs::is_empty(empty)) << args[1] << " left something in a folder that holds no archive";
+  }
+}
+
+// `patch` and `map --patch` take a mod document where they take a patch: its operations, exactly.
+TEST_P(ModFolder, AModDocumentIsTakenWhereverAPatchIs) {
+  const std::string g = game("g");
+  write(dir_.path("alpha-ops.json"), array(alpha_ops_));
+  test::CliResult as_patch = test::run_cli({"patch", g, dir_.path("alpha-ops.json"), "--dry-run"});
+  ASSERT_EQ(as_patch.exit_code, 0) << as_patch.err;
+  test::CliResult as_mod = test::run_cli({"patch", g, mod("alpha"), "--dry-run"});
+  ASSERT_EQ(as_mod.exit_code, 0) << as_mod.err;
+  EXPECT_EQ(as_mod.out, as_patch.out);
+  for (const std::string& p : {dir_.path("alpha-ops.json"), mod("alpha")})
+    ASSERT_EQ(test::run_cli({"map", g, "--patch", p, "-o", p + ".svg", "-q"}).exit_code, 0) << p;
+  EXPECT_EQ(test::read_file(mod("alpha") + ".svg"), test::read_file(dir_.path("alpha-ops.json") + ".svg"));
+  // A mod document's own faults are named as `mod` names them.
+  write(dir_.path("unnamed.json"), "{\"anvilrt_mod\": 1, \"patch\": []}");
+  test::CliResult unnamed = test::run_cli({"patch", g, dir_.path("unnamed.json"), "--dry-run"});
+  EXPECT_EQ(unnamed.exit_code, 2);
+  EXPECT_THAT(unnamed.err, HasSubstr("unnamed.json: member 'name': missing (required)"));
+}
+
 TEST_P(ModFolder, InstallEqualsPatchOfTheModsInOrder) {
   const std::string g = game("g");
   test::CliResult refused = test::run_cli({"mod", "install", g, mod("alpha"), mod("beta"), mod("gamma")});
@@ -194,7 +289,7 @@ TEST_P(ModFolder, InstallEqualsPatchOfTheModsInOrder) {
           << a << " " << platform::utf8_of(e.path().filename());
   }
   test::CliResult list = test::run_cli({"mod", "list", g});
-  EXPECT_THAT(list.out, HasSubstr("mod alpha (installed)"));
+  EXPECT_THAT(list.out, HasSubstr("mod alpha 1.0 by a (installed)"));
   EXPECT_LT(list.out.find("mod alpha"), list.out.find("mod beta"));
   EXPECT_LT(list.out.find("mod beta"), list.out.find("mod gamma"));
 }
@@ -254,8 +349,9 @@ TEST_P(ModFolder, AnArchiveChangedBehindOurBackIsLeftAlone) {
   // A game update: the archive rewritten (here, its original bytes again).
   fs::remove(g + "/a1.forge");
   fs::copy_file(orig("a1.forge"), g + "/a1.forge");
-  EXPECT_THAT(test::run_cli({"mod", "list", g}).out,
-              HasSubstr("archive a1.forge: changed since anvilrt last wrote it"));
+  const std::string listed = test::run_cli({"mod", "list", g}).out;
+  EXPECT_THAT(listed, HasSubstr("archive a1.forge: changed since anvilrt last wrote it"));
+  EXPECT_THAT(listed, HasSubstr("`anvilrt mod forget " + g + " a1.forge`"));  // the folder's name, not DIR
   test::CliResult refused = test::run_cli({"mod", "uninstall", g, "alpha"});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_THAT(refused.err, HasSubstr("a1.forge changed since anvilrt last wrote it"));

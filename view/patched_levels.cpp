@@ -24,9 +24,7 @@ absl::StatusOr<std::vector<u8>> patched_bytes(const Level& level, const patch::P
 }
 
 absl::Status patch_error(const patch::PatchError& e, const std::string& patch_name, const std::string& input) {
-  std::string line = e.input_fault ? absl::StrFormat("%s: %s (needed by op %d (%s) of %s)", input, e.reason, e.op_index,
-                                                     e.pointer, patch_name)
-                                   : absl::StrCat(patch_name, ": ", e.message());
+  const std::string line = e.line(patch_name, input);
   return e.exit_code == patch::kTestFailed ? absl::FailedPreconditionError(line) : absl::InvalidArgumentError(line);
 }
 

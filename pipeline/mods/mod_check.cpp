@@ -1,22 +1,26 @@
 #include "pipeline/mods/mod_check.hpp"
 
+#include <absl/strings/match.h>
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "pipeline/mods/sha256.hpp"
 #include "pipeline/mods/undo_data.hpp"
+#include "reader/input_file.hpp"
 
 namespace anvil::mods {
 namespace {
 
+// What an operation's error names it by: its path, or a bulk operation's name ("swap_material").
 std::string op_path(const rapidjson::Value& op) {
   if (!op.IsObject()) return {};
-  auto it = op.FindMember("path");
-  return it != op.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
+  for (const char* member : {"path", "op"}) {
+    auto it = op.FindMember(member);
+    if (it != op.MemberEnd() && it->value.IsString()) return it->value.GetString();
+  }
+  return {};
 }
 
 // Made-for hashes that differ from the folder's original archives.
@@ -59,16 +63,35 @@ std::vector<patch::Change> folder_changes(const folder::FolderPatchOutcome& outc
   return all;
 }
 
+// A mod made for another game than the folder's (its first archive's dialect) is refused, naming both: its
+// operations would otherwise fail one by one, or worse, apply to fields that mean something else.
+absl::Status check_games(const std::string& dir, folder::FolderLevels& folder, const std::vector<LoadedMod>& mods) {
+  for (const LoadedMod& m : mods) {
+    if (!m.doc.game) continue;
+    auto levels = folder.levels(0);
+    if (!levels.ok()) return absl::OkStatus();  // said where an operation needs that archive
+    const std::string folder_game(game_name((*levels)->game()));
+    if (*m.doc.game != folder_game)
+      return absl::InvalidArgumentError(absl::StrFormat("%s: made for the game %s; the game folder %s holds %s (%s)",
+                                                        m.path, *m.doc.game, dir, folder_game, folder.name(0)));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrFormat("%s: cannot read the mod", path));
-  std::stringstream text;
-  text << in.rdbuf();
+  // Through the platform's input (a UTF-8 path on every system), so that a refusal says the system's
+  // reason: "mods/x.json: cannot read the mod: No such file or directory".
+  auto file = InputFile::open(path);
+  if (!file.ok()) {
+    std::string reason(file.status().message());  // "PATH: the system's words"
+    if (absl::StartsWith(reason, path + ": ")) reason.erase(0, path.size() + 2);
+    return absl::InvalidArgumentError(absl::StrFormat("%s: cannot read the mod: %s", path, reason));
+  }
   LoadedMod mod;
   mod.path = path;
-  mod.text = text.str();
+  mod.text.assign(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size());
   auto doc = patch::parse_mod(path, mod.text);
   if (!doc.ok()) return doc.status();
   mod.doc = std::move(*doc);
@@ -105,9 +128,11 @@ std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo) 
 absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, folder::FolderLevels& folder,
                                  const std::vector<LoadedMod>& mods) {
   Analysis a;
+  a.report.dir = dir;
+  if (auto s = check_games(dir, folder, mods); !s.ok()) return s;
   ModState looked_at = state;  // the stamps it refreshes are not saved by a check
   a.report.changed_archives = changed_behind_our_back(dir, looked_at, Scrutiny::stamp);
-  for (const InstalledMod& m : state.mods) a.report.mods.push_back({m.name, true, m.effect, {}, {}});
+  for (const InstalledMod& m : state.mods) a.report.mods.push_back({m.name, true, m.effect, {}, {}, {}, {}, {}});
   std::vector<const patch::ModDocument*> docs;
   for (const LoadedMod& m : mods) docs.push_back(&m.doc);
   std::vector<std::size_t> first_op;
@@ -145,16 +170,15 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
         a.outcome = std::move(outcome);
       break;
     }
-    const patch::PatchError& e = *outcome.error;
+    patch::PatchError e = *outcome.error;
     if (e.op_index == patch::PatchError::kWholePatch) return absl::InvalidArgumentError(e.message());
+    // The error in the mod's own terms: its own operation's index and path.
     const std::size_t g = global.at(e.op_index);
     const LoadedMod& mod = mods[owner[g]];
-    const std::size_t local = g - first_op[owner[g]];
-    const std::string path = op_path(all[static_cast<rapidjson::SizeType>(g)]);
-    if (e.input_fault)
-      return absl::InvalidArgumentError(
-          absl::StrFormat("%s (needed by op %d (%s) of %s)", e.reason, local, path, mod.path));
-    given[owner[g]].failures.push_back(absl::StrFormat("op %d (%s): %s", local, path, e.reason));
+    e.op_index = g - first_op[owner[g]];
+    e.pointer = op_path(all[static_cast<rapidjson::SizeType>(g)]);
+    if (e.input_fault || e.malformed) return absl::InvalidArgumentError(e.line(mod.path, ""));
+    given[owner[g]].failures.push_back(e.message());
     active[g] = false;
   }
   std::vector<NamedEffect> order;

@@ -32,9 +32,14 @@ struct ModReport {
   ModEffect effect;
   std::vector<std::string> failures;  // "op 3 (/path): reason", one per failing operation
   std::vector<std::string> warnings;  // made_for hashes that differ
+  // list: the mod document's version and author (empty when it gives none), and the writes this mod
+  // lost to a mod installed after it (installed with --allow-overrides), each with that mod's value.
+  std::string version, author;
+  std::vector<Conflict> lost;
 };
 
 struct CheckReport {
+  std::string dir;              // the game folder, as the user named it
   std::vector<ModReport> mods;  // the installed ones, then those given, in load order
   std::vector<Conflict> conflicts;
   std::vector<std::string> changed_archives;  // changed behind anvilrt's back since it last wrote them

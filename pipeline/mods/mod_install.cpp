@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "model/counted.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
 #include "pipeline/mods/mod_commands.hpp"
@@ -100,8 +101,9 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     }
     if (auto s = stage_archive(*txn, levels, patched, undo, record); !s.ok()) return s;
     state->archives[name] = record;
-    report.notes.push_back(absl::StrFormat("%s: %d data file(s) changed, %d bytes of undo data", name,
-                                           patched.outcome.edited_datafiles(), undo.stored_bytes()));
+    report.notes.push_back(absl::StrFormat("%s: %s changed, %s of undo data", name,
+                                           counted(patched.outcome.edited_datafiles(), "data file"),
+                                           counted(undo.stored_bytes(), "byte")));
   }
   const std::size_t installed = state->mods.size();
   for (std::size_t m = 0; m < mods.size(); ++m) {

@@ -17,8 +17,20 @@ absl::StatusOr<CheckReport> list_mods(const std::string& dir) {
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
   CheckReport report;
+  report.dir = dir;
   report.changed_archives = changed_behind_our_back(dir, *state, Scrutiny::stamp);
-  for (const InstalledMod& m : state->mods) report.mods.push_back({m.name, true, m.effect, {}, {}});
+  std::vector<NamedEffect> order;
+  for (const InstalledMod& m : state->mods) order.push_back({m.name, &m.effect});
+  const std::vector<Conflict> overrides = find_conflicts(order, 0);
+  for (const InstalledMod& m : state->mods) {
+    // The document kept at install time names its version and author.
+    auto doc = load_mod(in_folder(dir, document_relative(m.name)));
+    if (!doc.ok()) return doc.status();
+    ModReport r{m.name, true, m.effect, {}, {}, doc->doc.version, doc->doc.author, {}};
+    for (const Conflict& c : overrides)
+      if (c.earlier == m.name) r.lost.push_back(c);
+    report.mods.push_back(std::move(r));
+  }
   return report;
 }
 

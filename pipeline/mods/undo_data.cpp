@@ -3,9 +3,15 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include "platform/file_stream.hpp"
+#include "platform/replace_file.hpp"
+#include "reader/input_file.hpp"
 
 namespace anvil::mods {
 namespace {
@@ -131,26 +137,34 @@ absl::StatusOr<ArchiveUndo> decode_undo(std::span<const u8> bytes, const std::st
 }
 
 absl::Status restore_original(const std::string& modded, const ArchiveUndo& undo, const std::string& out) {
-  std::error_code ec;
-  // Removed first, not overwritten: MinGW's libstdc++ refuses copy_options::overwrite_existing.
-  std::filesystem::remove(out, ec);
-  std::filesystem::copy_file(modded, out, ec);
-  if (ec) return absl::InternalError(absl::StrFormat("%s: cannot copy to %s: %s", modded, out, ec.message()));
-  {
-    std::fstream file(out, std::ios::in | std::ios::out | std::ios::binary);
-    if (!file) return absl::InternalError(absl::StrFormat("%s: cannot open for writing", out));
-    for (const UndoRange& r : undo.ranges) {
-      file.seekp(static_cast<std::streamoff>(r.offset));
-      file.write(reinterpret_cast<const char*>(r.original.data()), static_cast<std::streamsize>(r.original.size()));
-    }
-    file.flush();
-    if (!file) return absl::InternalError(absl::StrFormat("%s: cannot write the original bytes back", out));
+  auto input = InputFile::open(modded);
+  if (!input.ok()) return input.status();
+  // Through the platform's atomic output, whose errors say the system's reason ("No space left on device";
+  // a copy by the C++ library said "Input/output error" for a copy cut short by a full disk).
+  platform::AtomicFile file;
+  if (auto s = file.open(out); !s.ok()) return s;
+  std::FILE* stream = file.stream();
+  auto cannot_write = [&out] {
+    return absl::InternalError(absl::StrFormat("%s: cannot write: %s", out, std::strerror(errno)));
+  };
+  // The bytes the original shares with the modded file (the kernel copies them where it can), then the
+  // original's own bytes over them; a gap past the modded file's end that no range covers is zeros.
+  const u64 shared = std::min<u64>(input->bytes().size(), undo.original_size);
+  const platform::ReadableFile* source = input->source();
+  if (!(source && source->copy_to(stream, shared)) && std::fwrite(input->bytes().data(), 1, shared, stream) != shared)
+    return cannot_write();
+  for (const UndoRange& r : undo.ranges)
+    if (!platform::seek(stream, r.offset) ||
+        std::fwrite(r.original.data(), 1, r.original.size(), stream) != r.original.size())
+      return cannot_write();
+  u64 end = shared;
+  for (const UndoRange& r : undo.ranges) end = std::max<u64>(end, r.offset + r.original.size());
+  if (end < undo.original_size) {
+    const std::vector<u8> zeros(undo.original_size - end);
+    if (!platform::seek(stream, end) || std::fwrite(zeros.data(), 1, zeros.size(), stream) != zeros.size())
+      return cannot_write();
   }
-  std::filesystem::resize_file(out, undo.original_size, ec);
-  if (ec)
-    return absl::InternalError(
-        absl::StrFormat("%s: cannot cut to %d bytes: %s", out, undo.original_size, ec.message()));
-  return absl::OkStatus();
+  return file.commit();
 }
 
 }  // namespace anvil::mods
