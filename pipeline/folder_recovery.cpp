@@ -7,13 +7,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "pipeline/folder_journal.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "platform/durable_file.hpp"
+#include "platform/file_stream.hpp"
+#include "reader/input_file.hpp"
 
 namespace anvil::folder {
 
@@ -72,7 +72,7 @@ absl::Status roll_forward(const std::string& dir, const Journal& j, bool count_s
   const std::string path = journal_path(dir);
   if (!j.done) {
     if (auto s = counted(path); !s.ok()) return s;
-    std::FILE* file = std::fopen(path.c_str(), "ab");
+    std::FILE* file = platform::open_file(path, "ab");
     if (file == nullptr) return absl::InternalError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
     std::fputs("done\n", file);
     absl::Status synced = platform::sync_file(file, path);
@@ -107,11 +107,9 @@ absl::Status roll_back(const std::string& dir, std::vector<std::string>* done) {
 namespace {
 
 absl::StatusOr<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InternalError(absl::StrCat(path, ": cannot read: ", std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto file = InputFile::open(path);  // its error names the path, with the system's reason
+  if (!file.ok()) return file.status();
+  return std::string(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size());
 }
 
 }  // namespace

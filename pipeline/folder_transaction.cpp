@@ -13,6 +13,7 @@
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_journal.hpp"
 #include "platform/durable_file.hpp"
+#include "platform/file_stream.hpp"
 
 namespace anvil::folder {
 
@@ -154,7 +155,7 @@ absl::Status FolderTransaction::stage_with(const std::string& relative, const Wr
   if (auto s = journal::step(target); !s.ok()) return s;
   // Registered before it exists, so that any failure from here on removes it.
   staged_.push_back({relative, false});
-  std::FILE* file = std::fopen(temp.c_str(), "wb");
+  std::FILE* file = platform::open_file(temp, "wb");
   if (file == nullptr) return absl::InternalError(absl::StrCat(temp, ": cannot create: ", std::strerror(errno)));
   absl::Status written = write(file, temp);
   if (written.ok()) written = journal::step(target);
@@ -193,7 +194,7 @@ absl::Status FolderTransaction::write_journal() {
   }
   const std::string draft = journal::journal_draft_path(dir_), final_path = journal::journal_path(dir_);
   if (auto s = journal::step(draft); !s.ok()) return s;
-  std::FILE* file = std::fopen(draft.c_str(), "wb");
+  std::FILE* file = platform::open_file(draft, "wb");
   if (file == nullptr) return absl::InternalError(absl::StrCat(draft, ": cannot create: ", std::strerror(errno)));
   const std::string text = journal::format(j);
   absl::Status written = std::fwrite(text.data(), 1, text.size(), file) == text.size()

@@ -5,9 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <filesystem>
-#include <fstream>
 #include <span>
-#include <sstream>
 
 #include "codec/checksums.hpp"
 #include "patch/rapidjson_document.hpp"
@@ -100,12 +98,10 @@ absl::StatusOr<ModState> load_state(const std::string& dir) {
   ModState state;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return state;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) return absl::InvalidArgumentError(absl::StrFormat("%s: cannot read", path));
+  auto file = InputFile::open(path);  // its error names the path, with the system's reason
+  if (!file.ok()) return absl::InvalidArgumentError(file.status().message());
   rapidjson::Document doc;
-  doc.Parse(text.str().c_str());
+  doc.Parse(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size());
   Reader r{path, absl::OkStatus()};
   if (doc.HasParseError() || !doc.IsObject()) r.fail("not JSON");
   u64 version = 0;

@@ -1,13 +1,12 @@
 #include "pipeline/mods/undo_data.hpp"
 
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "platform/file_stream.hpp"
 #include "platform/replace_file.hpp"
@@ -171,9 +170,8 @@ absl::Status restore_original(const std::string& modded, const ArchiveUndo& undo
 
 namespace anvil::mods {
 absl::StatusOr<ArchiveUndo> read_undo_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::DataLossError(absl::StrFormat("%s: cannot read the undo data", path));
-  std::vector<u8> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return decode_undo(bytes, path);
+  auto file = InputFile::open(path);
+  if (!file.ok()) return absl::DataLossError(absl::StrCat(file.status().message(), " (the undo data)"));
+  return decode_undo(file->bytes(), path);
 }
 }  // namespace anvil::mods

@@ -7,6 +7,8 @@
 
 namespace anvil::platform {
 
+std::FILE* open_file(const std::string& path, const char* mode) { return std::fopen(path.c_str(), mode); }
+
 bool seek(std::FILE* stream, std::uint64_t offset) { return ::fseeko(stream, static_cast<off_t>(offset), SEEK_SET) == 0; }
 
 bool sync(std::FILE* stream) { return ::fsync(::fileno(stream)) == 0; }

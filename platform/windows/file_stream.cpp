@@ -16,6 +16,11 @@ HANDLE handle_of(std::FILE* stream) { return reinterpret_cast<HANDLE>(::_get_osf
 
 }  // namespace
 
+std::FILE* open_file(const std::string& path, const char* mode) {
+  const std::string narrow_mode(mode);
+  return ::_wfopen(windows::wide(path).c_str(), std::wstring(narrow_mode.begin(), narrow_mode.end()).c_str());
+}
+
 bool seek(std::FILE* stream, std::uint64_t offset) {
   return ::_fseeki64(stream, static_cast<__int64>(offset), SEEK_SET) == 0;
 }
