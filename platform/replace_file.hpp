@@ -31,6 +31,11 @@ struct OutputOptions {
   // read-only attribute -- is refused unless `force`.
   bool in_place = false;
   bool force = false;
+  // The target is the name itself, in a folder others may write to (`serve`'s "Write a copy"): nothing
+  // there is followed. A symbolic link, a FIFO or a device at the name (put there after any check the
+  // caller made) is replaced by the new file, never written through, on POSIX; on Windows a link or
+  // junction there is refused. A regular file is replaced as above.
+  bool at_name = false;
 };
 
 class AtomicFile {

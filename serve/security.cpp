@@ -19,23 +19,7 @@ bool same_secret(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
-// The value of cookie `name` in a Cookie header ("a=1; b=2"), empty when absent.
-std::string_view cookie_value(std::string_view cookies, std::string_view name) {
-  while (!cookies.empty()) {
-    std::size_t end = cookies.find(';');
-    std::string_view part = cookies.substr(0, end);
-    cookies = end == std::string_view::npos ? std::string_view{} : cookies.substr(end + 1);
-    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
-    while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
-    if (part.size() > name.size() && part.substr(0, name.size()) == name && part[name.size()] == '=')
-      return part.substr(name.size() + 1);
-  }
-  return {};
-}
-
 }  // namespace
-
-std::string Door::cookie_name() const { return absl::StrCat("anvilrt_token_", port); }
 
 std::optional<std::string> refusal(const Door& door, const Knock& knock) {
   const std::string local = absl::StrCat("127.0.0.1:", door.port), named = absl::StrCat("localhost:", door.port);
@@ -43,9 +27,8 @@ std::optional<std::string> refusal(const Door& door, const Knock& knock) {
     return absl::StrCat("forbidden: the Host header must be ", local, " or ", named);
   if (knock.origin && *knock.origin != "http://" + local && *knock.origin != "http://" + named)
     return "forbidden: a request from another origin";
-  const std::string_view cookie = cookie_value(knock.cookies, door.cookie_name());
-  for (std::string_view token : {std::string_view(knock.query_token), std::string_view(knock.header_token), cookie})
-    if (!token.empty() && same_secret(token, door.token)) return std::nullopt;
+  if (knock.page_file || (!knock.header_token.empty() && same_secret(knock.header_token, door.token)))
+    return std::nullopt;
   return "forbidden: the token is missing or wrong (open the URL anvilrt serve printed)";
 }
 

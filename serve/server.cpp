@@ -14,6 +14,7 @@
 
 #include "platform/broken_pipe.hpp"
 #include "platform/open_browser.hpp"
+#include "platform/private_file.hpp"
 #include "platform/stop_signals.hpp"
 #include "serve/http_module.hpp"
 #include "serve/object_index.hpp"
@@ -54,17 +55,19 @@ std::string header_value(const HttpAsk& ask, std::string_view name) {
   return value ? *value : std::string();
 }
 
+// Whether `ask` is a GET of one of the page's own files ("/" is its HTML), which need no token.
+bool asks_page_file(const HttpAsk& ask) {
+  if (ask.method != "GET" && ask.method != "HEAD") return false;
+  const std::string_view path = ask.path == "/" ? "/index.html" : ask.path;
+  return std::ranges::any_of(page_assets(), [path](const PageAsset& asset) { return asset.path == path; });
+}
+
 Knock knock_of(const HttpAsk& ask) {
   Knock k;
   k.host = header_value(ask, "Host");
   if (const std::string* origin = header(ask, "Origin")) k.origin = *origin;
-  for (const auto& [name, value] : ask.params)
-    if (name == "token") {
-      k.query_token = value;
-      break;
-    }
   k.header_token = header_value(ask, "X-Anvilrt-Token");
-  k.cookies = header_value(ask, "Cookie");
+  k.page_file = asks_page_file(ask);
   return k;
 }
 
@@ -120,14 +123,10 @@ class EditorSite final : public HttpSite {
   HttpAnswer page(const std::string& path) const {
     for (const PageAsset& asset : page_assets()) {
       if (asset.path != path) continue;
-      HttpAnswer answer{200,
-                        std::string(reinterpret_cast<const char*>(asset.bytes.data()), asset.bytes.size()),
-                        std::string(asset.content_type),
-                        {}};
-      if (path == "/index.html")
-        answer.headers.emplace_back(
-            "Set-Cookie", absl::StrCat(door_.cookie_name(), "=", door_.token, "; Path=/; HttpOnly; SameSite=Strict"));
-      return answer;
+      return {200,
+              std::string(reinterpret_cast<const char*>(asset.bytes.data()), asset.bytes.size()),
+              std::string(asset.content_type),
+              {}};
     }
     return {404, "not found\n", "text/plain; charset=utf-8", {}};
   }
@@ -135,6 +134,19 @@ class EditorSite final : public HttpSite {
   const Door& door_;
   Api& api_;
 };
+
+// `--open`: the browser is started on a page that sends it on to `url`, in a file only this user can read
+// (platform/private_file.hpp), as Jupyter does: the token never appears on the opener's command line,
+// which `ps` shows every user of the machine. The file goes when the server stops.
+absl::StatusOr<platform::PrivateFile> open_in_browser(const std::string& url) {
+  const std::string html = absl::StrCat(
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url=", url,
+      "\"><title>anvilrt serve</title></head>\n<body><p><a href=\"", url, "\">anvilrt serve</a></p></body></html>\n");
+  absl::StatusOr<platform::PrivateFile> file = platform::PrivateFile::create("anvilrt-serve-", "open.html", html);
+  if (!file.ok()) return file.status();
+  if (absl::Status opened = platform::open_browser(file->path()); !opened.ok()) return opened;
+  return file;
+}
 
 }  // namespace
 
@@ -160,14 +172,25 @@ absl::Status serve(const ServeInput& input, const ServeOptions& options,
   if (port <= 0) {
     index.stop();
     indexer.join();
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", host, ":", options.port));
+    // The port is never shared (platform/server_socket.hpp): another program listening there is the
+    // usual reason.
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", host, ":", options.port, " (another program may be listening there)"));
   }
   door.port = port;
   std::thread listener([&server] { server->listen(); });
-  const std::string url = absl::StrCat("http://", host, ":", port, "/?token=", door.token);
+  // The token in the fragment: the browser never sends it, so it is in no request line (the page takes
+  // it from there, serve/security.hpp).
+  const std::string url = absl::StrCat("http://", host, ":", port, "/#token=", door.token);
   on_url(url);
-  if (options.open_browser)
-    if (auto s = platform::open_browser(url); !s.ok()) on_warning(std::string(s.message()));
+  std::optional<platform::PrivateFile> redirect;  // --open's page, removed as serve returns
+  if (options.open_browser) {
+    absl::StatusOr<platform::PrivateFile> opened = open_in_browser(url);
+    if (opened.ok())
+      redirect = std::move(*opened);
+    else
+      on_warning(std::string(opened.status().message()));
+  }
 
   stop_signals.wait();
   index.stop();

@@ -14,6 +14,7 @@
 #include "pipeline/folder_patch.hpp"
 #include "pipeline/folder_patch_run.hpp"
 #include "pipeline/patch_output.hpp"
+#include "platform/replace_file.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/level.hpp"
 #include "view/folder_level_set.hpp"
@@ -217,10 +218,13 @@ absl::Status Session::write_copy(std::string_view patch_json, const std::string&
     if (run.outcome.error) return absl::InvalidArgumentError(run.outcome.error->message());
     return absl::OkStatus();
   }
+  // The name itself is replaced: a link put there after output_target's check is never written through
+  // (platform/replace_file.hpp, OutputOptions::at_name).
+  const platform::OutputOptions at_name{.at_name = true};
   if (archive_) {
     patch::ArchivePatchOutcome outcome = patch::apply_archive_patch_text(*archive_, patch_json);
     if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
-    auto written = forge::write_patched_archive(input_.input->bytes(), *archive_, outcome, target);
+    auto written = forge::write_patched_archive(input_.input->bytes(), *archive_, outcome, target, at_name);
     return written.ok() ? absl::OkStatus() : written.status();
   }
   const Level& level = single_->carved();
@@ -228,8 +232,8 @@ absl::Status Session::write_copy(std::string_view patch_json, const std::string&
   if (outcome.error) return absl::InvalidArgumentError(outcome.error->message());
   // A data file whose objects changed size is written whole, its entries' sizes following (as `patch`).
   if (input_.source.kind == SourceKind::data_file && patch::resizes(level, outcome.result))
-    return patch::write_patched_data_file(level, outcome.result, target, {}, input_.source.variant);
-  return patch::write_patched(level, outcome.result, target);
+    return patch::write_patched_data_file(level, outcome.result, target, at_name, input_.source.variant);
+  return patch::write_patched(level, outcome.result, target, nullptr, at_name);
 }
 
 }  // namespace anvil::serve

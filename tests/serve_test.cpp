@@ -29,24 +29,25 @@ namespace {
 using test::corpus;
 using test::write_file;
 
-TEST(ServeDoor, TokenFromQueryHeaderOrCookie) {
+TEST(ServeDoor, TokenFromTheHeaderAlonePageFilesWithout) {
   const Door door{"00112233445566778899aabbccddeeff", 8080};
   Knock k;
   k.host = "127.0.0.1:8080";
   EXPECT_TRUE(refusal(door, k).has_value());
-  k.query_token = door.token;
-  EXPECT_FALSE(refusal(door, k).has_value());
-  k.query_token = "00112233445566778899aabbccddeefe";
-  EXPECT_TRUE(refusal(door, k).has_value());
-  k.query_token.clear();
   k.header_token = door.token;
   EXPECT_FALSE(refusal(door, k).has_value());
-  k.header_token.clear();
-  k.cookies = "other=1; anvilrt_token_8080=" + door.token + "; x=y";
-  EXPECT_FALSE(refusal(door, k).has_value());
-  k.cookies = "anvilrt_token_8081=" + door.token;  // another editor's cookie
+  k.header_token = "00112233445566778899aabbccddeefe";
   EXPECT_TRUE(refusal(door, k).has_value());
-  k.cookies = "anvilrt_token_80800=" + door.token;
+  k.header_token = door.token.substr(1);
+  EXPECT_TRUE(refusal(door, k).has_value());
+  // The page's own files need no token, but the Host and Origin checks still hold for them.
+  k.header_token.clear();
+  k.page_file = true;
+  EXPECT_FALSE(refusal(door, k).has_value());
+  k.host = "evil.example:8080";
+  EXPECT_TRUE(refusal(door, k).has_value());
+  k.host = "127.0.0.1:8080";
+  k.origin = "http://evil.example";
   EXPECT_TRUE(refusal(door, k).has_value());
 }
 

@@ -100,6 +100,24 @@ absl::StatusOr<OutputTarget> resolve_output(const std::string& target) {
   return out;
 }
 
+absl::StatusOr<OutputTarget> resolve_name(const std::string& target) {
+  OutputTarget out;
+  const fs::path path = target;
+  const fs::path name = path.filename();
+  if (name.empty() || name == "." || name == "..") return fail(target, EISDIR);
+  std::error_code ec;
+  const fs::path folder = fs::canonical(path.parent_path().empty() ? fs::path(".") : path.parent_path(), ec);
+  if (ec) return fail(target, ec.value());
+  out.path = (folder / name).string();
+  if (::lstat(out.path.c_str(), &out.st) != 0) {
+    if (errno != ENOENT) return fail(target, errno);
+    return out;
+  }
+  if (S_ISDIR(out.st.st_mode)) return fail(target, EISDIR);
+  if (S_ISREG(out.st.st_mode)) out.kind = OutputTarget::Kind::kRegularFile;
+  return out;
+}
+
 bool writes_standard_output(const std::string& target) {
   auto out = resolve_output(target);
   if (!out.ok() || out->kind == OutputTarget::Kind::kNewFile) return false;

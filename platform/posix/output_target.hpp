@@ -34,4 +34,9 @@ struct OutputTarget {
 // "OUT: too many levels of symbolic links", "OUT: <folder>: No such file or directory", …
 absl::StatusOr<OutputTarget> resolve_output(const std::string& target);
 
+// `target` as a name alone (OutputOptions::at_name): its folder resolved, the name itself never followed.
+// A regular file there is kRegularFile; nothing, a link, or anything else but a folder is kNewFile, the
+// name the new file is renamed over.
+absl::StatusOr<OutputTarget> resolve_name(const std::string& target);
+
 }  // namespace anvil::platform

@@ -89,7 +89,7 @@ void sync_folder(const std::string& file) {
 absl::Status AtomicFile::open(const std::string& target, const OutputOptions& options) {
   discard();
   target_ = target;
-  auto resolved = resolve_output(target);
+  auto resolved = options.at_name ? resolve_name(target) : resolve_output(target);
   if (!resolved.ok()) return resolved.status();
   using Kind = OutputTarget::Kind;
   if (options.in_place && resolved->kind != Kind::kRegularFile)

@@ -38,15 +38,21 @@ struct Target {
   DWORD attributes = 0;
 };
 
-absl::StatusOr<Target> resolve(const std::string& target) {
+// `at_name` (OutputOptions::at_name): a symbolic link or junction at the name is refused, not followed.
+absl::StatusOr<Target> resolve(const std::string& target, bool at_name = false) {
   Target out;
-  if (target == "-") {
+  if (target == "-" && !at_name) {
     out.kind = Target::Kind::kStandardOutput;
     return out;
   }
   out.path = wide(target);
+  if (at_name) {
+    const DWORD attributes = ::GetFileAttributesW(out.path.c_str());
+    if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT))
+      return absl::InvalidArgumentError(absl::StrCat(target, ": is a link: the output is not written through it"));
+  }
   HANDLE h = ::CreateFileW(out.path.c_str(), FILE_READ_ATTRIBUTES, kShareAll, nullptr, OPEN_EXISTING,
-                           FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+                           FILE_FLAG_BACKUP_SEMANTICS | (at_name ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr);
   if (h == INVALID_HANDLE_VALUE) {
     const DWORD error = ::GetLastError();
     if (error == ERROR_FILE_NOT_FOUND) return out;  // a new file, in a folder that exists
@@ -109,7 +115,7 @@ std::string temp_pattern(const std::wstring& final) {
 absl::Status AtomicFile::open(const std::string& target, const OutputOptions& options) {
   discard();
   target_ = target;
-  auto resolved = resolve(target);
+  auto resolved = resolve(target, options.at_name);
   if (!resolved.ok()) return resolved.status();
   using Kind = Target::Kind;
   if (options.in_place && resolved->kind != Kind::kRegularFile)

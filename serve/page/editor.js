@@ -16,10 +16,24 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
+// The server's token (serve/security.hpp): taken from the URL it printed (#token=, or ?token=), kept in
+// this tab's sessionStorage, which belongs to this origin alone (never a cookie, which every port of
+// 127.0.0.1 would receive), and sent as a header with every request; the address bar loses it at once.
+const token = (() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get('token') ||
+    new URLSearchParams(location.search).get('token');
+  if (given) {
+    sessionStorage.setItem('anvilrt_token', given);
+    history.replaceState(null, '', location.pathname);
+  }
+  return sessionStorage.getItem('anvilrt_token') || '';
+})();
+
 async function call(path, body) {
-  const init = body === undefined ? {} :
-    {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)};
-  init.credentials = 'same-origin';
+  const init = body === undefined ? {headers: {'X-Anvilrt-Token': token}} :
+    {method: 'POST', headers: {'Content-Type': 'application/json', 'X-Anvilrt-Token': token},
+      body: JSON.stringify(body)};
+  init.credentials = 'omit';
   const response = await fetch(path, init);
   let data = {};
   try { data = await response.json(); } catch (e) { data = {error: `${response.status} ${response.statusText}`}; }
@@ -367,8 +381,8 @@ async function loadMap() {
   if (!state.info) return;
   const whole = state.info.index.instances <= WHOLE_MAP_LIMIT;
   const objects = whole ? [] : state.resultKeys;
-  const response = await fetch('/api/map', {method: 'POST', credentials: 'same-origin',
-    headers: {'Content-Type': 'application/json'}, body: JSON.stringify({patch: state.patch, objects})});
+  const response = await fetch('/api/map', {method: 'POST', credentials: 'omit',
+    headers: {'Content-Type': 'application/json', 'X-Anvilrt-Token': token}, body: JSON.stringify({patch: state.patch, objects})});
   const text = await response.text();
   if (!response.ok) {
     $('map-note').textContent = JSON.parse(text).error;
@@ -412,8 +426,6 @@ function bindMap() {
 // ---- start ----
 
 async function start() {
-  // The token stays in the cookie the first answer set: out of the address bar, the history and screenshots.
-  if (location.search) history.replaceState(null, '', location.pathname);
   const info = await call('/api/info');
   if (info.error) return status(info.error, 'error');
   state.info = info;

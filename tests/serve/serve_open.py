@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""`anvilrt serve --open` through the binary: the browser is started on the URL the first line prints.
+"""`anvilrt serve --open` through the binary: the browser is started on a file that sends it on to the URL
+the first line prints, so that the token is never on a command line (which `ps` shows every user).
 
-platform/posix/open_browser.cpp starts `xdg-open URL` found on PATH (posix_spawnp, no shell). The test puts
+platform/posix/open_browser.cpp starts `xdg-open ARG` found on PATH (posix_spawnp, no shell). The test puts
 its own `xdg-open` first on PATH, a script that writes its arguments to a file, so no browser starts and
-the binary needs no hook for the test; then checks that the opener got exactly one argument, the printed
-URL, and that the URL opens the editor. Without any `xdg-open` on PATH, the server says so on stderr, in
-one line, and serves all the same.
+the binary needs no hook for the test; then checks that the opener got exactly one argument, which holds
+no token: the path of a file only this user can read (0600, in a folder of its own, 0700) whose page
+redirects to the printed URL, which opens the editor; and that the file and its folder are gone once the
+server stops. Without any `xdg-open` on PATH, the server says so on stderr, in one line, and serves all
+the same.
 
 usage: serve_open.py ANVILRT INPUT WORK_DIR
 """
@@ -50,11 +53,22 @@ def main():
     os.environ["PATH"] = f"{bin_dir}:{saved_path}"
     with Served(anvilrt, source, "--open") as served:
         arguments = wait_for(record).splitlines()
-        assert arguments == [served.url], f"the opener got {arguments!r}, the URL printed is {served.url!r}"
+        assert len(arguments) == 1 and served.token not in arguments[0], \
+            f"the opener got {arguments!r}: the token must not be on its command line"
+        page = pathlib.Path(arguments[0])
+        assert page.is_absolute() and page.suffix == ".html", f"the opener got {arguments!r}, not an HTML file's path"
+        mode, folder_mode = page.stat().st_mode, page.parent.stat().st_mode
+        assert stat.S_ISREG(mode) and stat.S_IMODE(mode) == 0o600 and page.stat().st_uid == os.getuid(), \
+            f"{page}: mode {oct(mode)}, it must be a regular file of mode 0600"
+        assert stat.S_IMODE(folder_mode) == 0o700, f"{page.parent}: mode {oct(folder_mode)}, it must be 0700"
+        html = page.read_text()
+        assert f'http-equiv="refresh" content="0;url={served.url}"' in html, f"{page} does not redirect: {html!r}"
         with urllib.request.urlopen(served.url, timeout=20) as answer:
             assert answer.status == 200 and b"<html" in answer.read().lower()
         assert served.stop() == 0
-    print("ok   --open: xdg-open started with the printed URL alone, which opens the editor")
+    assert not page.exists() and not page.parent.exists(), f"{page} is left after the server stopped"
+    print("ok   --open: xdg-open started on a 0600 file (in a 0700 folder) that redirects to the printed URL, "
+          "the token on no command line; the file gone when the server stops")
 
     # No opener at all: a warning, and the server still serves.
     empty = work / "empty"

@@ -64,11 +64,15 @@ def main():
         check("the URL names 127.0.0.1 and a 128-bit hex token",
               served.host == "127.0.0.1" and len(served.token) == 32 and int(served.token, 16) >= 0)
 
-        status, headers, _ = request(served, "GET", f"/?token={served.token}")
-        check("the page with the token: 200", status == 200, status)
-        cookie = headers.get("Set-Cookie", "")
-        check("the page sets the token as an HttpOnly, SameSite=Strict cookie",
-              served.token in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie, cookie)
+        check("the URL carries the token in its fragment (which no browser sends), not its query",
+              served.url.endswith(f"/#token={served.token}") and "?" not in served.url, served.url)
+
+        status, headers, page = request(served, "GET", "/")
+        check("the page itself, without a token: 200 (its files hold nothing of the input)", status == 200, status)
+        check("no cookie is set (a cookie for 127.0.0.1 goes to every port of 127.0.0.1)",
+              "Set-Cookie" not in headers and b"Set-Cookie" not in page, headers)
+        check("the page's script keeps the token in sessionStorage and sends it as a header",
+              all(word in request(served, "GET", "/editor.js")[2] for word in (b"sessionStorage", b"X-Anvilrt-Token")))
         csp = headers.get("Content-Security-Policy", "")
         check("a Content-Security-Policy allowing only the page's own scripts",
               "default-src 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp, csp)
@@ -76,24 +80,26 @@ def main():
         check("Cache-Control: no-store", headers.get("Cache-Control") == "no-store")
         check("Referrer-Policy: no-referrer (the token never leaves as a Referer)",
               headers.get("Referrer-Policy") == "no-referrer")
-        name = cookie.split("=")[0]
-        status, _, _ = request(served, "GET", "/api/info", headers={"Cookie": f"{name}={served.token}"})
-        check("the cookie alone opens the API", status == 200, status)
-        status, _, _ = request(served, "GET", "/editor.js", headers={"Cookie": f"{name}={served.token}"})
-        check("the cookie alone loads the page's script", status == 200, status)
+        status, _, _ = request(served, "GET", "/api/info", headers=good)
+        check("the token as the header X-Anvilrt-Token opens the API", status == 200, status)
 
-        for path in ("/", "/editor.js", "/api/info", "/api/search?q=0x"):
+        for path in ("/api/info", "/api/search?q=0x", "/nothing.js"):
             status, _, _ = request(served, "GET", path)
             check(f"no token: GET {path} is 403", status == 403, status)
         status, _, _ = request(served, "POST", "/api/check", '{"patch": []}', {"Content-Type": "application/json"})
         check("no token: POST /api/check is 403", status == 403, status)
         wrong = "0" * 32 if served.token != "0" * 32 else "1" * 32
-        status, _, _ = request(served, "GET", f"/?token={wrong}")
-        check("wrong token in the query: 403", status == 403, status)
+        status, _, _ = request(served, "GET", f"/api/info?token={served.token}")
+        check("the token in the query: 403 (a header only, never in a URL the logs keep)", status == 403, status)
         status, _, _ = request(served, "GET", "/api/info", headers={"X-Anvilrt-Token": wrong})
         check("wrong token in the header: 403", status == 403, status)
-        status, _, _ = request(served, "GET", "/api/info", headers={"Cookie": f"{name}={served.token[:-1]}"})
-        check("a truncated token in the cookie: 403", status == 403, status)
+        status, _, _ = request(served, "GET", "/api/info", headers={"X-Anvilrt-Token": served.token[:-1]})
+        check("a truncated token in the header: 403", status == 403, status)
+        for name in ("anvilrt_token", f"anvilrt_token_{served.port}"):
+            status, _, _ = request(served, "GET", "/api/info", headers={"Cookie": f"{name}={served.token}"})
+            check(f"the token in a cookie ({name}): 403, cookies open nothing", status == 403, status)
+        status, _, _ = request(served, "GET", "/", host=f"evil.example:{served.port}")
+        check("the page itself under another Host: 403 (no DNS rebinding)", status == 403, status)
 
         for host in (f"evil.example:{served.port}", "127.0.0.1", f"127.0.0.1:{served.port + 1}", f"localhost.evil:{served.port}", ""):
             status, _, _ = request(served, "GET", "/api/info", headers=good, host=host)

@@ -34,7 +34,7 @@ class Served:
             raise RuntimeError(f"anvilrt serve printed {self.url!r} first; stderr: {self.process.stderr.read()}")
         parts = urllib.parse.urlsplit(self.url)
         self.host, self.port = parts.hostname, parts.port
-        self.token = urllib.parse.parse_qs(parts.query)["token"][0]
+        self.token = urllib.parse.parse_qs(parts.fragment)["token"][0]  # "#token=": never sent by a browser
 
     def stop(self):
         """SIGTERM, as a service manager stops it: the exit code (0 when it stopped cleanly). The Windows
