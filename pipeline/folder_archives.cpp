@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "pipeline/folder_transaction.hpp"
 #include "platform/paths.hpp"
 
 namespace anvil::folder {
@@ -29,6 +30,13 @@ absl::StatusOr<std::vector<std::string>> list_archives(const std::string& dir) {
         absl::StrCat(dir, ": holds no .forge archive (a game folder's archives lie directly in it)"));
   std::sort(archives.begin(), archives.end());
   return archives;
+}
+
+absl::Status check_game_folder(const std::string& dir) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(platform::path_of(dir) / platform::path_of(kStateFolder), ec))
+    return absl::OkStatus();
+  return list_archives(dir).status();
 }
 
 }  // namespace anvil::folder

@@ -14,4 +14,9 @@ namespace anvil::folder {
 // listed, no `.forge` archive in it.
 absl::StatusOr<std::vector<std::string>> list_archives(const std::string& dir);
 
+// For a command about to change the game folder DIR in place (a mod's install, ...): OK when DIR holds an
+// archive, or anvilrt has written there (DIR/.anvilrt/: what it left must stay reachable); else
+// list_archives' error, before anything is made in DIR, so that a refused command leaves no .anvilrt/.
+absl::Status check_game_folder(const std::string& dir);
+
 }  // namespace anvil::folder

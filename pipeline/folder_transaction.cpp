@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <set>
 
-#include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_journal.hpp"
 #include "platform/durable_file.hpp"
 #include "platform/file_stream.hpp"
@@ -35,10 +34,6 @@ absl::StatusOr<platform::FileLock> lock_folder(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     return absl::NotFoundError(absl::StrCat(dir, fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
-  // A folder anvilrt never wrote to is a game folder before anything is made in it: a refused command
-  // leaves no empty DIR/.anvilrt/ behind.
-  if (!fs::is_directory(fs::path(dir) / kStateFolder, ec))
-    if (auto archives = list_archives(dir); !archives.ok()) return archives.status();
   fs::create_directory(fs::path(dir) / kStateFolder, ec);
   if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot make ", kStateFolder, "/: ", ec.message()));
   const std::chrono::milliseconds wait = lock_wait();

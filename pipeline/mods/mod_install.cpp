@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "model/counted.hpp"
+#include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
 #include "pipeline/mods/mod_commands.hpp"
@@ -49,6 +50,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     if (!mod.ok()) return mod.status();
     mods.push_back(std::move(*mod));
   }
+  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
   auto txn = folder::FolderTransaction::begin(dir, intent("install", mod_paths), &report.recovered);
   if (!txn.ok()) return txn.status();
@@ -122,6 +124,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
 }
 
 absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::string& archive) {
+  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
   auto txn = folder::FolderTransaction::begin(dir, intent("forget", {archive}), &report.recovered);
   if (!txn.ok()) return txn.status();

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 #include "platform/replace_file.hpp"
@@ -72,6 +73,9 @@ absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::st
   return file.commit();
 }
 
-absl::StatusOr<std::vector<std::string>> recover(const std::string& dir) { return folder::recover_folder(dir); }
+absl::StatusOr<std::vector<std::string>> recover(const std::string& dir) {
+  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
+  return folder::recover_folder(dir);
+}
 
 }  // namespace anvil::mods

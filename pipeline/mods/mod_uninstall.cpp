@@ -10,6 +10,7 @@
 #include <set>
 #include <utility>
 
+#include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_output.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
@@ -63,6 +64,7 @@ absl::StatusOr<std::map<std::string, std::string>> restore_originals(const std::
 }  // namespace
 
 absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::vector<std::string>& names) {
+  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
   auto txn = folder::FolderTransaction::begin(dir, "mod uninstall " + absl::StrJoin(names, " "), &report.recovered);
   if (!txn.ok()) return txn.status();
