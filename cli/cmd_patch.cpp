@@ -133,7 +133,7 @@ int patch_level_or_data_file(InputFile& input, const Source& source, Game game, 
   if (bar.enabled()) request.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   const patch::FilePatchRun run = patch::patch_file(input, source, game, request);
   if (run.outcome.error) {
-    error(patch_path + ": " + run.outcome.error->message());
+    error(run.outcome.error->line(patch_path, target.file));
     return run.outcome.error->exit_code;
   }
   if (target.dry_run) {
