@@ -29,15 +29,16 @@ bool mod_name_ok(const std::string& name) {
 
 }  // namespace
 
-// `anvilrt import --help`.
-constexpr const char* kImportUsage =
+// `anvilrt import --help`, its tolerance (%g) scene::kUnchangedTolerance.
+constexpr const char* kImportUsageFormat =
     "usage: anvilrt import SCENE --onto TARGET -o PATCH.json [--mod NAME] [--game GAMES|auto] [-j N] [-q] [-v]\n\n"
     "The patch that makes TARGET what SCENE shows: SCENE is a glTF scene (.glb or .gltf) that anvilrt\n"
     "export wrote of TARGET, edited since (in Blender, say: docs/blender.md). Each node whose extras name\n"
     "an instance (key, archive, datafile, index) is compared with it, its matrix taken back to the\n"
     "engine's axes (glTF's y-up turned +90 degrees about x to Anvil's z-up):\n"
-    "  a node moved (an element of its matrix off by more than 1e-5, relative to the larger of 1 and the\n"
-    "  element's size): a replace of the instance's matrix, rounded to f32, in each LOD list that holds it;\n"
+    "  a node moved (an element of its matrix off by more than %g, relative to the larger of 1 and the\n"
+    "  element's size): a replace of the instance's matrix, rounded to f32 (and of each LOD slot's that\n"
+    "  was the same matrix);\n"
     "  an instance no node names (deleted): its removal from the Visual's instance lists;\n"
     "  a node that names the same instance as another (Blender keeps extras when it duplicates): a new\n"
     "  instance of that Visual (an add to its instance lists).\n"
@@ -63,7 +64,8 @@ int run_import(int argc, char** argv) {
   po::variables_map vm;
   Common common;
   int code = kOk;
-  if (!parse(argc, argv, kImportUsage, options, {{"scene", "SCENE"}, {"onto", "--onto TARGET", 0}}, common, vm, code))
+  static const std::string usage = absl::StrFormat(kImportUsageFormat, scene::kUnchangedTolerance);
+  if (!parse(argc, argv, usage.c_str(), options, {{"scene", "SCENE"}, {"onto", "--onto TARGET", 0}}, common, vm, code))
     return code;
   if (!check_game_option(game_option)) return kBadInput;
   if (target_path.empty()) {
