@@ -10,7 +10,8 @@
 // lands on every row alike; a row shows its fastest run and the highest peak RSS of its runs.
 //
 // With --anvilrt, verify --no-json of the file also as the binary runs it with default flags (the user's
-// path: the process, its start and its detection included), `map` of it against that (issue 38), and the
+// path: the process, its start and its detection included), `map` of it against that (issue 38), `export`
+// against that and `import` against `export` (issue 51: bench/scene_rows.hpp), and the
 // `.forge` rows too
 // (bench/forge_rows.hpp): the level as an archive of data files,
 // and, in the full bench (the census size) or with --forge-big N, a large archive (about 1 GB in full).
@@ -49,6 +50,7 @@
 #include <vector>
 
 #include "bench/forge_rows.hpp"
+#include "bench/scene_rows.hpp"
 #include "gen/generator.hpp"
 #include "patch/patch.hpp"
 #include "pipeline/build.hpp"
@@ -407,6 +409,10 @@ int main(int argc, char** argv) {
           map.wall / verify.wall, map.cpu / verify.cpu);
     std::filesystem::remove(svg, ignored);
   }
+  // Issue 51's targets: `export` of the file against `verify --no-json` of it, `import` of its scene with one
+  // node moved against `export` (bench/scene_rows.hpp).
+  if (!anvilrt_binary.empty() && (wanted("export") || wanted("import")))
+    bench::scene_rows(anvilrt_binary, census, dir, runs, cores);
   if (!anvilrt_binary.empty() && wanted("verify")) {
     bench::CliRun cli = bench::fastest({anvilrt_binary, "verify", "-q", census}, runs);
     if (cli.wall > 0)

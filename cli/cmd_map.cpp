@@ -22,24 +22,6 @@ namespace anvil::cli {
 
 namespace {
 
-// What map draws: a game folder, or the file opened into `opened` (its notes said, its dialect picked). Nothing
-// when the file does not read (said).
-std::optional<view::MapTarget> map_target(const std::string& file, const std::string& game_option, const Common& common,
-                                          PathErrors& path_errors, std::optional<OpenedInput>& opened) {
-  view::MapTarget target;
-  if (file != "-" && folder::is_folder(file)) {
-    target.folder = file;
-    if (game_option != "auto") target.folder_options.game = parse_game(game_option);
-    target.folder_options.layout = common.layout;
-    return target;
-  }
-  opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
-  if (!opened) return std::nullopt;
-  target.file = input_view(*opened);
-  if (!opened->archive) target.game = resolve_game(game_option, opened->input->bytes(), opened->source, file, common);
-  return target;
-}
-
 void report(const view::MapSummary& summary, const std::string& out, bool patched, const Common& common) {
   if (common.quiet || out == "-") return;
   std::string line = absl::StrFormat("%s: %s", out, counted(summary.instances, "instance"));
@@ -127,7 +109,7 @@ int run_map(int argc, char** argv) {
                            out,
                            thread_budget()};
   std::optional<OpenedInput> opened;
-  const auto target = map_target(file, game_option, common, path_errors, opened);
+  const auto target = level_set_target(file, game_option, common, path_errors, opened);
   if (!target) return kBadInput;
   const view::MapRun run = view::draw_map(*target, named, request);
   for (const std::string& line : run.recovered) std::cerr << "anvilrt: " << line << "\n";

@@ -30,6 +30,8 @@ int run_schema(int argc, char** argv);
 int run_mod(int argc, char** argv);
 int run_map(int argc, char** argv);
 int run_serve(int argc, char** argv);
+int run_export(int argc, char** argv);
+int run_import(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
@@ -37,7 +39,7 @@ inline std::span<const Command> commands() {
       {"diff", run_diff},       {"gen", run_gen},         {"stats", run_stats}, {"ls", run_ls},
       {"extract", run_extract}, {"put", run_put},         {"pack", run_pack},   {"compact", run_compact},
       {"schema", run_schema},   {"mod", run_mod},         {"map", run_map},         {"serve", run_serve},
-      {"version", run_version},
+      {"export", run_export},   {"import", run_import},   {"version", run_version},
   };
   return list;
 }

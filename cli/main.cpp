@@ -42,6 +42,10 @@ commands:
                        (docs/mods.md)
   schema               the format reference (--markdown), or a Kaitai Struct / ImHex description
   map FILE -o OUT      a top-down map of every placed instance, SVG or PNG (--patch: before and after)
+  export TARGET -o OUT a glTF scene (.glb, .gltf) of every placed instance, for Blender
+                       (docs/blender.md)
+  import SCENE --onto TARGET -o PATCH
+                       the patch that an edited scene makes: instances moved, deleted, duplicated
   serve FILE           an editor in the browser, on 127.0.0.1 only, whose output is a patch file
                        (docs/serve.md)
   version              the version, the git commit it was built from, the formats it reads

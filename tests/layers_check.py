@@ -3,7 +3,7 @@
 layer below it. One static library per folder links only the layers below it, so an include against the
 layers fails the link, except a header-only one: this check fails those too.
 
-    platform < model < codec < reader, writer < patch < pipeline < gen, stats, schema, view < serve < cli
+    platform < model < codec < reader, writer < patch < pipeline < gen, stats, schema, view < serve, scene < cli
 
 Folders of one layer never include each other (reader and writer above all). Usage:
 layers_check.py SOURCE_DIR; exit 0 when every include follows the layers, 1 with the offending lines.
@@ -13,7 +13,7 @@ import re
 import sys
 
 LAYERS = [["platform"], ["model"], ["codec"], ["reader", "writer"], ["patch"], ["pipeline"],
-          ["gen", "stats", "schema", "view"], ["serve"], ["cli"]]
+          ["gen", "stats", "schema", "view"], ["serve", "scene"], ["cli"]]
 RANK = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"/]+)/[^"]*"')
 SOURCES = {".hpp", ".cpp", ".h", ".cc", ".ipp", ".inc"}

@@ -338,8 +338,8 @@ TEST(Map, InstancesArePairedByPositionWhenTheCountChanges) {
     view::PlacedInstance p{.id = 1, .shows = 9, .index = n, .x = x, .y = 2 * x, .has_shows = true};
     return p;
   };
-  view::PlacedInstances before{{""}, {at(0, 1), at(1, 5), at(2, 9)}};
-  view::PlacedInstances after{{""}, {at(0, 1), at(1, 9)}};
+  view::PlacedInstances before{{""}, {at(0, 1), at(1, 5), at(2, 9)}, {}};
+  view::PlacedInstances after{{""}, {at(0, 1), at(1, 9)}, {}};
   view::MapScene scene = view::build_map_scene(before, &after, {});
   ASSERT_EQ(scene.marks.size(), 3u);
   EXPECT_EQ(scene.removed, 1u);
@@ -360,7 +360,8 @@ TEST(Map, InstancesThatCannotBePlacedKeepTheirMark) {
   view::PlacedInstances placed{{""},
                                {{.id = 1, .index = 0, .x = 1, .y = 2, .z = 3},
                                 {.id = 1, .index = 1, .x = std::nan(""), .y = 2, .z = 3},
-                                {.id = 2, .index = 0, .x = 4, .y = INFINITY, .z = 3}}};
+                                {.id = 2, .index = 0, .x = 4, .y = INFINITY, .z = 3}},
+                               {}};
   view::MapScene scene = view::build_map_scene(placed, nullptr, {});
   EXPECT_EQ(scene.unplaced, 2u);
   for (const view::Mark& m : scene.marks) {

@@ -54,7 +54,7 @@ absl::StatusOr<PlacedInstances> after_patches(const MapInput& input, std::span<c
     if (auto s = patched.apply(p.text, p.name, input.archive, input.path); !s.ok()) return s;
   auto fresh = placed_instances(patched, threads, &patched.changed());
   if (!fresh.ok()) return named(input, fresh.status());
-  PlacedInstances after{before.datafiles, {}};
+  PlacedInstances after{before.datafiles, {}, {}};
   after.records.reserve(before.records.size() + fresh->records.size());
   // Records are grouped by data file in set order; each group is taken from the list that holds it now.
   const std::vector<PlacedInstance>& old = before.records;

@@ -61,24 +61,28 @@ struct Placing {
   bool has_shows = false;
 };
 
-Placing placing(const Object& object, std::vector<Spot>& spots) {
+// `whole`, when given, gets each instance's whole matrix too (beside its spot).
+Placing placing(const Object& object, std::vector<Spot>& spots, std::vector<Matrix>* whole) {
   const OwnInstances own = std::visit([](const auto& o) { return own_instances(o); }, object);
   Placing p{own.shows.value_or(0), static_cast<u32>(spots.size()), 0, static_cast<u8>(anvil::id_width(object)),
             own.shows.has_value()};
   if (own.matrices == nullptr) return p;
   for (const Matrix& m : *own.matrices)
     spots.push_back({m[kMatrixTranslation], m[kMatrixTranslation + 1], m[kMatrixTranslation + 2]});
+  if (whole != nullptr) whole->insert(whole->end(), own.matrices->begin(), own.matrices->end());
   p.count = static_cast<u32>(own.matrices->size());
   return p;
 }
 
-// The records of one object, written over p.count default records from `at` on.
+// The records of one object, written over p.count default records from `at` on; with `whole` (the
+// matrices beside `spots`), its matrices over those from `whole_at` on.
 void make_records(const Placing& p, const std::vector<Spot>& spots, u32 datafile, u64 id, u64 repeated_at,
-                  PlacedInstance* at) {
+                  PlacedInstance* at, const std::vector<Matrix>* whole = nullptr, Matrix* whole_at = nullptr) {
   for (std::size_t n = 0; n < p.count; ++n) {
     const Spot& s = spots[p.first + n];
     at[n] = {id, repeated_at, p.shows, n, s.x, s.y, s.z, datafile, p.width, p.has_shows};
   }
+  if (whole != nullptr && whole_at != nullptr) std::copy_n(whole->begin() + p.first, p.count, whole_at);
 }
 
 // For each of `ids`, whether one before it is the same: the ids split by a hash of them among up to
@@ -102,18 +106,21 @@ std::vector<bool> repeated_ids(const std::vector<u64>& ids, unsigned threads) {
 // The object pieces of a level in blocks, each parsed on one thread.
 constexpr std::size_t kBlock = 2048;
 
-void append_level(const Level& level, u32 datafile, unsigned threads, std::vector<PlacedInstance>& out) {
+void append_level(const Level& level, u32 datafile, unsigned threads, std::vector<PlacedInstance>& out,
+                  std::vector<Matrix>* matrices) {
   std::vector<std::size_t> objects;
   for (std::size_t i = 0; i < level.pieces.size(); ++i)
     if (level.pieces[i].is_object()) objects.push_back(i);
   struct Block {
     std::vector<std::pair<std::size_t, Placing>> placings;  // by piece
     std::vector<Spot> spots;
+    std::vector<Matrix> whole;  // beside `spots`, when matrices are asked for
   };
   std::vector<Block> blocks((objects.size() + kBlock - 1) / kBlock);
   for_each_index(blocks.size(), threads, [&](std::size_t b) {
     for (std::size_t k = b * kBlock; k < std::min(objects.size(), (b + 1) * kBlock); ++k) {
-      Placing p = placing(parse_piece(level, level.pieces[objects[k]]), blocks[b].spots);
+      Placing p = placing(parse_piece(level, level.pieces[objects[k]]), blocks[b].spots,
+                          matrices != nullptr ? &blocks[b].whole : nullptr);
       if (p.count > 0) blocks[b].placings.emplace_back(objects[k], p);
     }
   });
@@ -121,12 +128,15 @@ void append_level(const Level& level, u32 datafile, unsigned threads, std::vecto
   std::vector<std::size_t> at(blocks.size() + 1, out.size());
   for (std::size_t b = 0; b < blocks.size(); ++b) at[b + 1] = at[b] + blocks[b].spots.size();
   out.resize(at.back());
+  if (matrices != nullptr) matrices->resize(at.back());
   for_each_index(blocks.size(), threads, [&](std::size_t b) {
     std::size_t next = at[b];
     for (const auto& [piece, p] : blocks[b].placings) {
       const Piece& object = level.pieces[piece];
       make_records(p, blocks[b].spots, datafile, object.id,
-                   object.repeated_id ? object.offset : PlacedInstance::kNotRepeated, out.data() + next);
+                   object.repeated_id ? object.offset : PlacedInstance::kNotRepeated, out.data() + next,
+                   matrices != nullptr ? &blocks[b].whole : nullptr,
+                   matrices != nullptr ? matrices->data() + next : nullptr);
       next += p.count;
     }
   });
@@ -142,10 +152,12 @@ struct Visited {
 struct Part {
   std::vector<Visited> visited;
   std::vector<Spot> spots;
+  std::vector<Matrix> whole;  // beside `spots`, when matrices are asked for
 };
 
 // The level carved in `threads` parts at once, each part's visits kept; `objects`: the one carve's.
-std::vector<Part> carve_in_parts(std::span<const u8> bytes, Game game, unsigned threads, std::vector<Extent>& objects) {
+std::vector<Part> carve_in_parts(std::span<const u8> bytes, Game game, unsigned threads, std::vector<Extent>& objects,
+                                 bool with_matrices) {
   std::vector<Part> parts(threads);
   // Room for an object every 512 bytes (the census file has one every 700): the lists seldom move.
   for (Part& part : parts) {
@@ -154,7 +166,8 @@ std::vector<Part> carve_in_parts(std::span<const u8> bytes, Game game, unsigned 
   }
   SplitVisit visit = [&](unsigned p, const Extent& extent, const Object& object) {
     Part& part = parts[p];
-    part.visited.push_back({extent.offset, object_id(object), placing(object, part.spots)});
+    part.visited.push_back(
+        {extent.offset, object_id(object), placing(object, part.spots, with_matrices ? &part.whole : nullptr)});
     return true;
   };
   objects = split_carve(bytes, game, {.parts = threads}, visit).objects;
@@ -235,45 +248,50 @@ std::string shows_of(const PlacedInstance& p) {
 
 void append_instances(const Object& object, std::vector<PlacedInstance>& out) {
   std::vector<Spot> spots;
-  const Placing p = placing(object, spots);
+  const Placing p = placing(object, spots, nullptr);
   out.resize(out.size() + p.count);
   make_records(p, spots, 0, object_id(object), PlacedInstance::kNotRepeated, out.data() + out.size() - p.count);
 }
 
-absl::StatusOr<PlacedInstances> placed_instances(LevelSet& set, unsigned threads, const std::vector<bool>* among) {
+absl::StatusOr<PlacedInstances> placed_instances(LevelSet& set, unsigned threads, const std::vector<bool>* among,
+                                                 bool with_matrices) {
   PlacedInstances out;
   for (std::size_t i = 0; i < set.size(); ++i) out.datafiles.push_back(set.name(i));
   for (std::size_t i = 0; i < set.size(); ++i) {
     if (among != nullptr && !(*among)[i]) continue;
     auto level = set.level(i);
     if (!level.ok()) return level.status();
-    append_level(**level, static_cast<u32>(i), threads, out.records);
+    append_level(**level, static_cast<u32>(i), threads, out.records, with_matrices ? &out.matrices : nullptr);
     set.release(i);
   }
   return out;
 }
 
-PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads) {
+PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads,
+                                               bool with_matrices) {
   threads = std::max(1u, threads);
   std::vector<Extent> objects;
-  const std::vector<Part> parts = carve_in_parts(bytes, game, threads, objects);
+  const std::vector<Part> parts = carve_in_parts(bytes, game, threads, objects, with_matrices);
   const Matched m = match_visits(objects, parts, threads);
   const std::size_t total = m.first_record[m.ranges];
   const std::vector<bool> repeated = repeated_ids(m.ids, threads);
   // Reserved, then advised to huge pages before the records are made: on a large level their first touch
   // (one thread, the default construction) otherwise faults every 4 KiB.
-  PlacedInstances out{{""}, {}};
+  PlacedInstances out{{""}, {}, {}};
   std::vector<PlacedInstance>& records = out.records;
   records.reserve(total);
   advise_huge_pages(records.data(), total * sizeof(PlacedInstance));
   records.resize(total);
+  if (with_matrices) out.matrices.resize(total);
   for_each_index(m.ranges, threads, [&](std::size_t r) {
     const auto [begin, end] = m.range(r);
     std::size_t at = m.first_record[r];
     for (std::size_t k = begin; k < end; ++k) {
       const Visited& v = *m.visits[k];
-      make_records(v.placing, parts[m.part_of[k]].spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
-                   records.data() + at);
+      const Part& part = parts[m.part_of[k]];
+      make_records(v.placing, part.spots, 0, v.id, repeated[k] ? v.offset : PlacedInstance::kNotRepeated,
+                   records.data() + at, with_matrices ? &part.whole : nullptr,
+                   with_matrices ? out.matrices.data() + at : nullptr);
       at += v.placing.count;
     }
   });

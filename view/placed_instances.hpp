@@ -18,6 +18,7 @@
 
 #include "model/json_text.hpp"
 #include "model/object.hpp"
+#include "model/primitives.hpp"
 #include "reader/level_set.hpp"
 
 namespace anvil::view {
@@ -48,6 +49,9 @@ std::string shows_of(const PlacedInstance& p);
 struct PlacedInstances {
   std::vector<std::string> datafiles;  // the set's data files' names in set order ("" for a lone level)
   std::vector<PlacedInstance> records;
+  // Each record's whole matrix (the one whose elements 12-14 are its x, y, z), when asked for (`export`,
+  // scene/); empty otherwise.
+  std::vector<Matrix> matrices;
 
   bool operator==(const PlacedInstances&) const = default;
 };
@@ -58,12 +62,14 @@ void append_instances(const Object& object, std::vector<PlacedInstance>& out);
 // Every instance of every data file of `set` (those flagged in `among`, when given), in set order and
 // within a data file in file order; each data file's objects parsed on up to `threads` threads, and the
 // data file released again. The error (one line, naming the data file) of the first that does not read.
+// `with_matrices`: PlacedInstances::matrices filled too.
 absl::StatusOr<PlacedInstances> placed_instances(LevelSet& set, unsigned threads,
-                                                 const std::vector<bool>* among = nullptr);
+                                                 const std::vector<bool>* among = nullptr, bool with_matrices = false);
 
 // The same records for one level file carved whole (data file 0, named ""), its objects visited as the
 // carve finds them, in up to `threads` parts at once (reader/split_carve.hpp), so that no object is parsed
 // twice.
-PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads);
+PlacedInstances placed_instances_in_level_file(std::span<const u8> bytes, Game game, unsigned threads,
+                                               bool with_matrices = false);
 
 }  // namespace anvil::view

@@ -16,12 +16,14 @@ set -euo pipefail
 # built), then how: cmake [args] (the project's CMake), lzo2 and libpng (their library's sources compiled
 # by a small CMake project of cmake/windows/, as their own makefiles without configure do: their autotools
 # configure took minutes of compiler checks), zlib and libdeflate (their own configure and Makefile), boost,
-# or header (cpp-httplib: one header).
+# or header (the header-only libraries: cpp-httplib, tinygltf, nlohmann-json; the paths of the source copied).
 libraries=(
   "liblzo2-dev lzo2"
   "zlib1g-dev zlib"
   "libpng-dev libpng"
-  "libcpp-httplib-dev header"
+  "libcpp-httplib-dev header httplib.h"
+  "libtinygltf-dev header tiny_gltf.h"
+  "nlohmann-json3-dev header include/nlohmann"
   "libdeflate-dev libdeflate"
   "libabsl-dev cmake -DABSL_PROPAGATE_CXX_STD=ON -DBUILD_TESTING=OFF -DCMAKE_CXX_STANDARD=20"
   "libgtest-dev cmake -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON"
@@ -158,16 +160,26 @@ build_zlib() {  # SRC INSTALL: zlib's own configure, which takes the target from
     ./configure --static --prefix="$2" >/dev/null && make -s -j "$jobs" libz.a >/dev/null && make -s install >/dev/null)
 }
 
-# cpp-httplib: its one header (Debian's shared library is that header compiled with OpenSSL, zlib and Brotli,
-# none of which anvilrt serve uses), and a pkg-config file of the Linux one's name with Windows' sockets.
-build_header() {  # SRC INSTALL
-  mkdir -p "$2/include" "$2/lib/pkgconfig"
-  cp "$1/httplib.h" "$2/include/"
+# A header-only library: each PATH of its source (a file, or a folder whole; a leading include/ dropped) copied
+# into include/, where the build finds it (scene/CMakeLists.txt looks tinygltf's tiny_gltf.h and nlohmann's
+# nlohmann/json.hpp up by path; Debian's shared libtinygltf is that header compiled with stb's image codecs,
+# which anvilrt leaves out: scene/gltf.hpp). cpp-httplib (Debian's shared library is its one header compiled
+# with OpenSSL, zlib and Brotli, none of which anvilrt serve uses) also gets a pkg-config file of the Linux
+# one's name with Windows' sockets.
+build_header() {  # SRC INSTALL PATH...
+  local src=$1 install=$2 path
+  shift 2
+  for path in "$@"; do
+    mkdir -p "$(dirname "$install/include/${path#include/}")"
+    cp -r "$src/$path" "$install/include/${path#include/}"
+  done
+  [ -f "$install/include/httplib.h" ] || return 0
+  mkdir -p "$install/lib/pkgconfig"
   local version
-  version=$(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$1/httplib.h")
-  printf '%s\n' "prefix=$2" 'includedir=${prefix}/include' '' 'Name: cpp-httplib' \
+  version=$(sed -n 's/^#define CPPHTTPLIB_VERSION "\(.*\)"/\1/p' "$install/include/httplib.h")
+  printf '%s\n' "prefix=$install" 'includedir=${prefix}/include' '' 'Name: cpp-httplib' \
     'Description: A C++ HTTP/HTTPS server and client library (header only)' "Version: $version" \
-    'Libs: -lws2_32' 'Cflags: -I${includedir}' >"$2/lib/pkgconfig/cpp-httplib.pc"
+    'Libs: -lws2_32' 'Cflags: -I${includedir}' >"$install/lib/pkgconfig/cpp-httplib.pc"
 }
 
 build_libdeflate() {  # SRC INSTALL: its Makefile names the static archive libdeflatestatic.lib on Windows
