@@ -51,7 +51,9 @@ class MapCanvas {
     this.shownDatafile = null;
     this.selected = new Uint8Array(0);
     this.gesture = null;
-    this.timing = {first: null, decode: null, frames: []};  // read by the tests and the bench
+    // Read by the tests and the bench: when the first map was drawn, when its marks came (both from the
+    // page's start, performance.now()), their decoding's and each draw's time (ms).
+    this.timing = {first: null, received: null, decode: null, frames: []};
     this.bind();
     new ResizeObserver(() => this.resize()).observe(canvas);
   }
@@ -59,14 +61,21 @@ class MapCanvas {
   // The answer's "marks" (serve/map_view.hpp).
   setMarks(marks) {
     const t0 = performance.now();
+    this.timing.received = t0;
     this.base = new Float32Array(mapBytes(marks.xy).buffer);
     this.object = new Uint32Array(mapBytes(marks.object).buffer);
     this.datafile = new Uint32Array(mapBytes(marks.datafile).buffer);
-    this.keys = marks.keys === '' ? [] : marks.keys.split('\n');
-    this.first = new Uint32Array(this.keys.length + 1);  // each object's first instance (they are consecutive)
+    // The keys stay one text, each found by where its line starts: 600,000 strings of their own cost a
+    // second to make (split) and more to collect.
+    const objects = this.datafile.length;
+    this.keyText = marks.keys;
+    this.keyStart = new Uint32Array(objects + 1);
+    for (let run = 1, at = 0; run < objects; ++run) this.keyStart[run] = at = this.keyText.indexOf('\n', at) + 1;
+    this.keyStart[objects] = this.keyText.length + 1;
+    this.first = new Uint32Array(objects + 1);  // each object's first instance (they are consecutive)
     for (let i = this.object.length - 1; i >= 0; --i) this.first[this.object[i]] = i;
-    this.first[this.keys.length] = this.object.length;
-    this.selected = new Uint8Array(this.keys.length);
+    this.first[objects] = this.object.length;
+    this.selected = new Uint8Array(objects);
     this.bounds = marks.bounds;
     this.timing.decode = performance.now() - t0;
     this.setChanges(this.changes);
@@ -120,24 +129,35 @@ class MapCanvas {
     this.shownDatafile = datafile;
     this.shownKey = key;
     this.shown = -1;
-    if (this.keys && key !== null) {
-      for (let run = 0; run < this.keys.length; ++run)
-        if (this.keys[run] === key && this.datafile[run] === datafile) { this.shown = run; break; }
-    }
+    if (this.keyText !== undefined && key !== null) this.shown = this.runOf(datafile, key);
     this.redraw();
   }
 
-  // The objects ticked for the bulk operations: a list of {datafile, key}.
-  select(objects) {
-    if (!this.keys) return;
-    if (!this.runOf) {
-      this.runOf = new Map();
-      for (let run = 0; run < this.keys.length; ++run) this.runOf.set(`${this.datafile[run]}/${this.keys[run]}`, run);
+  key(run) { return this.keyText.slice(this.keyStart[run], this.keyStart[run + 1] - 1); }
+
+  // The object (run) of that key in that data file, -1 if none: the key's whole lines in the text.
+  runOf(datafile, key) {
+    const text = this.keyText;
+    for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + 1)) {
+      const end = at + key.length;
+      if ((at > 0 && text.charCodeAt(at - 1) !== 10) || (end < text.length && text.charCodeAt(end) !== 10)) continue;
+      let low = 0, high = this.keyStart.length - 1;  // the last line start at or before `at`
+      while (high - low > 1) {
+        const middle = (low + high) >> 1;
+        if (this.keyStart[middle] <= at) low = middle; else high = middle;
+      }
+      if (this.datafile[low] === datafile) return low;
     }
+    return -1;
+  }
+
+  // The objects ticked for the bulk operations: a list of {datafile, key} (and its run, from boxed()).
+  select(objects) {
+    if (this.keyText === undefined) return;
     this.selected.fill(0);
     for (const o of objects) {
-      const run = this.runOf.get(`${o.datafile}/${o.key}`);
-      if (run !== undefined) this.selected[run] = 1;
+      const run = o.run !== undefined ? o.run : this.runOf(o.datafile, o.key);
+      if (run >= 0) this.selected[run] = 1;
     }
     this.redraw();
   }
@@ -282,13 +302,13 @@ class MapCanvas {
   mark(i) {
     const run = this.object[i];
     const index = this.index.has(i) ? this.index.get(i) : i - this.first[run];
-    return {datafile: this.datafile[run], key: this.keys[run], index, x: this.now[2 * i], y: this.now[2 * i + 1]};
+    return {datafile: this.datafile[run], key: this.key(run), index, x: this.now[2 * i], y: this.now[2 * i + 1]};
   }
 
   // Where instance N of an object is drawn (CSS pixels of the canvas), for the tests; null if nowhere.
   where(datafile, key, index) {
-    for (let run = 0; run < this.keys.length; ++run) {
-      if (this.keys[run] !== key || this.datafile[run] !== datafile) continue;
+    const run = this.runOf(datafile, key);
+    if (run >= 0) {
       for (let i = this.first[run]; i < this.first[run + 1]; ++i) {
         const m = this.mark(i);
         if (m.index === index && Number.isFinite(m.x)) return this.toScreen(m.x, m.y);
@@ -307,7 +327,8 @@ class MapCanvas {
     for (let i = 0; i < this.now.length / 2; ++i) {
       if (!inside(this.now[2 * i], this.now[2 * i + 1]) || runs.has(this.object[i])) continue;
       runs.add(this.object[i]);
-      out.push({datafile: this.datafile[this.object[i]], key: this.keys[this.object[i]]});
+      const run = this.object[i];
+      out.push({datafile: this.datafile[run], key: this.key(run), run});
     }
     for (const a of this.changes.added)
       if (inside(a.x, a.y) && !out.some((o) => o.key === a.key && o.datafile === a.datafile))
