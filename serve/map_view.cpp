@@ -2,12 +2,14 @@
 #include "serve/map_view.hpp"
 
 #include <absl/strings/escaping.h>
+#include <absl/strings/str_cat.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <exception>
 #include <limits>
 
 #include "view/map_file.hpp"
@@ -69,11 +71,17 @@ absl::Status MapView::read_before() {
   if (before_) return absl::OkStatus();
   const ServeInput& input = session_.input();
   absl::StatusOr<view::PlacedInstances> before;
-  if (!session_.is_archive() && !session_.is_folder() && input.source.kind == SourceKind::level_file) {
-    // The mapped bytes never change: read without the session's lock, in parts on the threads.
-    before = view::placed_instances_in_level_file(input.input->bytes(), input.game, threads_);
-  } else {
-    session_.with_levels([&](LevelSet& set) { before = view::placed_instances(set, threads_); });
+  // A reader's exception (a data file that no longer parses) is this read's error, not the end of the
+  // server: prepare() runs on a thread of its own, where nothing else would catch it.
+  try {
+    if (!session_.is_archive() && !session_.is_folder() && input.source.kind == SourceKind::level_file) {
+      // The mapped bytes never change: read without the session's lock, in parts on the threads.
+      before = view::placed_instances_in_level_file(input.input->bytes(), input.game, threads_);
+    } else {
+      session_.with_levels([&](LevelSet& set) { before = view::placed_instances(set, threads_); });
+    }
+  } catch (const std::exception& e) {
+    before = absl::InternalError(absl::StrCat(input.path, ": the map's instances: ", e.what()));
   }
   if (!before.ok()) return before.status();
   before_ = std::move(*before);
