@@ -50,6 +50,10 @@ void put_rows(const ForgeRowOptions& options);
 // (the issue-38 target: <= 2 s), the search index's time, and a search over every instance (<= 200 ms).
 void serve_rows(const ForgeRowOptions& options);
 
+// The editor's map on the census-size level file (bench/serve_map_rows.cpp, bench/serve_map.py): the page
+// opened to the first map drawn (the issue-51 target: <= 2 s), and a pan or zoom frame (<= 50 ms).
+void serve_map_rows(const ForgeRowOptions& options);
+
 // `anvilrt mod` over a game folder of three archives of about 330 MB (bench/mod_rows.cpp): install of three
 // mods, each changing one object of one data file of its own archive, against `patch --in-place` of the same
 // operation on each archive (the issue-40 target: <= 1.3 x), check of the same (<= 0.5 s), and the undo

@@ -2,6 +2,7 @@
 // 150 MB (the census-size level's share of Visuals, as diff_rows makes it), the time from starting the
 // server to the first page answered and the time the search index takes; on an archive of the same form
 // placing at least 600,000 instances, the searches (the search target is over that many).
+// Then the editor's map on the census-size level file (bench/serve_map_rows.cpp).
 #include <absl/strings/numbers.h>
 #include <fcntl.h>
 #include <httplib.h>
@@ -141,6 +142,7 @@ constexpr std::size_t kSearchInstances = 600000;
 }  // namespace
 
 void serve_rows(const ForgeRowOptions& o) {
+  serve_map_rows(o);
   // The first page's target is on an archive of about 150 MB: the census-size level's share of Visuals.
   const u64 datafiles = 16, per_body = std::max<u64>(1, o.visuals * 150 / 296 / (2 * datafiles));
   const std::string archive = o.dir + "/serve.forge";

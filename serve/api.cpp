@@ -101,6 +101,13 @@ Reply Api::info() const {
   w.Bool(session_.is_archive() || session_.is_folder());
   w.Key("folder");
   w.Bool(session_.is_folder());
+  // The page's bulk operations the game has, so that it offers no other: a SwitchDistance is an `sws`
+  // LODSelector's field (FORMAT.md 3.1; patch/bulk.cpp refuses set_switch_distance on another game).
+  w.Key("bulk_ops");
+  w.StartArray();
+  for (const char* op : {"swap_material", "transform", "duplicate_instance", "remove_instance"}) w.String(op);
+  if (input.game == Game::sws) w.String("set_switch_distance");
+  w.EndArray();
   w.Key("datafiles");
   w.StartArray();
   for (std::size_t i = 0; i < session_.datafiles(); ++i) w.String(session_.datafile_name(i));
@@ -295,17 +302,12 @@ Reply Api::map(std::string_view body) {
   rapidjson::Document request;
   std::string patch;
   if (auto refused = read_patch_request(body, request, patch)) return *refused;
-  std::vector<std::string> objects;
-  if (auto o = request.FindMember("objects"); o != request.MemberEnd()) {
-    if (!o->value.IsArray()) return error_reply(400, "\"objects\" must be an array of keys");
-    for (const rapidjson::Value& key : o->value.GetArray()) {
-      if (!key.IsString()) return error_reply(400, "\"objects\" must be an array of keys");
-      objects.emplace_back(key.GetString(), key.GetStringLength());
-    }
-  }
-  auto svg = map_.svg(patch, objects);
-  if (!svg.ok()) return error_reply(422, svg.status());
-  return {200, std::move(*svg), "image/svg+xml; charset=utf-8"};
+  auto marks = request.FindMember("marks");
+  if (marks != request.MemberEnd() && !marks->value.IsBool())
+    return error_reply(400, "\"marks\" must be true or false");
+  auto answer = map_.reply(patch, marks != request.MemberEnd() && marks->value.GetBool());
+  if (!answer.ok()) return error_reply(422, answer.status());
+  return {200, std::move(*answer)};
 }
 
 }  // namespace anvil::serve

@@ -9,7 +9,8 @@
 //   POST /api/check  {"patch": [...]}               the engine's dry run: {"ok", "error", "changes"}
 //   POST /api/save   {"patch": [...]}               writes the patch to --patch-out (after the check)
 //   POST /api/write  {"patch": [...], "name": "FILE", "replace": false}   the patched copy (serve/output_name.hpp)
-//   POST /api/map    {"patch": [...], "objects": ["0x…", ...]}   the map as SVG (serve/map_view.hpp)
+//   POST /api/map    {"patch": [...], "marks": true}   every instance, packed (with "marks"), and what the
+//                                                   patch changes (serve/map_view.hpp)
 #pragma once
 
 #include <absl/status/status.h>
@@ -34,7 +35,7 @@ struct ServeOptions {
 
 struct Reply {
   int status = 200;
-  std::string body;  // JSON (an SVG for map())
+  std::string body;  // JSON
   const char* type = "application/json; charset=utf-8";
 };
 
@@ -49,8 +50,9 @@ class Api {
   Reply check(std::string_view body);
   Reply save(std::string_view body);
   Reply write(std::string_view body);
-  // The SVG in `body` of the reply, or the JSON error.
   Reply map(std::string_view body);
+  // Reads the map's instances ahead of its first request (MapView::prepare).
+  void prepare_map() { map_.prepare(); }
 
  private:
   Session& session_;

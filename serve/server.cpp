@@ -162,9 +162,13 @@ absl::Status serve(const ServeInput& input, const ServeOptions& options,
   Session session(input);
   if (!session.status().ok()) return session.status();
   ObjectIndex index;
-  std::thread indexer([&] { index.build(session); });
-
   Api api(session, index, options);
+  // The map's instances first (the page's main view, and the page's first request), then the index.
+  std::thread indexer([&] {
+    api.prepare_map();
+    index.build(session);
+  });
+
   EditorSite site(door, api);
   std::unique_ptr<HttpServer> server((*make_server)(site, {options.threads, kMaxBodyBytes, safety_headers()}));
   const char* host = "127.0.0.1";  // loopback only, never every interface

@@ -11,7 +11,8 @@ const state = {
   object: null,    // {datafile, key, pointer, rows}
   selected: new Map(),  // "datafile/key" -> {datafile, key}
   search: {field: 'any', q: '', page: 0, size: 50, total: 0},
-  resultKeys: [],  // the keys of the results page shown
+  map: null,       // the MapCanvas (map.js)
+  mapAsked: 0,     // the last /api/map request's number: an older answer is not drawn
 };
 
 const $ = (id) => document.getElementById(id);
@@ -112,8 +113,6 @@ async function search() {
   $('page-number').textContent = ` page ${s.page + 1} of ${Math.max(1, Math.ceil(s.total / s.size))} `;
   const body = $('results').tBodies[0];
   body.replaceChildren();
-  state.resultKeys = answer.objects.map((o) => o.key);
-  if (state.info.index.instances > WHOLE_MAP_LIMIT) loadMap();
   for (const o of answer.objects) {
     const row = body.insertRow();
     row.dataset.datafile = o.datafile;
@@ -127,11 +126,18 @@ async function search() {
       e.stopPropagation();
       if (tick.checked) state.selected.set(id, {datafile: o.datafile, key: o.key});
       else state.selected.delete(id);
+      showSelection();
     });
     row.insertCell().append(tick);
-    row.insertCell().textContent = o.datafile_name;
-    row.insertCell().textContent = o.key;
-    row.insertCell().textContent = o.classes;
+    const key = row.insertCell();
+    key.className = 'key';
+    const datafile = document.createElement('span');
+    datafile.className = 'hint';
+    datafile.textContent = o.datafile_name;
+    key.append(o.key, datafile);
+    const classes = row.insertCell();
+    classes.className = 'classes';
+    classes.textContent = o.classes;
     row.insertCell().textContent = o.instances;
     row.title = `materials: ${o.materials}\nmeshes: ${o.meshes}`;
     row.addEventListener('click', () => openObject(o.datafile, o.key));
@@ -150,7 +156,7 @@ async function openObject(datafile, key) {
   for (const row of $('results').tBodies[0].rows)
     row.classList.toggle('selected', Number(row.dataset.datafile) === datafile && row.dataset.key === key);
   renderObject();
-  highlightMarks();
+  if (state.map) state.map.highlight(datafile, key);
 }
 
 async function reloadObject() {
@@ -359,68 +365,66 @@ async function writeCopy(replace) {
   status(`written, read back and verified: ${answer.written}`, 'ok');
 }
 
-// ---- the map: `anvilrt map`'s SVG of the pending patch, linked both ways with the objects ----
+// ---- the map (map.js): every instance drawn once, the pending patch's changes on top ----
 
-// Above this many instances the map shows only the objects of the results page (a browser draws a
-// hundred thousand marks slowly).
-const WHOLE_MAP_LIMIT = 20000;
-
-// The SVG's own style rules, scoped to the map and adopted as a constructed style sheet: the page's
-// Content-Security-Policy allows no inline <style>.
-const mapSheet = new CSSStyleSheet();
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, mapSheet];
-
-function scoped(css) {
-  return css.split('}').filter((rule) => rule.includes('{')).map((rule) => {
-    const [selectors, body] = rule.split('{');
-    return `${selectors.split(',').map((one) => `#map ${one.trim()}`).join(',')}{${body}}`;
-  }).join('\n');
-}
-
+// The first answer holds every instance ("marks"); each later one only what the pending patch changes.
 async function loadMap() {
-  if (!state.info) return;
-  const whole = state.info.index.instances <= WHOLE_MAP_LIMIT;
-  const objects = whole ? [] : state.resultKeys;
-  const response = await fetch('/api/map', {method: 'POST', credentials: 'omit',
-    headers: {'Content-Type': 'application/json', 'X-Anvilrt-Token': token}, body: JSON.stringify({patch: state.patch, objects})});
-  const text = await response.text();
-  if (!response.ok) {
-    $('map-note').textContent = JSON.parse(text).error;
+  if (!state.info || !state.map) return;
+  const asked = ++state.mapAsked;
+  const marks = !state.map.base && !state.mapMarksAsked;
+  if (marks) state.mapMarksAsked = true;
+  const answer = await call('/api/map', {patch: state.patch, marks});
+  if (answer.error) {
+    if (marks) state.mapMarksAsked = false;
+    $('map-note').textContent = answer.error;
     return;
   }
-  const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
-  let css = '';
-  for (const style of svg.querySelectorAll('style')) {
-    css += style.textContent;
-    style.remove();
+  if (answer.marks) {
+    state.map.setMarks(answer.marks);
+    const m = answer.marks;
+    $('map-note').textContent = `${m.instances} instance(s)${m.unplaced ? `, ${m.unplaced} not placeable (not finite)` : ''}`;
   }
-  mapSheet.replaceSync(scoped(css));
-  for (const mark of svg.querySelectorAll('[data-key]')) {
-    const title = mark.querySelector('title');
-    const found = title ? / in (\S+?)(,|:)/.exec(title.textContent) : null;
-    const index = found && state.info.archive ? state.info.datafiles.indexOf(found[1]) : 0;
-    mark.setAttribute('data-datafile', String(Math.max(0, index)));
-  }
-  $('map').replaceChildren(document.importNode(svg, true));
-  $('map-note').textContent = whole ? 'every instance' : 'the instances of the results shown';
-  $('map-panel').classList.remove('hidden');
-  highlightMarks();
+  if (asked === state.mapAsked || answer.marks) state.map.setChanges(answer);
+  if (asked !== state.mapAsked && answer.marks) loadMap();  // an edit made while the marks came
 }
 
-function highlightMarks() {
-  const map = $('map');
-  for (const mark of map.querySelectorAll('.highlight')) mark.classList.remove('highlight');
-  if (!state.object) return;
-  for (const mark of map.querySelectorAll('[data-key]'))
-    if (mark.dataset.key === state.object.key && Number(mark.dataset.datafile) === state.object.datafile)
-      mark.classList.add('highlight');
+// A mark dragged to level (x, y): a `replace` of its matrix as the pending patch leaves it, only its
+// elements 12 and 13 changed (the map is top-down: z, element 14, and every other number kept exactly).
+async function moveInstance(mark, x, y) {
+  const answer = await call('/api/object', {datafile: mark.datafile, key: mark.key, patch: state.patch});
+  if (answer.error) return status(answer.error, 'error');
+  // The Visual's own list of instance matrices (view/placed_instances.cpp, FORMAT.md 2.2/3.2).
+  const row = answer.rows.find((r) => r.kind === 'matrix' && r.pointer === `/instance/instances/${mark.index}`);
+  if (!row) return status(`${answer.pointer} has no /instance/instances/${mark.index} matrix`, 'error');
+  const value = row.value.slice();
+  value[12] = Math.fround(x);
+  value[13] = Math.fround(y);
+  if (await propose([{op: 'replace', path: answer.pointer + row.pointer, value}]))
+    await openObject(mark.datafile, mark.key);
+}
+
+// The selection's count, on the map and in the results' ticks.
+function showSelection() {
+  $('map-selection').textContent = state.selected.size ? `${state.selected.size} object(s) selected` : '';
+  $('map-clear').disabled = state.selected.size === 0;
+  for (const row of $('results').tBodies[0].rows)
+    row.querySelector('input.select').checked = state.selected.has(`${row.dataset.datafile}/${row.dataset.key}`);
+  if (state.map) state.map.select([...state.selected.values()]);
 }
 
 function bindMap() {
-  $('map').addEventListener('click', (event) => {
-    const mark = event.target.closest('[data-key]');
-    if (mark) openObject(Number(mark.dataset.datafile), mark.dataset.key);
+  state.map = new MapCanvas($('map'), {
+    open: (mark) => openObject(mark.datafile, mark.key),
+    move: moveInstance,
+    select: (objects) => {
+      state.selected = new Map(objects.map((o) => [`${o.datafile}/${o.key}`, o]));
+      showSelection();
+      status(`${objects.length} object(s) selected on the map`, 'ok');
+    },
   });
+  window.anvilrtMap = state.map;  // the tests' and the bench's hook: its timing, where(), zoom()
+  $('map-fit').addEventListener('click', () => state.map.fit());
+  $('map-clear').addEventListener('click', () => { state.selected.clear(); showSelection(); });
 }
 
 // ---- start ----
@@ -431,6 +435,9 @@ async function start() {
   state.info = info;
   $('file').textContent = `${info.file} (${info.kind}, ${info.game}, ${info.datafiles.length} data file(s))`;
   if (info.folder) $('copy-name').placeholder = "the copy's folder name (a new folder)";
+  // Only the bulk operations the game has (no SwitchDistance on `ac2`: the server says which).
+  for (const control of document.querySelectorAll('[data-op]'))
+    control.classList.toggle('hidden', !control.dataset.op.split(' ').every((op) => info.bulk_ops.includes(op)));
   $('save').textContent = info.patch_out ? `Save patch (${info.patch_out_name})` : 'Save patch (download)';
   $('search-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -450,9 +457,11 @@ async function start() {
   bindBulk();
   bindMap();
   showPatch();
+  showSelection();
+  const map = loadMap();  // the map first: its instances are read while the index is built
   await search();
   state.info = await call('/api/info');  // the index's counts, now that it is ready
-  await loadMap();
+  await map;
 }
 
 document.addEventListener('DOMContentLoaded', start);

@@ -68,9 +68,11 @@ def main():
         status, body = call(served, "POST", "/api/check", {"patch": patch})
         check("an edit of /objects/KEY is checked: ok", status == 200 and json.loads(body).get("ok") is True,
               (status, body[:200]))
-        status, body = call(served, "POST", "/api/map", {"patch": patch, "objects": []})
-        check("the map of that edit: one arrow", status == 200 and body.count(b'class="c') > 0
-              and body.count(b" moved\"") == 1, (status, body[:200]))
+        status, body = call(served, "POST", "/api/map", {"patch": patch, "marks": True})
+        answer = json.loads(body) if status == 200 else {}
+        check("the map of that edit: every instance, and one moved", status == 200
+              and answer["marks"]["instances"] > 0 and len(answer["changed"]) == 1 and answer["changed"][0][2] == 12.5,
+              (status, body[:200]))
         before_stop = snapshot(game)
         code = served.stop()
         check("SIGTERM: exit 0", code == 0, code)
