@@ -129,15 +129,9 @@ async function search() {
       showSelection();
     });
     row.insertCell().append(tick);
-    const key = row.insertCell();
-    key.className = 'key';
-    const datafile = document.createElement('span');
-    datafile.className = 'hint';
-    datafile.textContent = o.datafile_name;
-    key.append(o.key, datafile);
-    const classes = row.insertCell();
-    classes.className = 'classes';
-    classes.textContent = o.classes;
+    Object.assign(row.insertCell(), {className: 'key'})  // the data file under the key: the classes get the room
+      .append(o.key, Object.assign(document.createElement('span'), {className: 'hint', textContent: o.datafile_name}));
+    Object.assign(row.insertCell(), {className: 'classes', textContent: o.classes});
     row.insertCell().textContent = o.instances;
     row.title = `materials: ${o.materials}\nmeshes: ${o.meshes}`;
     row.addEventListener('click', () => openObject(o.datafile, o.key));
@@ -397,8 +391,7 @@ async function moveInstance(mark, x, y) {
   const row = answer.rows.find((r) => r.kind === 'matrix' && r.pointer === `/instance/instances/${mark.index}`);
   if (!row) return status(`${answer.pointer} has no /instance/instances/${mark.index} matrix`, 'error');
   const value = row.value.slice();
-  value[12] = Math.fround(x);
-  value[13] = Math.fround(y);
+  value.splice(12, 2, Math.fround(x), Math.fround(y));
   if (await propose([{op: 'replace', path: answer.pointer + row.pointer, value}]))
     await openObject(mark.datafile, mark.key);
 }

@@ -4,8 +4,9 @@
 // pending patch's changes come after each edit and are drawn on top: moved instances at their new place
 // with an arrow from the old one, added ones, removed ones crossed out.
 //
-// The mouse: a drag on a mark moves that instance, a click on a mark opens its object, a drag elsewhere
-// pans, the wheel zooms around the pointer, and a drag with Shift held selects the objects in its box.
+// The mouse: a click on a mark opens its object, a drag on a mark of the object shown moves that instance,
+// a drag elsewhere pans, the wheel zooms around the pointer, and a drag with Shift held selects the
+// objects in its box.
 // Top-down as `anvilrt map` draws it (view/map_scene.hpp): x to the right, y up; z is not drawn.
 'use strict';
 
@@ -280,12 +281,20 @@ class MapCanvas {
     c.fillText(`${length} units`, 14 + w, y);
   }
 
-  // The mark nearest the point (CSS pixels of the canvas), within MAP_PICK_RADIUS; null if none.
+  // The mark nearest the point (CSS pixels of the canvas), within MAP_PICK_RADIUS, the shown object's
+  // first; null if none.
   pick(px, py) {
     if (!this.now) return null;
     const [lx, ly] = this.toLevel(px, py);
     const reach = MAP_PICK_RADIUS / this.view.k;
     let best = reach * reach, found = null;
+    if (this.shown >= 0) {
+      for (let i = this.first[this.shown]; i < this.first[this.shown + 1]; ++i) {
+        const d = (this.now[2 * i] - lx) ** 2 + (this.now[2 * i + 1] - ly) ** 2;
+        if (d <= best) { best = d; found = this.mark(i); }
+      }
+      if (found) return found;
+    }
     for (const a of this.changes.added) {
       const d = (a.x - lx) ** 2 + (a.y - ly) ** 2;
       if (d <= best) { best = d; found = {datafile: a.datafile, key: a.key, index: a.index, x: a.x, y: a.y}; }
@@ -298,6 +307,8 @@ class MapCanvas {
     }
     return nearest >= 0 ? this.mark(nearest) : found;
   }
+
+  isShown(mark) { return mark.key === this.shownKey && mark.datafile === this.shownDatafile; }
 
   mark(i) {
     const run = this.object[i];
@@ -343,8 +354,10 @@ class MapCanvas {
       if (e.button !== 0 || !this.now) return;
       e.preventDefault();
       const [x, y] = point(e);
+      // A drag moves a mark of the object shown only (a click opens an object first): on a dense map
+      // every drag starts near some mark, and a pan must not move one.
       const mark = e.shiftKey ? null : this.pick(x, y);
-      const kind = e.shiftKey ? 'box' : mark ? 'mark' : 'pan';
+      const kind = e.shiftKey ? 'box' : mark && this.isShown(mark) ? 'mark' : 'pan';
       this.gesture = {kind, mark, x0: x, y0: y, x, y, view: {...this.view}, dragging: false};
     });
     window.addEventListener('mousemove', (e) => {
@@ -361,7 +374,7 @@ class MapCanvas {
       this.gesture = null;
       [g.x, g.y] = point(e);
       if (g.kind === 'box') this.on.select(this.boxed(g.x0, g.y0, g.x, g.y));
-      else if (g.kind === 'mark' && !g.dragging) this.on.open(g.mark);
+      else if (g.mark && !g.dragging) this.on.open(g.mark);
       else if (g.kind === 'mark') this.on.move(g.mark, g.mark.x + (g.x - g.x0) / this.view.k, g.mark.y - (g.y - g.y0) / this.view.k);
       this.redraw();
     });

@@ -2,7 +2,8 @@
 """The editor's map (docs/serve.md, The map) driven in headless Chromium through Selenium (Debian's chromium,
 chromium-driver and python3-selenium), at 1400x900: a screenshot shows the map (the canvas takes a large part of
 the window and has drawn every mark where the page says it stands; kept in SHOTS); a click on a mark opens its
-object; a Shift+drag box selects the objects under it for the bulk operations; a drag of a mark writes one
+object; a Shift+drag box selects the objects under it for the bulk operations; a drag from another object's
+mark pans; a drag of a mark of the object shown writes one
 `replace` of its matrix in the pending patch (elements 12 and 13 changed, every other number kept exactly) and
 draws its arrow; the saved patch applies with `anvilrt patch`, and `anvilrt dump` of the result holds the
 moved matrix. The classes column of the results is not cut off. The SwitchDistance control is offered on an
@@ -179,6 +180,15 @@ def click_and_box_steps(page, check):
     page.driver.find_element(By.ID, "map-clear").click()
     page.driver.find_element(By.ID, "move-z").clear()
     page.driver.find_element(By.ID, "move-z").send_keys("0")
+
+    # A drag that starts on a mark of an object not shown pans: on a dense map a pan moves nothing.
+    view = page.js("return [window.anvilrtMap.view.x, window.anvilrtMap.view.y]")
+    page.at(second).click_and_hold().move_by_offset(30, 0).release().perform()
+    page.wait.until(lambda d: page.js("return [window.anvilrtMap.view.x, window.anvilrtMap.view.y]") != view)
+    check("a drag from another object's mark pans the map and moves nothing", page.pending() == []
+          and page.text("object-pointer").endswith(first["key"]))
+    page.driver.find_element(By.ID, "map-fit").click()
+    page.wait.until(lambda d: page.js("return [window.anvilrtMap.view.x, window.anvilrtMap.view.y]") == view)
     return first
 
 
