@@ -35,11 +35,11 @@ int run_import(int argc, char** argv);
 
 inline std::span<const Command> commands() {
   static const Command list[] = {
-      {"verify", run_verify},   {"dump", run_dump},       {"build", run_build}, {"patch", run_patch},
-      {"diff", run_diff},       {"gen", run_gen},         {"stats", run_stats}, {"ls", run_ls},
-      {"extract", run_extract}, {"put", run_put},         {"pack", run_pack},   {"compact", run_compact},
-      {"schema", run_schema},   {"mod", run_mod},         {"map", run_map},         {"serve", run_serve},
-      {"export", run_export},   {"import", run_import},   {"version", run_version},
+      {"verify", run_verify},   {"dump", run_dump},     {"build", run_build},     {"patch", run_patch},
+      {"diff", run_diff},       {"gen", run_gen},       {"stats", run_stats},     {"ls", run_ls},
+      {"extract", run_extract}, {"put", run_put},       {"pack", run_pack},       {"compact", run_compact},
+      {"schema", run_schema},   {"mod", run_mod},       {"map", run_map},         {"serve", run_serve},
+      {"export", run_export},   {"import", run_import}, {"version", run_version},
   };
   return list;
 }

@@ -434,8 +434,4 @@ std::string render_map_svg(const MapScene& scene) {
   return out;
 }
 
-std::string render_map_svg(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options) {
-  return render_map_svg(build_map_scene(before, after, options));
-}
-
 }  // namespace anvil::view

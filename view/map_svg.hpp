@@ -21,7 +21,6 @@ std::string render_map_svg(const MapScene& scene);
 // The same text written to `out`, the marks rendered in chunks on up to `threads` threads and written in
 // order, so that the text is never held whole; false when a write fails (errno says why).
 bool write_map_svg(const MapScene& scene, std::FILE* out, unsigned threads);
-std::string render_map_svg(const PlacedInstances& before, const PlacedInstances* after, const MapOptions& options);
 
 // `text` with & < > " ' as XML entities (and bytes an XML document may not hold as U+FFFD).
 void append_xml_escaped(std::string& out, std::string_view text);
