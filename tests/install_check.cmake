@@ -20,7 +20,7 @@ set(serves TRUE)
 if(HTTP_MODULE)
   execute_process(COMMAND "${prefix}/bin/anvilrt" serve "${ARCHIVE}" TIMEOUT 8 OUTPUT_VARIABLE url
                   ERROR_VARIABLE serve_error)
-  if(NOT url MATCHES "^http://127\\.0\\.0\\.1:[0-9]+/\\?token=")
+  if(NOT url MATCHES "^http://127\\.0\\.0\\.1:[0-9]+/#token=")
     set(serves FALSE)
   endif()
 endif()
