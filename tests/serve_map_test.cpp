@@ -19,6 +19,7 @@
 #include "serve/map_changes.hpp"
 #include "serve/map_view.hpp"
 #include "serve/session.hpp"
+#include "tests/serve_input_support.hpp"
 #include "tests/test_support.hpp"
 #include "view/placed_instances.hpp"
 
@@ -63,30 +64,6 @@ TEST(ServeMap, ChangesPairedByIndexElseByPosition) {
 }
 
 // A session over a file, as `anvilrt serve` opens it.
-struct MapOpened {
-  InputFile file;
-  std::optional<forge::Archive> archive;
-  ServeInput input;
-};
-
-std::unique_ptr<MapOpened> open_for_map(const std::string& path) {
-  auto file = InputFile::open(path);
-  EXPECT_TRUE(file.ok());
-  auto opened = std::make_unique<MapOpened>(MapOpened{std::move(*file), std::nullopt, {}});
-  opened->input.path = path;
-  opened->input.input = &opened->file;
-  opened->input.source = detect_source(opened->file.bytes());
-  if (opened->input.source.kind == SourceKind::archive) {
-    auto archive = forge::read_archive(opened->file.bytes());
-    EXPECT_TRUE(archive.ok());
-    opened->archive = std::move(*archive);
-    opened->input.archive = &*opened->archive;
-    opened->input.game = Game::ac2;
-  } else {
-    opened->input.game = detect_game(opened->file.bytes(), opened->input.source);
-  }
-  return opened;
-}
 
 template <class T>
 std::vector<T> unpacked(const rapidjson::Value& base64) {
@@ -100,7 +77,7 @@ std::vector<T> unpacked(const rapidjson::Value& base64) {
 // The marks of a file match its placed instances one for one; a move of one is one change, at its new
 // place, and a duplicate (in an archive) an added instance.
 void check_marks_and_a_move(const std::string& path) {
-  auto opened = open_for_map(path);
+  auto opened = test::open_serve_input(path);
   Session session(opened->input);
   ASSERT_TRUE(session.status().ok());
   std::optional<view::PlacedInstances> expected;

@@ -21,6 +21,7 @@
 #include "serve/security.hpp"
 #include "serve/session.hpp"
 #include "tests/game_folder_support.hpp"
+#include "tests/serve_input_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil::serve {
@@ -128,29 +129,9 @@ TEST(ServeOutputName, ASymbolicLinkAtTheNameIsRefused) {
 }
 
 // A session over a corpus file, as `anvilrt serve` opens it.
-struct Opened {
-  InputFile file;
-  std::optional<forge::Archive> archive;
-  ServeInput input;
-};
 
-std::unique_ptr<Opened> open_corpus(const std::string& relative) {
-  auto file = InputFile::open(corpus(relative));
-  EXPECT_TRUE(file.ok());
-  auto opened = std::make_unique<Opened>(Opened{std::move(*file), std::nullopt, {}});
-  opened->input.path = corpus(relative);
-  opened->input.input = &opened->file;
-  opened->input.source = detect_source(opened->file.bytes());
-  if (opened->input.source.kind == SourceKind::archive) {
-    auto archive = forge::read_archive(opened->file.bytes());
-    EXPECT_TRUE(archive.ok());
-    opened->archive = std::move(*archive);
-    opened->input.archive = &*opened->archive;
-    opened->input.game = Game::ac2;
-  } else {
-    opened->input.game = detect_game(opened->file.bytes(), opened->input.source);
-  }
-  return opened;
+std::unique_ptr<test::OpenedServeInput> open_corpus(const std::string& relative) {
+  return test::open_serve_input(corpus(relative));
 }
 
 SearchQuery query(SearchField field, std::string text, std::size_t page = 0, std::size_t size = 50) {

@@ -19,6 +19,7 @@
 #include "reader/input_file.hpp"
 #include "reader/level_source.hpp"
 #include "serve/session.hpp"
+#include "tests/serve_input_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil::serve_write_race {
@@ -29,30 +30,6 @@ namespace fs = std::filesystem;
 const std::vector<u8> kOutside = {'k', 'e', 'e', 'p'};
 
 // An input `anvilrt serve` opened: the mapped file and, for an archive, its tables.
-struct RaceInput {
-  InputFile file;
-  std::optional<forge::Archive> archive;
-  serve::ServeInput input;
-};
-
-std::unique_ptr<RaceInput> open_race_input(const std::string& path) {
-  auto file = InputFile::open(path);
-  EXPECT_TRUE(file.ok());
-  auto opened = std::make_unique<RaceInput>(RaceInput{std::move(*file), std::nullopt, {}});
-  opened->input.path = path;
-  opened->input.input = &opened->file;
-  opened->input.source = detect_source(opened->file.bytes());
-  if (opened->input.source.kind == SourceKind::archive) {
-    auto archive = forge::read_archive(opened->file.bytes());
-    EXPECT_TRUE(archive.ok());
-    opened->archive = std::move(*archive);
-    opened->input.archive = &*opened->archive;
-    opened->input.game = Game::ac2;
-  } else {
-    opened->input.game = detect_game(opened->file.bytes(), opened->input.source);
-  }
-  return opened;
-}
 
 bool is_regular_not_link(const fs::path& path) {
   struct stat st {};
@@ -89,7 +66,7 @@ TEST(ServeWriteRace, ACopyOntoALinkPutThereAfterTheCheckReplacesTheLink) {
     test::TempDir dir;
     const fs::path outside = dir.path("outside.bin"), fresh = dir.path("fresh.bin"), name = dir.path("copy.bin");
     test::write_file(outside.string(), kOutside);
-    auto opened = open_race_input(test::corpus(relative));
+    auto opened = test::open_serve_input(test::corpus(relative));
     serve::Session session(opened->input);
     ASSERT_TRUE(session.status().ok());
     ASSERT_TRUE(session.write_copy("[]", fresh.string()).ok()) << relative;
