@@ -14,12 +14,15 @@ namespace {
 
 constexpr const char* kModUsage =
     "usage: anvilrt mod SUBCOMMAND DIR ... (anvilrt mod SUBCOMMAND --help for each)\n\n"
-    "Mods (patch files, or mod documents: docs/mods.md) in a game folder DIR (its *.forge archives):\n"
+    "Mods in a game folder DIR (its *.forge archives). A MOD is a patch file or mod document, or a mod\n"
+    "package: a folder, .zip or .7z holding Extracted/ARCHIVE.forge/NAME.data data files, whole ARCHIVE.forge\n"
+    "archives, mod documents and an optional anvilrt-mod.json (docs/mods.md), installed as what it changes:\n"
     "  check DIR MOD...                 what the mods do, after those installed: nothing written\n"
     "  install DIR MOD... [--allow-overrides]  install in that order, after those installed\n"
     "  list DIR [--json]                the installed mods in load order, with what each changed\n"
     "  uninstall DIR NAME...            remove mods; the others stay in effect in their order\n"
-    "  merge MOD... -o MERGED.json      one mod that installs as the mods in that order\n"
+    "  merge MOD... -o MERGED.json [--onto DIR [--allow-overrides]]\n"
+    "                                   one mod that installs as the mods in that order\n"
     "  forget DIR ARCHIVE               take an archive changed behind anvilrt's back as it is now\n"
     "  recover DIR                      finish or roll back an interrupted install or uninstall\n";
 
@@ -48,17 +51,20 @@ constexpr Sub kSubs[] = {
      "fails or mods conflict; with --allow-overrides the later mod wins and each override is reported.\n"
      "A mod made_for another archive is warned about. Exit 0; 1 refused; 2 on bad input.",
      true, true, false},
-    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.",
-     true, false, true},
+    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.", true,
+     false, true},
     {"uninstall",
      "usage: anvilrt mod uninstall DIR NAME...\n\n"
      "Removes the mods; the others stay in effect in their order (the folder is what installing them alone\n"
      "gives). Uninstalling every mod gives the original archives back, byte for byte. One transaction.",
      true, true, false},
     {"merge",
-     "usage: anvilrt mod merge MOD... -o MERGED.json\n\n"
+     "usage: anvilrt mod merge MOD... -o MERGED.json [--onto DIR [--allow-overrides]]\n\n"
      "One mod (named after MERGED's file name) whose install equals installing the mods in that order:\n"
-     "their patches one after the other.",
+     "their patches one after the other. With --onto, the mods are first checked on the game folder DIR (a\n"
+     "mod package needs one: what it changes is found against DIR's original archives): a failing operation\n"
+     "refuses the merge, and so does a conflict between the mods unless --allow-overrides, where the later\n"
+     "mod wins and each override is named. Exit 0; 1 refused; 2 on bad input.",
      false, true, false},
     {"forget",
      "usage: anvilrt mod forget DIR ARCHIVE\n\n"
@@ -128,12 +134,15 @@ int run_mod(int argc, char** argv) {
     options.add_options()("archive", po::value(&archive)->required(), "the archive");
     args.push_back({"archive", "ARCHIVE"});
   }
+  std::string onto;
   if (name == "merge") {
     options.add_options()("output,o", po::value(&out)->required(), "the merged mod to write (atomically)");
     args.push_back({"output", "-o MERGED.json", 0});
+    options.add_options()("onto", po::value(&onto), "the game folder the mods are checked on");
   }
   if (sub->json) options.add_options()("json", "print JSON, for tools");
-  if (name == "install") options.add_options()("allow-overrides", "let the later mod win a conflict, reporting it");
+  if (name == "install" || name == "merge")
+    options.add_options()("allow-overrides", "let the later mod win a conflict, reporting it");
   po::variables_map vm;
   Common common;
   int code = kOk;
@@ -152,11 +161,13 @@ int run_mod(int argc, char** argv) {
   if (name == "uninstall") return write_report(mods::uninstall_mods(dir, items), common);
   if (name == "forget") return write_report(mods::forget_archive(dir, archive), common);
   if (name == "merge") {
-    if (auto s = mods::merge_mods(items, out); !s.ok()) {
-      error(std::string(s.message()));
+    if (vm.count("allow-overrides") && onto.empty()) {
+      error("--allow-overrides needs --onto DIR: conflicts are found on a game folder");
       return kBadInput;
     }
-    return kOk;
+    mods::MergeOptions merge{.onto = {}, .allow_overrides = vm.count("allow-overrides") > 0};
+    if (!onto.empty()) merge.onto = onto;
+    return write_report(mods::merge_mods(items, out, merge), common);
   }
   auto done = mods::recover(dir);
   if (!done.ok()) {

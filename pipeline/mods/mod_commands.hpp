@@ -5,6 +5,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,15 @@ absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::st
 // The installed mods with what each changed, and the archives changed behind anvilrt's back.
 absl::StatusOr<CheckReport> list_mods(const std::string& dir);
 // One mod whose install equals installing `mod_paths` in that order: their patches concatenated.
-// Written atomically to `out`; its name is out's file name without the extension.
-absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::string& out);
+// Written atomically to `out`; its name is out's file name without the extension. With `onto` (a game
+// folder: what a mod package is compared with), the mods are first checked on it: an operation that fails
+// refuses the merge, and so does a conflict between them unless `allow_overrides` (each override named).
+struct MergeOptions {
+  std::optional<std::string> onto;
+  bool allow_overrides = false;
+};
+absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths, const std::string& out,
+                                       const MergeOptions& options = {});
 // Finishes or rolls back an interrupted transaction; one line per thing done.
 absl::StatusOr<std::vector<std::string>> recover(const std::string& dir);
 

@@ -14,7 +14,9 @@
 #include "pipeline/folder_output.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
+#include "pipeline/mods/kept_data.hpp"
 #include "pipeline/mods/mod_commands.hpp"
+#include "pipeline/mods/original_folder.hpp"
 
 namespace anvil::mods {
 
@@ -22,43 +24,18 @@ absl::Status prepare_state_folders(const std::string& dir);
 
 namespace {
 
-// The folder the restored archives are made in, removed whatever happens.
-struct WorkFolder {
-  std::string path;
-  ~WorkFolder() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
-
-// The mods that stay, read back from their documents, in load order.
-absl::StatusOr<std::vector<LoadedMod>> staying_mods(const std::string& dir, const ModState& state,
-                                                    const std::set<std::string>& removed) {
+// The installed mods, read back as kept (kept_data.hpp), in load order: those that stay (`removed` false) or
+// those removed.
+absl::StatusOr<std::vector<LoadedMod>> kept_mods(const std::string& dir, const ModState& state,
+                                                 const std::set<std::string>& removed, bool of_removed) {
   std::vector<LoadedMod> out;
   for (const InstalledMod& m : state.mods) {
-    if (removed.count(m.name)) continue;
-    auto mod = load_mod(in_folder(dir, document_relative(m.name)));
+    if (removed.count(m.name) != static_cast<std::size_t>(of_removed)) continue;
+    auto mod = load_installed_mod(dir, m.name);
     if (!mod.ok()) return mod.status();
-    mod->doc.name = m.name;
     out.push_back(std::move(*mod));
   }
   return out;
-}
-
-// Each archive a mod changed restored to its original bytes in the work folder: where each copy is, by name.
-absl::StatusOr<std::map<std::string, std::string>> restore_originals(const std::string& dir, const ModState& state,
-                                                                     const WorkFolder& work) {
-  std::error_code ec;
-  std::filesystem::create_directories(work.path, ec);
-  if (ec) return absl::InternalError(absl::StrFormat("%s: %s", work.path, ec.message()));
-  std::map<std::string, std::string> restored;
-  for (const auto& [name, record] : state.archives) {
-    auto undo = read_undo_file(in_folder(dir, undo_relative(name)));
-    if (!undo.ok()) return undo.status();
-    restored[name] = (std::filesystem::path(work.path) / name).string();
-    if (auto s = restore_original(in_folder(dir, name), *undo, restored[name]); !s.ok()) return s;
-  }
-  return restored;
 }
 
 }  // namespace
@@ -83,18 +60,16 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
         "as it is now)",
         dir, absl::StrJoin(stale, ", "), dir));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
-  WorkFolder work{in_folder(dir, ".anvilrt/mods/work")};
-  auto originals = restore_originals(dir, *state, work);
-  if (!originals.ok()) return originals.status();
-  const std::map<std::string, std::string>& restored = *originals;
-  auto mods = staying_mods(dir, *state, removed);
-  if (!mods.ok()) return mods.status();
   // The folder as the mods that stay see it: the restored archives, and the others as they are.
-  auto game = folder::open_game_folder(dir);
-  if (!game.ok()) return game.status();
-  game->read_from = restored;
+  auto originals = open_original_folder(dir, *state);
+  if (!originals.ok()) return originals.status();
+  const std::map<std::string, std::string>& restored = originals->restored;
+  auto mods = kept_mods(dir, *state, removed, false);
+  if (!mods.ok()) return mods.status();
+  auto gone = kept_mods(dir, *state, removed, true);
+  if (!gone.ok()) return gone.status();
   // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
-  std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
+  std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(originals->folder));
   folder::FolderLevels& levels = *folder_open;
   ModState after;
   auto analysis = analyse(dir, after, levels, *mods);
@@ -113,7 +88,7 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
     if (known == state->archives.end()) continue;  // no mod's change is left to undo there (or it was forgotten)
     const folder::ArchivePatch* patched = nullptr;
     for (const folder::ArchivePatch& p : analysis->outcome->archives)
-      if (p.archive == a && p.outcome.edited_objects() > 0) patched = &p;
+      if (p.archive == a && p.writes()) patched = &p;
     if (patched) {
       auto opened = levels.levels(a);
       if (!opened.ok()) return opened.status();
@@ -130,6 +105,7 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   }
   for (const std::string& name : names)
     if (auto s = txn->stage_removal(document_relative(name)); !s.ok()) return s;
+  if (auto s = stage_unkept_data(*txn, *gone, *mods); !s.ok()) return s;
   const std::string text = state_text(after);
   if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
   folder_open.reset();
