@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "pipeline/mods/mod_identity.hpp"
 #include "pipeline/mods/sha256.hpp"
 #include "pipeline/mods/undo_data.hpp"
 #include "reader/input_file.hpp"
@@ -95,6 +96,7 @@ absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
   auto doc = patch::parse_mod(path, mod.text);
   if (!doc.ok()) return doc.status();
   mod.doc = std::move(*doc);
+  mod.digest = document_digest(mod.text);
   return mod;
 }
 

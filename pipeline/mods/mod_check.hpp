@@ -21,6 +21,7 @@ struct LoadedMod {
   std::string path;
   std::string text;  // the file as given
   patch::ModDocument doc;
+  std::string digest;  // what tells this mod's files from changed ones (mod_identity.hpp)
 };
 
 // Reads and parses a mod file; an error is one line naming it.

@@ -11,6 +11,7 @@
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
+#include "pipeline/mods/load_order.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 
 namespace anvil::mods {
@@ -43,7 +44,7 @@ absl::Status prepare_state_folders(const std::string& dir) {
 }
 
 absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                         bool allow_overrides) {
+                                         bool allow_overrides, const ProgressFn& progress) {
   std::vector<LoadedMod> mods;
   for (const std::string& path : mod_paths) {
     auto mod = load_mod(path);
@@ -82,6 +83,9 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                                            c.pointer, value_or_removed(c.later_value),
                                            value_or_removed(c.earlier_value)));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
+  std::size_t written = 0, to_write = 0;
+  for (const folder::ArchivePatch& patched : analysis->outcome->archives)
+    if (patched.outcome.edited_objects() > 0) to_write += levels.input(patched.archive).bytes().size();
   for (const folder::ArchivePatch& patched : analysis->outcome->archives) {
     if (patched.outcome.edited_objects() == 0) continue;
     const std::string& name = levels.name(patched.archive);
@@ -103,6 +107,8 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     }
     if (auto s = stage_archive(*txn, levels, patched, undo, record); !s.ok()) return s;
     state->archives[name] = record;
+    written += size;
+    if (progress) progress(written, to_write);
     report.notes.push_back(absl::StrFormat("%s: %s changed, %s of undo data", name,
                                            counted(patched.outcome.edited_datafiles(), "data file"),
                                            counted(undo.stored_bytes(), "byte")));
@@ -113,7 +119,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                             {reinterpret_cast<const u8*>(mods[m].text.data()), mods[m].text.size()});
         !s.ok())
       return s;
-    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect});
+    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect, mods[m].digest});
   }
   const std::string text = state_text(*state);
   if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;
