@@ -105,6 +105,17 @@ int write_report(const absl::StatusOr<mods::WriteReport>& report, const Common& 
   return kOk;
 }
 
+// `mod install`, with a progress bar on a terminal.
+int install_report(const std::string& dir, const std::vector<std::string>& items, bool allow_overrides,
+                   const Common& common) {
+  ProgressBar bar("install", common.quiet);
+  ProgressFn progress;
+  if (bar.enabled()) progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  auto report = mods::install_mods(dir, items, allow_overrides, progress);
+  bar.erase();
+  return write_report(report, common);
+}
+
 // `mod sync`: its report as text, or as one JSON document (an error too, with exit 2).
 int sync_report(const std::string& dir, const std::vector<std::string>& items, bool allow_overrides, bool json,
                 const Common& common) {
@@ -197,14 +208,7 @@ int run_mod(int argc, char** argv) {
     return name == "check" && report->failing() ? kDiffers : kOk;
   }
   if (name == "sync") return sync_report(dir, items, vm.count("allow-overrides") > 0, json, common);
-  if (name == "install") {
-    ProgressBar bar("install", common.quiet);
-    ProgressFn progress;
-    if (bar.enabled()) progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
-    auto report = mods::install_mods(dir, items, vm.count("allow-overrides") > 0, progress);
-    bar.erase();
-    return write_report(report, common);
-  }
+  if (name == "install") return install_report(dir, items, vm.count("allow-overrides") > 0, common);
   if (name == "uninstall") return write_report(mods::uninstall_mods(dir, items), common);
   if (name == "forget") return write_report(mods::forget_archive(dir, archive), common);
   if (name == "merge") {

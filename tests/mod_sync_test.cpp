@@ -114,6 +114,7 @@ TEST_F(ModSync, EachLoadOrderIsWhatAFreshInstallOfItGives) {
   test::CliResult first = sync(g, {"alpha", "beta"});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_THAT(first.out, HasSubstr("installed alpha\ninstalled beta\n"));
+  EXPECT_EQ(first.err, "") << "no progress bar where standard error is not a terminal";
   EXPECT_TRUE(test::snapshot_folder(g) == installed({"alpha", "beta"}));
 
   test::CliResult added = sync(g, {"alpha", "beta", "delta"}, {"--json"});
@@ -227,6 +228,21 @@ TEST_F(ModSync, ANewTimeOrAStateWithoutDigestsIsStillNothingToDo) {
   EXPECT_EQ(strings(json_of(changed)["reinstalled"]), Names{"alpha"});
   EXPECT_FALSE(test::snapshot_folder(g) == synced);
   EXPECT_TRUE(test::snapshot_folder(g) == installed({"alpha", "beta"}));
+}
+
+// A game update put an archive's original bytes back and `forget` took it: the next sync that writes puts
+// every mod that changes it there again.
+TEST_F(ModSync, AForgottenArchiveGetsItsModsAgain) {
+  const std::string g = game("g");
+  ASSERT_EQ(sync(g, {"alpha"}).exit_code, 0);
+  fs::remove(g + "/a1.forge");
+  fs::copy_file(orig("a1.forge"), g + "/a1.forge");
+  ASSERT_EQ(test::run_cli({"mod", "forget", g, "a1.forge"}).exit_code, 0);
+  test::CliResult r = sync(g, {"alpha", "delta"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(test::snapshot_folder(g) == installed({"alpha", "delta"}));
+  ASSERT_EQ(sync(g, {}).exit_code, 0);
+  EXPECT_TRUE(test::snapshot_folder(g) == installed({}));
 }
 
 TEST_F(ModSync, AnEmptyListGivesTheOriginalBytes) {
