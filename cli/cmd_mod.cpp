@@ -1,4 +1,4 @@
-// anvilrt mod (check|install|list|uninstall|merge|forget|recover) ...: mods in a game folder (docs/mods.md).
+// anvilrt mod (check|install|sync|list|uninstall|merge|forget|recover) ...: mods in a game folder (docs/mods.md).
 #include <absl/strings/str_format.h>
 
 #include <iostream>
@@ -7,7 +7,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/did_you_mean.hpp"
+#include "cli/progress_bar.hpp"
 #include "pipeline/mods/mod_commands.hpp"
+#include "pipeline/mods/mod_sync.hpp"
 
 namespace anvil::cli {
 namespace {
@@ -19,6 +21,7 @@ constexpr const char* kModUsage =
     "archives, mod documents and an optional anvilrt-mod.json (docs/mods.md), installed as what it changes:\n"
     "  check DIR MOD...                 what the mods do, after those installed: nothing written\n"
     "  install DIR MOD... [--allow-overrides]  install in that order, after those installed\n"
+    "  sync DIR [MOD...] [--json] [--allow-overrides]  make the installed mods exactly these, in this order\n"
     "  list DIR [--json]                the installed mods in load order, with what each changed\n"
     "  uninstall DIR NAME...            remove mods; the others stay in effect in their order\n"
     "  merge MOD... -o MERGED.json [--onto DIR [--allow-overrides]]\n"
@@ -51,8 +54,18 @@ constexpr Sub kSubs[] = {
      "fails or mods conflict; with --allow-overrides the later mod wins and each override is reported.\n"
      "A mod made_for another archive is warned about. Exit 0; 1 refused; 2 on bad input.",
      true, true, false},
-    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.", true,
-     false, true},
+    {"sync",
+     "usage: anvilrt mod sync DIR [MOD...] [--json] [--allow-overrides]\n\n"
+     "Makes the mods installed in DIR exactly the mods given, in the order given, as one transaction (the\n"
+     "deploy step of a mod manager): installs the new, uninstalls those not given, installs again a mod whose\n"
+     "files changed (another version: in its place) or whose place in the order moved. No MOD: every mod\n"
+     "uninstalled. With nothing to do (the same mods, files and order) it reads no archive and writes nothing.\n"
+     "Refuses (exit 1, with check's report) when an operation fails or mods conflict that were not installed\n"
+     "so before; with --allow-overrides the later mod wins and each override is reported. --json: one JSON\n"
+     "document on stdout (also for an error, in \"error\"). Exit 0; 1 refused; 2 on bad input.",
+     true, true, true},
+    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.",
+     true, false, true},
     {"uninstall",
      "usage: anvilrt mod uninstall DIR NAME...\n\n"
      "Removes the mods; the others stay in effect in their order (the folder is what installing them alone\n"
@@ -98,6 +111,47 @@ int write_report(const absl::StatusOr<mods::WriteReport>& report, const Common& 
   return kOk;
 }
 
+// `mod install`, with a progress bar on a terminal.
+int install_report(const std::string& dir, const std::vector<std::string>& items, bool allow_overrides,
+                   const Common& common) {
+  ProgressBar bar("install", common.quiet);
+  ProgressFn progress;
+  if (bar.enabled()) progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  auto report = mods::install_mods(dir, items, allow_overrides, progress);
+  bar.erase();
+  return write_report(report, common);
+}
+
+// `mod sync`: its report as text, or as one JSON document (an error too, with exit 2).
+int sync_report(const std::string& dir, const std::vector<std::string>& items, bool allow_overrides, bool json,
+                const Common& common) {
+  ProgressBar bar("sync", common.quiet);
+  ProgressFn progress;
+  if (bar.enabled()) progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
+  auto report = mods::sync_mods(dir, items, allow_overrides, progress);
+  bar.erase();
+  if (!report.ok()) {
+    error(std::string(report.status().message()));
+    if (json) {
+      mods::SyncReport failed;
+      failed.dir = dir;
+      failed.error = std::string(report.status().message());
+      std::cout << failed.json();
+    }
+    return kBadInput;
+  }
+  for (const std::string& line : report->recovered) std::cerr << "anvilrt: recovered: " << line << "\n";
+  if (json)
+    std::cout << report->json();
+  else if (!common.quiet || report->refused)
+    std::cout << report->text();
+  else
+    for (const std::string& note : report->notes)
+      if (note.rfind("override", 0) == 0 || note.rfind("warning", 0) == 0) std::cout << note << "\n";
+  if (report->refused) error(report->refusal);
+  return report->refused ? kDiffers : kOk;
+}
+
 }  // namespace
 
 int run_mod(int argc, char** argv) {
@@ -112,10 +166,11 @@ int run_mod(int argc, char** argv) {
   if (!sub) {
     std::vector<std::string_view> names;
     for (const Sub& s : kSubs) names.push_back(s.name);
-    error(name.empty() ? "missing SUBCOMMAND (usage: anvilrt mod check|install|list|uninstall|merge|forget|recover)"
-                       : absl::StrFormat("unknown subcommand '%s'%s (usage: anvilrt mod "
-                                         "check|install|list|uninstall|merge|forget|recover)",
-                                         name, did_you_mean(name, names)));
+    error(name.empty()
+              ? "missing SUBCOMMAND (usage: anvilrt mod check|install|sync|list|uninstall|merge|forget|recover)"
+              : absl::StrFormat("unknown subcommand '%s'%s (usage: anvilrt mod "
+                                "check|install|sync|list|uninstall|merge|forget|recover)",
+                                name, did_you_mean(name, names)));
     return kBadInput;
   }
   std::string dir, archive, out;
@@ -127,7 +182,10 @@ int run_mod(int argc, char** argv) {
     args.push_back({"dir", "DIR"});
   }
   if (sub->mods) {
-    options.add_options()("items", po::value(&items)->required(), "the mods");
+    // sync takes no MOD too: every mod uninstalled.
+    auto* value = po::value(&items);
+    if (name != "sync") value->required();
+    options.add_options()("items", value, "the mods");
     args.push_back({"items", name == "uninstall" ? "NAME" : "MOD", -1});
   }
   if (name == "forget") {
@@ -141,7 +199,7 @@ int run_mod(int argc, char** argv) {
     options.add_options()("onto", po::value(&onto), "the game folder the mods are checked on");
   }
   if (sub->json) options.add_options()("json", "print JSON, for tools");
-  if (name == "install" || name == "merge")
+  if (name == "install" || name == "merge" || name == "sync")
     options.add_options()("allow-overrides", "let the later mod win a conflict, reporting it");
   po::variables_map vm;
   Common common;
@@ -157,7 +215,8 @@ int run_mod(int argc, char** argv) {
     std::cout << (json ? report->json() : report->text());
     return name == "check" && report->failing() ? kDiffers : kOk;
   }
-  if (name == "install") return write_report(mods::install_mods(dir, items, vm.count("allow-overrides") > 0), common);
+  if (name == "sync") return sync_report(dir, items, vm.count("allow-overrides") > 0, json, common);
+  if (name == "install") return install_report(dir, items, vm.count("allow-overrides") > 0, common);
   if (name == "uninstall") return write_report(mods::uninstall_mods(dir, items), common);
   if (name == "forget") return write_report(mods::forget_archive(dir, archive), common);
   if (name == "merge") {

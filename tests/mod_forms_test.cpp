@@ -286,6 +286,34 @@ TEST_F(ModForms, BytesOutsideObjectsReplaceOnlyThoseBytes) {
   EXPECT_TRUE(fs::is_empty(g + "/.anvilrt/mods/data"));
 }
 
+// `mod sync` (the deploy step) takes packages as install does: a package is known by its digest, so that the
+// same files are nothing to do, and the mods that stay keep what they replaced.
+TEST_F(ModForms, SyncTakesPackagesAndKnowsThemByTheirFiles) {
+  const std::string near = data_file_mod("near", replace_json(object_pointer(keys_[1], "managed"), 9));
+  const std::string edited = data_file_mod("edited", replace_json(object_pointer(keys_[0], "managed"), 7));
+  std::vector<u8> bytes = test::read_file(edited + "/Extracted/a1.forge/DataFile_000.data");
+  bytes.back() ^= 0x01;
+  const std::string far = dir_.path("far");
+  write_bytes(far + "/Extracted/a1.forge/DataFile_000.data", bytes);
+  const std::string g = game("g");
+  test::CliResult both = test::run_cli({"mod", "sync", g, far, near});
+  ASSERT_EQ(both.exit_code, 0) << both.out << both.err;
+  const test::FolderSnapshot installed = test::snapshot_folder(g);
+  test::CliResult again = test::run_cli({"mod", "sync", g, far, near});
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_THAT(again.out, HasSubstr("nothing to do"));
+  // `near` goes: `far` stays, with its bytes outside objects and its field.
+  ASSERT_EQ(test::run_cli({"mod", "sync", g, far}).exit_code, 0);
+  EXPECT_EQ(field(g, keys_[0], "managed"), "7");
+  EXPECT_EQ(field(g, keys_[1], "managed"), field(dir_.path("orig"), keys_[1], "managed"));
+  // Back to both, in the other order: no conflict between them, the same bytes as before.
+  ASSERT_EQ(test::run_cli({"mod", "sync", g, near, far}).exit_code, 0);
+  EXPECT_TRUE(test::snapshot_folder(g) == installed);
+  ASSERT_EQ(test::run_cli({"mod", "sync", g}).exit_code, 0);
+  EXPECT_TRUE(test::snapshot_folder(g) == original_);
+  EXPECT_TRUE(fs::is_empty(g + "/.anvilrt/mods/data"));
+}
+
 TEST_F(ModForms, AKilledInstallOfAPackageIsAllBeforeOrAllAfter) {
   // A field by operation and bytes outside objects by a kept copy of the data file: both written at once.
   const std::string edited = data_file_mod("edited", replace_json(object_pointer(keys_[0], "managed"), 7));

@@ -33,16 +33,18 @@ absl::StatusOr<LoadedMod> load_installed_mod(const std::string& dir, const std::
   return mod;
 }
 
-absl::Status stage_kept_data(folder::FolderTransaction& txn, const std::string& dir,
-                             const std::vector<LoadedMod>& mods) {
+absl::Status stage_kept_data(folder::FolderTransaction& txn, const std::string& dir, const std::vector<LoadedMod>& mods,
+                             const std::vector<bool>* only) {
   std::set<std::string> staged;
-  for (const LoadedMod& m : mods)
-    for (const auto& [key, hash] : m.doc.replaces) {
+  for (std::size_t i = 0; i < mods.size(); ++i) {
+    if (only && !(*only)[i]) continue;
+    for (const auto& [key, hash] : mods[i].doc.replaces) {
       if (!staged.insert(hash).second) continue;
       std::error_code ec;
       if (std::filesystem::exists(platform::path_of(in_folder(dir, kept_data_relative(hash))), ec)) continue;
-      if (auto s = txn.stage(kept_data_relative(hash), m.replacements.at(key)); !s.ok()) return s;
+      if (auto s = txn.stage(kept_data_relative(hash), mods[i].replacements.at(key)); !s.ok()) return s;
     }
+  }
   return absl::OkStatus();
 }
 

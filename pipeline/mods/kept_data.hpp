@@ -20,9 +20,10 @@ std::string kept_data_relative(const std::string& sha256);
 // A kept data file that is missing or whose bytes are not those its document names is an error naming it.
 absl::StatusOr<LoadedMod> load_installed_mod(const std::string& dir, const std::string& name);
 
-// Stages the data files `mods` replace (those not kept yet: `kept` names what the folder keeps).
-absl::Status stage_kept_data(folder::FolderTransaction& txn, const std::string& dir,
-                             const std::vector<LoadedMod>& mods);
+// Stages the data files `mods` replace (those of mods[i] where `only`, when given, is true at i) that the
+// folder does not keep yet.
+absl::Status stage_kept_data(folder::FolderTransaction& txn, const std::string& dir, const std::vector<LoadedMod>& mods,
+                             const std::vector<bool>* only = nullptr);
 
 // Stages the removal of the kept data files that `removed` name and no mod of `staying` does.
 absl::Status stage_unkept_data(folder::FolderTransaction& txn, const std::vector<LoadedMod>& removed,

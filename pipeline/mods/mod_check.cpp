@@ -11,6 +11,7 @@
 
 #include "patch/archive_patch.hpp"
 #include "pipeline/mods/given_mods.hpp"
+#include "pipeline/mods/mod_identity.hpp"
 #include "pipeline/mods/sha256.hpp"
 #include "pipeline/mods/shipped_data_file.hpp"
 #include "pipeline/mods/undo_data.hpp"
@@ -171,6 +172,7 @@ absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
   auto doc = patch::parse_mod(path, mod.text);
   if (!doc.ok()) return doc.status();
   mod.doc = std::move(*doc);
+  mod.digest = document_digest(mod.text);
   return mod;
 }
 

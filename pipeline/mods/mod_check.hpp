@@ -25,6 +25,7 @@ struct LoadedMod {
   // The data files doc.replaces names, by its key ("A.forge/NAME"): their decompressed bytes (a package's,
   // or kept beside an installed mod).
   std::map<std::string, std::vector<u8>> replacements;
+  std::string digest;  // what tells this mod's files from changed ones (mod_identity.hpp)
 };
 
 // Reads and parses a mod file; an error is one line naming it.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/progress.hpp"
 #include "pipeline/mods/mod_check.hpp"
 
 namespace anvil::mods {
@@ -23,8 +24,9 @@ struct WriteReport {
   std::string refusal;
 };
 
+// `progress` hears the bytes of the archives written, of all those the mods change.
 absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                         bool allow_overrides);
+                                         bool allow_overrides, const ProgressFn& progress = {});
 absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::vector<std::string>& names);
 absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::string& archive);
 // The installed mods with what each changed, and the archives changed behind anvilrt's back.

@@ -13,6 +13,7 @@
 #include "pipeline/mods/archive_stage.hpp"
 #include "pipeline/mods/given_mods.hpp"
 #include "pipeline/mods/kept_data.hpp"
+#include "pipeline/mods/load_order.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 
 namespace anvil::mods {
@@ -45,7 +46,7 @@ absl::Status prepare_state_folders(const std::string& dir) {
 }
 
 absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                         bool allow_overrides) {
+                                         bool allow_overrides, const ProgressFn& progress) {
   auto given = read_given_mods(mod_paths);
   if (!given.ok()) return given.status();
   if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
@@ -83,6 +84,9 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                                            c.pointer, value_or_removed(c.later_value),
                                            value_or_removed(c.earlier_value)));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
+  std::size_t written = 0, to_write = 0;
+  for (const folder::ArchivePatch& patched : analysis->outcome->archives)
+    if (patched.writes()) to_write += levels.input(patched.archive).bytes().size();
   for (const folder::ArchivePatch& patched : analysis->outcome->archives) {
     if (!patched.writes()) continue;
     const std::string& name = levels.name(patched.archive);
@@ -104,6 +108,8 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     }
     if (auto s = stage_archive(*txn, levels, patched, undo, record); !s.ok()) return s;
     state->archives[name] = record;
+    written += size;
+    if (progress) progress(written, to_write);
     report.notes.push_back(absl::StrFormat("%s: %s changed, %s of undo data", name,
                                            counted(patched.outcome.edited_datafiles(), "data file"),
                                            counted(undo.stored_bytes(), "byte")));
@@ -115,7 +121,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                             {reinterpret_cast<const u8*>(mods[m].text.data()), mods[m].text.size()});
         !s.ok())
       return s;
-    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect});
+    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect, mods[m].digest});
   }
   const std::string text = state_text(*state);
   if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;

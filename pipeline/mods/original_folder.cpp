@@ -17,7 +17,8 @@ WorkFolder::~WorkFolder() {
   std::filesystem::remove_all(platform::path_of(path_), ec);
 }
 
-absl::StatusOr<OriginalFolder> open_original_folder(const std::string& dir, const ModState& state) {
+absl::StatusOr<OriginalFolder> open_original_folder(const std::string& dir, const ModState& state,
+                                                    const std::function<void(u64)>& restored) {
   OriginalFolder out;
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
@@ -38,6 +39,7 @@ absl::StatusOr<OriginalFolder> open_original_folder(const std::string& dir, cons
     const std::string copy = platform::utf8_of(platform::path_of(out.work->path()) / platform::path_of(name));
     if (auto s = restore_original(in_folder(dir, name), *undo, copy); !s.ok()) return s;
     out.restored[name] = copy;
+    if (restored) restored(record.original_size);
   }
   out.folder.read_from = out.restored;
   return out;

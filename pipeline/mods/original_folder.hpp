@@ -6,6 +6,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,6 +37,8 @@ struct OriginalFolder {
 
 // Restores each archive `state` records into a work folder of its own, DIR/.anvilrt/mods/work-<random>. Errors name the
 // archive or the undo file.
-absl::StatusOr<OriginalFolder> open_original_folder(const std::string& dir, const ModState& state);
+// `restored`, when given, hears each archive's original size once it is restored.
+absl::StatusOr<OriginalFolder> open_original_folder(const std::string& dir, const ModState& state,
+                                                    const std::function<void(u64)>& restored = {});
 
 }  // namespace anvil::mods

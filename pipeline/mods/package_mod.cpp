@@ -149,6 +149,7 @@ absl::StatusOr<LoadedMod> package_mod(const ModPackage& package, folder::FolderL
   for (const PackagedArchive& a : package.archives)
     if (auto s = add_archive(package, a, originals, mod); !s.ok()) return s;
   mod.text = patch::mod_text(doc);
+  mod.digest = package.digest;
   return mod;
 }
 
