@@ -34,37 +34,42 @@ absl::Status prepare_out_dir(const std::string& dir, const std::string& out) {
   return absl::OkStatus();
 }
 
+// The transaction that writes the patched folder: in DIR itself (opened for a change, its lock taken), or in
+// OUTDIR, made or checked, then opened for a change through the same door.
+absl::StatusOr<FolderTransaction> begin_writing(const FolderPatchRequest& request, GameFolder& folder,
+                                                FolderPatchRun& run) {
+  if (request.out_dir.empty()) return FolderTransaction::begin(folder.dir, folder.take_lock(), request.intent);
+  if (auto s = prepare_out_dir(request.dir, request.out_dir); !s.ok()) return s;
+  auto out = open_game_folder(request.out_dir, {.use = FolderUse::change, .archives_required = false});
+  if (!out.ok()) return out.status();
+  if (!out->recovered.empty()) run.recovered.push_back(out->recovered);
+  return FolderTransaction::begin(out->dir, out->take_lock(), request.intent);
+}
+
 }  // namespace
 
 FolderPatchRun patch_folder(const FolderPatchRequest& request, std::string_view patch_json) {
   FolderPatchRun run;
   const bool in_place = request.out_dir.empty();
-  std::optional<FolderTransaction> txn;
   // In place, the lock is taken before anything is read: a second process waits, then reads what the
-  // first wrote.
+  // first wrote. A folder that is not a game folder is refused before anything (the lock's folder) is made
+  // in it.
+  auto folder =
+      open_game_folder(request.dir, {.use = in_place && !request.dry_run ? FolderUse::change : FolderUse::read});
+  if (!folder.ok()) {
+    run.status = folder.status();
+    return run;
+  }
+  if (!folder->recovered.empty()) run.recovered.push_back(folder->recovered);
+  std::optional<FolderTransaction> txn;
   if (!request.dry_run) {
-    // A folder that is not a game folder is refused before anything (the lock's folder) is made in it.
-    if (auto listed = open_game_folder(request.dir); !listed.ok()) {
-      run.status = listed.status();
-      return run;
-    } else {
-      run.recovered = std::move(listed->recovered);
-    }
-    if (!in_place)
-      if (run.status = prepare_out_dir(request.dir, request.out_dir); !run.status.ok()) return run;
-    auto begun = FolderTransaction::begin(in_place ? request.dir : request.out_dir, request.intent, &run.recovered);
+    auto begun = begin_writing(request, *folder, run);
     if (!begun.ok()) {
       run.status = begun.status();
       return run;
     }
     txn.emplace(std::move(*begun));
   }
-  auto folder = open_game_folder(request.dir);
-  if (!folder.ok()) {
-    run.status = folder.status();
-    return run;
-  }
-  run.recovered.insert(run.recovered.end(), folder->recovered.begin(), folder->recovered.end());
   run.archives = folder->archives;
   std::optional<FolderLevels> levels(std::in_place, std::move(*folder), request.options);
   patch::PatchOptions options;

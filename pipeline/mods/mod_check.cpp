@@ -196,13 +196,16 @@ absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector
     if (!mod.ok()) return mod.status();
     mods.push_back(std::move(*mod));
   }
-  auto state = load_state(dir);
-  if (!state.ok()) return state.status();
+  // Opened (an interrupted transaction finished) before the state is read: the state is the folder's.
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
+  std::string recovered = game->recovered;
+  auto state = load_state(dir);
+  if (!state.ok()) return state.status();
   folder::FolderLevels levels(std::move(*game));
   auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
+  analysis->report.recovered = std::move(recovered);
   return std::move(analysis->report);
 }
 

@@ -64,9 +64,10 @@ absl::StatusOr<std::map<std::string, std::string>> restore_originals(const std::
 }  // namespace
 
 absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::vector<std::string>& names) {
-  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
-  auto txn = folder::FolderTransaction::begin(dir, "mod uninstall " + absl::StrJoin(names, " "), &report.recovered);
+  auto game = open_for_change(dir, report);
+  if (!game.ok()) return game.status();
+  auto txn = folder::FolderTransaction::begin(dir, game->take_lock(), "mod uninstall " + absl::StrJoin(names, " "));
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
@@ -90,8 +91,6 @@ absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::ve
   auto mods = staying_mods(dir, *state, removed);
   if (!mods.ok()) return mods.status();
   // The folder as the mods that stay see it: the restored archives, and the others as they are.
-  auto game = folder::open_game_folder(dir);
-  if (!game.ok()) return game.status();
   game->read_from = restored;
   // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
   std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
