@@ -6,9 +6,11 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,25 +55,13 @@ absl::Status read_made_for(std::string_view path, const Value& value, ModDocumen
   return absl::OkStatus();
 }
 
-absl::Status read_mod_object(std::string_view path, const Value& root, ModDocument& mod) {
-  static constexpr const char* kKnown[] = {"anvilrt_mod", "name", "version",  "author",
-                                           "description", "game", "made_for", "patch"};
-  for (auto it = root.MemberBegin(); it != root.MemberEnd(); ++it) {
-    const std::string_view member(it->name.GetString(), it->name.GetStringLength());
-    if (std::find(std::begin(kKnown), std::end(kKnown), member) == std::end(kKnown))
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "%s: unknown member '%s' (a mod has anvilrt_mod, name, version, author, description, game, made_for, "
-          "patch)",
-          std::string(path), absl::CHexEscape(std::string(member))));
+// The members that describe a mod, each optional here: name, version, author, description, game, made_for.
+absl::Status read_description(std::string_view path, const Value& root, ModDocument& mod) {
+  if (auto it = root.FindMember("name"); it != root.MemberEnd()) {
+    if (!it->value.IsString()) return member_error(path, "name", "must be a string");
+    mod.name.assign(it->value.GetString(), it->value.GetStringLength());
+    if (auto bad = bad_mod_name(mod.name)) return member_error(path, "name", *bad);
   }
-  for (const char* required : {"anvilrt_mod", "name", "patch"})
-    if (!root.HasMember(required)) return member_error(path, required, "missing (required)");
-  const Value& version = root["anvilrt_mod"];
-  if (!version.IsInt() || version.GetInt() != kModDocumentVersion)
-    return member_error(path, "anvilrt_mod", absl::StrFormat("must be %d", kModDocumentVersion));
-  if (!root["name"].IsString()) return member_error(path, "name", "must be a string");
-  mod.name.assign(root["name"].GetString(), root["name"].GetStringLength());
-  if (auto bad = bad_mod_name(mod.name)) return member_error(path, "name", *bad);
   for (auto [member, out] : {std::pair{"version", &mod.version}, std::pair{"author", &mod.author},
                              std::pair{"description", &mod.description}})
     if (auto s = read_string(path, root, member, *out); !s.ok()) return s;
@@ -83,6 +73,33 @@ absl::Status read_mod_object(std::string_view path, const Value& root, ModDocume
   if (auto it = root.FindMember("made_for"); it != root.MemberEnd())
     if (auto s = read_made_for(path, it->value, mod); !s.ok()) return s;
   return absl::OkStatus();
+}
+
+// The first member of `root` that `known` does not list, refused with `what` ("a mod has ...").
+absl::Status unknown_member(std::string_view path, const Value& root, std::span<const char* const> known,
+                            std::string_view what) {
+  for (auto it = root.MemberBegin(); it != root.MemberEnd(); ++it) {
+    const std::string_view member(it->name.GetString(), it->name.GetStringLength());
+    if (std::find(known.begin(), known.end(), member) == known.end())
+      return absl::InvalidArgumentError(absl::StrFormat("%s: unknown member '%s' (%s)", std::string(path),
+                                                        absl::CHexEscape(std::string(member)), std::string(what)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status read_mod_object(std::string_view path, const Value& root, ModDocument& mod) {
+  static constexpr const char* kKnown[] = {"anvilrt_mod", "name", "version",  "author",
+                                           "description", "game", "made_for", "patch"};
+  if (auto s = unknown_member(path, root, kKnown,
+                              "a mod has anvilrt_mod, name, version, author, description, game, made_for, patch");
+      !s.ok())
+    return s;
+  for (const char* required : {"anvilrt_mod", "name", "patch"})
+    if (!root.HasMember(required)) return member_error(path, required, "missing (required)");
+  const Value& version = root["anvilrt_mod"];
+  if (!version.IsInt() || version.GetInt() != kModDocumentVersion)
+    return member_error(path, "anvilrt_mod", absl::StrFormat("must be %d", kModDocumentVersion));
+  return read_description(path, root, mod);
 }
 
 }  // namespace
@@ -147,6 +164,25 @@ absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view te
   }
   if (auto error = check_patch_shape(mod.patch))
     return absl::InvalidArgumentError(absl::StrFormat("%s: member 'patch': %s", std::string(path), error->message()));
+  return mod;
+}
+
+absl::StatusOr<ModDocument> parse_mod_description(std::string_view path, std::string_view text) {
+  static constexpr const char* kKnown[] = {"name", "version", "author", "description", "game", "made_for"};
+  rapidjson::Document root;
+  if (auto error = parse_patch_text(text, root))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: %s", std::string(path), error->message()));
+  if (!root.IsObject())
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s: must be a JSON object of name, version, author, description, game, made_for", std::string(path)));
+  if (auto twice = member_given_twice(root))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: member \"%s\" given twice in one object", std::string(path), absl::CHexEscape(*twice)));
+  ModDocument mod;
+  if (auto s = unknown_member(path, root, kKnown, "it may have name, version, author, description, game, made_for");
+      !s.ok())
+    return s;
+  if (auto s = read_description(path, root, mod); !s.ok()) return s;
   return mod;
 }
 

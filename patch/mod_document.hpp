@@ -36,6 +36,12 @@ struct ModDocument {
 // a bare patch). Errors: "PATH: member 'x': …", "PATH: unknown member 'x'", "PATH: not JSON: …".
 absl::StatusOr<ModDocument> parse_mod(std::string_view path, std::string_view text);
 
+// A mod's description without operations, as a mod package's anvilrt-mod.json holds it (docs/mods.md, Mod
+// packages): a JSON object of name, version, author, description, game and made_for, each optional and read
+// as in a mod object; any other member is refused, naming it. The result has no operations, and an empty
+// name when none is given.
+absl::StatusOr<ModDocument> parse_mod_description(std::string_view path, std::string_view text);
+
 // A mod name is what a file name may carry on every system: 1 to 64 of [A-Za-z0-9._-], not starting with
 // '.'. The reason it is not, or nothing.
 std::optional<std::string> bad_mod_name(std::string_view name);
