@@ -91,16 +91,12 @@ constexpr Sub kSubs[] = {
      true, false, false},
 };
 
-void print_lines(const std::vector<std::string>& lines) {
-  for (const std::string& line : lines) std::cout << line << "\n";
-}
-
 int write_report(const absl::StatusOr<mods::WriteReport>& report, const Common& common) {
   if (!report.ok()) {
     error(std::string(report.status().message()));
     return kBadInput;
   }
-  for (const std::string& line : report->recovered) std::cerr << "anvilrt: recovered: " << line << "\n";
+  for (const std::string& line : report->recovered) std::cerr << "anvilrt: " << line << "\n";
   if (report->refused) {
     std::cout << report->check.text();
     error(report->refusal);
@@ -212,6 +208,7 @@ int run_mod(int argc, char** argv) {
       error(std::string(report.status().message()));
       return kBadInput;
     }
+    if (!report->recovered.empty()) std::cerr << "anvilrt: " << report->recovered << "\n";
     std::cout << (json ? report->json() : report->text());
     return name == "check" && report->failing() ? kDiffers : kOk;
   }
@@ -233,7 +230,7 @@ int run_mod(int argc, char** argv) {
     error(std::string(done.status().message()));
     return kBadInput;
   }
-  print_lines(done->empty() ? std::vector<std::string>{dir + ": nothing to recover"} : *done);
+  std::cout << (done->empty() ? dir + ": nothing to recover" : *done) << "\n";
   return kOk;
 }
 

@@ -59,7 +59,7 @@ int run_serve(int argc, char** argv) {
       error(std::string(listed.status().message()));
       return kBadInput;
     }
-    for (const std::string& line : listed->recovered) std::cerr << "anvilrt: " << line << "\n";
+    if (!listed->recovered.empty()) std::cerr << "anvilrt: " << listed->recovered << "\n";
     game_folder = std::move(*listed);
     input.folder = &*game_folder;
     if (game_option != "auto") input.folder_options.game = parse_game(game_option);

@@ -75,7 +75,7 @@ int run_stats(int argc, char** argv) {
   if (!check_game_option(game_option)) return kBadInput;
   PathErrors path_errors;
   std::vector<OpenedInput> opened;
-  for (const WalkedFile& file : collect_files(paths, vm.count("all") > 0, path_errors))
+  for (const WalkedFile& file : collect_files(open_folders(paths, path_errors), vm.count("all") > 0, path_errors))
     opened.push_back(open_path(file, {.game = game_option}, common));
   const std::vector<stats::StatsInput> inputs = stats_inputs_of(opened);
   ProgressBar bar("stats", common.quiet);

@@ -164,7 +164,7 @@ int run_verify(int argc, char** argv) {
   const bool recompress = vm.count("recompress") > 0;
   PathErrors path_errors;
   std::vector<OpenedInput> opened;
-  for (const WalkedFile& file : collect_files(paths, vm.count("all") > 0, path_errors))
+  for (const WalkedFile& file : collect_files(open_folders(paths, path_errors), vm.count("all") > 0, path_errors))
     opened.push_back(open_path(file, {.game = game_option}, common));
   const std::vector<VerifyInput> inputs = verify_inputs_of(opened);
   ProgressBar bar("verify", common.quiet);

@@ -21,6 +21,7 @@
 #include "model/parallel.hpp"
 #include "patch/mod_document.hpp"
 #include "pipeline/folder_transaction.hpp"
+#include "pipeline/game_folder.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
@@ -352,20 +353,29 @@ std::span<const char* const> level_extensions() {
   return kExtensions;
 }
 
+std::vector<std::string> open_folders(const std::vector<std::string>& paths, PathErrors& errors) {
+  std::vector<std::string> opened;
+  for (const std::string& path : paths) {
+    if (path != "-" && folder::is_folder(path)) {
+      auto door = folder::open_game_folder(path, {.archives_required = false});
+      if (!door.ok()) {
+        errors.failed(path, door.status());
+        continue;
+      }
+      if (!door->recovered.empty()) std::cerr << "anvilrt: " << door->recovered << "\n";
+    }
+    opened.push_back(path);
+  }
+  return opened;
+}
+
 std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, bool all, PathErrors& errors) {
   namespace fs = std::filesystem;
   std::vector<WalkedFile> files;
   for (const std::string& path : paths) {
     std::error_code ec;
     if (fs::is_directory(platform::path_of(path), ec)) {
-      // A game folder's interrupted transaction is finished or rolled back before its archives are read
-      // (pipeline/folder_transaction.hpp); anvilrt's own files in it are not level data.
-      auto recovered = folder::recover_if_interrupted(path);
-      if (!recovered.ok()) {
-        errors.failed(path, recovered.status());
-        continue;
-      }
-      for (const std::string& line : *recovered) std::cerr << "anvilrt: " << line << "\n";
+      // anvilrt's own files in a game folder are not level data.
       std::vector<WalkedFile> found;
       for (auto it = fs::recursive_directory_iterator(platform::path_of(path), ec);
            !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {

@@ -139,6 +139,10 @@ struct WalkedFile {
   std::string path;
   bool sure = true;
 };
+// The paths, each folder among them opened through the one door (folder::open_game_folder), which
+// finishes or rolls back an interrupted transaction there (its line said on stderr) before collect_files
+// lists it; a folder that does not open is reported through `errors` and left out.
+std::vector<std::string> open_folders(const std::vector<std::string>& paths, PathErrors& errors);
 // Every regular file under the given paths (folders recursively, in sorted order); missing paths are
 // reported through `errors`.
 std::vector<WalkedFile> collect_files(const std::vector<std::string>& paths, bool all, PathErrors& errors);

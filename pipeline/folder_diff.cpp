@@ -52,8 +52,8 @@ absl::StatusOr<FolderDiff> diff_folders(const std::string& dir_a, const std::str
   auto b = open_game_folder(dir_b);
   if (!b.ok()) return b.status();
   FolderDiff diff;
-  diff.recovered = a->recovered;
-  diff.recovered.insert(diff.recovered.end(), b->recovered.begin(), b->recovered.end());
+  for (const GameFolder* opened : {&*a, &*b})
+    if (!opened->recovered.empty()) diff.recovered.push_back(opened->recovered);
   for (const std::string& name : a->archives)
     if (!b->find(name)) diff.only_in_a.push_back(name);
   for (const std::string& name : b->archives)

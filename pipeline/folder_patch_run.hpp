@@ -1,7 +1,9 @@
-// `anvilrt patch DIR PATCH` as one library call (cli/cmd_patch.cpp parses and prints): the folder locked
-// and recovered, the patch applied to its archives (pipeline/folder_patch.hpp), and the edited archives
-// written as one transaction (pipeline/folder_transaction.hpp) -- in DIR itself, or into a new folder
-// OUTDIR holding every archive (the unchanged ones copied).
+// `anvilrt patch DIR PATCH` as one library call (cli/cmd_patch.cpp parses and prints): the folder opened
+// through its door (pipeline/game_folder.hpp: locked and recovered), the patch applied to its archives
+// (pipeline/folder_patch.hpp), and the edited archives written as one transaction
+// (pipeline/folder_transaction.hpp) -- in DIR itself, or into a new folder OUTDIR holding every archive
+// (the unchanged ones copied), made under a name of its own beside OUTDIR and put at OUTDIR's name in one
+// rename (platform/folder_at_name.hpp): a link put at that name is never written through.
 #pragma once
 
 #include <absl/status/status.h>
@@ -23,7 +25,7 @@ struct FolderPatchRequest {
 };
 
 struct FolderPatchRun {
-  std::vector<std::string> recovered;  // what was finished or rolled back first, one line each
+  std::vector<std::string> recovered;  // what opening DIR finished or rolled back first (one line)
   std::vector<std::string> archives;   // DIR's archives
   FolderPatchOutcome outcome;          // its error: the patch's (exit code in it)
   absl::Status status;                 // not ok: the folder, an archive or the output failed (one line)

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "model/counted.hpp"
 #include "pipeline/folder_journal.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "platform/durable_file.hpp"
@@ -114,26 +115,29 @@ absl::StatusOr<std::string> read_text(const std::string& path) {
 
 }  // namespace
 
-// Recovery with DIR's lock held.
-absl::Status recover_locked(const std::string& dir, std::vector<std::string>* done) {
+absl::StatusOr<std::string> recover_locked(const std::string& dir, const platform::FileLock& held) {
+  if (!held.held()) return absl::FailedPreconditionError(absl::StrCat(dir, ": recovery needs the folder's lock"));
   std::error_code ec;
   const std::string path = journal::journal_path(dir);
+  std::string line;
   if (fs::exists(fs::symlink_status(path, ec))) {
     auto text = read_text(path);
     if (!text.ok()) return text.status();
     auto j = journal::parse(*text, path);
     if (!j.ok()) return j.status();
-    if (done)
-      done->push_back(
-          absl::StrFormat("%s: finishing the interrupted \"%s\" (its journal was in place)", dir, j->intent));
-    if (auto s = journal::roll_forward(dir, *j, false, done); !s.ok()) return s;
+    std::vector<std::string> done;
+    if (auto s = journal::roll_forward(dir, *j, false, &done); !s.ok()) return s;
+    line = absl::StrFormat("%s: finished the interrupted \"%s\" (its journal was in place; %s)", dir, j->intent,
+                           done.empty() ? std::string("every file was in place already")
+                                        : counted(done.size(), "file") + " put in place or removed");
   }
-  std::size_t before = done ? done->size() : 0;
-  if (auto s = journal::roll_back(dir, done); !s.ok()) return s;
-  if (done && done->size() > before)
-    done->insert(done->begin() + static_cast<std::ptrdiff_t>(before),
-                 absl::StrFormat("%s: rolling back an interrupted change (it had not reached its journal)", dir));
-  return absl::OkStatus();
+  // Temporaries without a journal (or left beside a finished one): an unfinished change, removed.
+  std::vector<std::string> removed;
+  if (auto s = journal::roll_back(dir, &removed); !s.ok()) return s;
+  if (line.empty() && !removed.empty())
+    line = absl::StrFormat("%s: rolled back an interrupted change (it had not reached its journal; %s removed)", dir,
+                           counted(removed.size(), "unfinished file"));
+  return line;
 }
 
 bool interrupted(const std::string& dir) {

@@ -18,8 +18,6 @@ namespace anvil::folder {
 
 namespace fs = std::filesystem;
 
-absl::Status recover_locked(const std::string& dir, std::vector<std::string>* done);  // folder_recovery.cpp
-
 namespace {
 
 std::chrono::milliseconds lock_wait() {
@@ -27,24 +25,6 @@ std::chrono::milliseconds lock_wait() {
   long ms = 0;
   if (text != nullptr && absl::SimpleAtoi(text, &ms) && ms >= 0) return std::chrono::milliseconds(ms);
   return std::chrono::seconds(10);
-}
-
-// DIR's lock, its state folder made first.
-absl::StatusOr<platform::FileLock> lock_folder(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    return absl::NotFoundError(absl::StrCat(dir, fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
-  fs::create_directory(fs::path(dir) / kStateFolder, ec);
-  if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot make ", kStateFolder, "/: ", ec.message()));
-  const std::chrono::milliseconds wait = lock_wait();
-  auto lock = platform::FileLock::acquire(journal::lock_path(dir), wait);
-  if (lock.ok()) return lock;
-  if (absl::IsDeadlineExceeded(lock.status()))
-    return absl::UnavailableError(absl::StrFormat(
-        "%s: another anvilrt process is changing this folder (its lock %s was held for %d ms): try again when "
-        "it is done",
-        dir, journal::lock_path(dir), wait.count()));
-  return absl::Status(lock.status().code(), absl::StrCat(journal::lock_path(dir), ": ", lock.status().message()));
 }
 
 // A name staged must be a file of DIR (or under DIR/.anvilrt/), said as a relative path that stays inside.
@@ -62,27 +42,31 @@ absl::Status check_relative(const std::string& dir, const std::string& relative)
 
 }  // namespace
 
-absl::StatusOr<FolderTransaction> FolderTransaction::begin(const std::string& dir, std::string intent,
-                                                           std::vector<std::string>* recovered) {
-  auto lock = lock_folder(dir);
-  if (!lock.ok()) return lock.status();
-  if (auto s = recover_locked(dir, recovered); !s.ok()) return s;
+absl::StatusOr<platform::FileLock> lock_folder(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return absl::NotFoundError(absl::StrCat(dir, fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
+  fs::create_directory(fs::path(dir) / kStateFolder, ec);
+  if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot make ", kStateFolder, "/: ", ec.message()));
+  const std::chrono::milliseconds wait = lock_wait();
+  auto lock = platform::FileLock::acquire(journal::lock_path(dir), wait);
+  if (lock.ok()) return lock;
+  if (absl::IsDeadlineExceeded(lock.status()))
+    return absl::UnavailableError(absl::StrFormat(
+        "%s: another anvilrt process is changing this folder (its lock %s was held for %d ms): try again when "
+        "it is done",
+        dir, journal::lock_path(dir), wait.count()));
+  return absl::Status(lock.status().code(), absl::StrCat(journal::lock_path(dir), ": ", lock.status().message()));
+}
+
+absl::StatusOr<FolderTransaction> FolderTransaction::begin(const std::string& dir, platform::FileLock lock,
+                                                           std::string intent) {
+  if (!lock.held())
+    return absl::FailedPreconditionError(
+        absl::StrCat(dir, ": a transaction begins in a folder opened for a change, under its lock"));
   for (char& c : intent)
     if (c == '\n' || c == '\r') c = ' ';
-  return FolderTransaction(dir, std::move(intent), std::move(*lock));
-}
-
-absl::StatusOr<std::vector<std::string>> recover_folder(const std::string& dir) {
-  auto lock = lock_folder(dir);
-  if (!lock.ok()) return lock.status();
-  std::vector<std::string> done;
-  if (auto s = recover_locked(dir, &done); !s.ok()) return s;
-  return done;
-}
-
-absl::StatusOr<std::vector<std::string>> recover_if_interrupted(const std::string& dir) {
-  if (!interrupted(dir)) return std::vector<std::string>{};
-  return recover_folder(dir);
+  return FolderTransaction(dir, std::move(intent), std::move(lock));
 }
 
 FolderTransaction& FolderTransaction::operator=(FolderTransaction&& other) noexcept {

@@ -38,11 +38,11 @@ inline constexpr const char* kStateFolder = ".anvilrt";
 
 class FolderTransaction {
  public:
-  // Takes DIR's lock, first finishes or rolls back an interrupted transaction (each thing done appended to
-  // *recovered as one line for the command to print), then starts a transaction named by `intent` (one
-  // line, written into the journal: "patch mod.json"). Errors are one line naming DIR.
-  static absl::StatusOr<FolderTransaction> begin(const std::string& dir, std::string intent,
-                                                 std::vector<std::string>* recovered);
+  // Starts a transaction named by `intent` (one line, written into the journal: "patch mod.json") in DIR,
+  // whose lock `lock` is (lock_folder): the folder was opened for a change by the one door
+  // (folder::open_game_folder, FolderUse::change), which finished or rolled back what an interrupted
+  // transaction left before. A lock not held is refused (one line naming DIR).
+  static absl::StatusOr<FolderTransaction> begin(const std::string& dir, platform::FileLock lock, std::string intent);
   FolderTransaction(FolderTransaction&& other) noexcept { *this = std::move(other); }
   FolderTransaction& operator=(FolderTransaction&& other) noexcept;
   FolderTransaction(const FolderTransaction&) = delete;
@@ -92,10 +92,13 @@ class FolderTransaction {
 
 // Whether DIR holds what an interrupted transaction left (a journal, or temporaries): cheap, no lock.
 bool interrupted(const std::string& dir);
-// Takes DIR's lock and finishes or rolls back an interrupted transaction; one line per thing done (none
-// when nothing was interrupted). `anvilrt mod recover DIR`.
-absl::StatusOr<std::vector<std::string>> recover_folder(const std::string& dir);
-// recover_folder() when interrupted(dir), else nothing: what every command that opens DIR does first.
-absl::StatusOr<std::vector<std::string>> recover_if_interrupted(const std::string& dir);
+// DIR's lock, its state folder DIR/.anvilrt/ made first; waits for another holder as above. Errors are one
+// line naming DIR.
+absl::StatusOr<platform::FileLock> lock_folder(const std::string& dir);
+// With DIR's lock held (`held`): finishes an interrupted transaction whose journal is in place, or rolls
+// back one that had not reached it. Returns the one line saying which ("DIR: finished the interrupted
+// ..." / "DIR: rolled back ..."), empty when nothing was interrupted. Its one caller is the door that opens
+// a folder (pipeline/game_folder.hpp, open_game_folder): no command recovers but by opening the folder.
+absl::StatusOr<std::string> recover_locked(const std::string& dir, const platform::FileLock& held);
 
 }  // namespace anvil::folder

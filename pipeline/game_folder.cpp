@@ -10,6 +10,7 @@
 #include "patch/json_util.hpp"
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
+#include "platform/paths.hpp"
 #include "reader/forge/archive_game.hpp"
 #include "reader/forge/archive_reader.hpp"
 #include "reader/forge/variant_resolver.hpp"
@@ -32,21 +33,35 @@ std::optional<std::size_t> GameFolder::find(std::string_view name) const {
 
 bool is_folder(const std::string& path) {
   std::error_code ec;
-  return fs::is_directory(path, ec);
+  return fs::is_directory(platform::path_of(path), ec);
 }
 
 std::string archive_pointer(std::string_view name) { return "/archives/" + patch::escape_segment(name); }
 
-absl::StatusOr<GameFolder> open_game_folder(const std::string& dir) {
+absl::StatusOr<GameFolder> open_game_folder(const std::string& dir, FolderOpening how) {
   GameFolder folder;
   folder.dir = dir;
-  auto recovered = recover_if_interrupted(dir);
-  if (!recovered.ok()) return recovered.status();
-  folder.recovered = std::move(*recovered);
-  // Listed after the recovery (a missing folder has nothing to recover), which may have put an archive back.
+  if (!is_folder(dir)) return list_archives(dir).status();  // its one line: no such folder, not a folder
+  const bool change = how.use == FolderUse::change;
+  if (change && how.archives_required)
+    if (auto s = check_game_folder(dir); !s.ok()) return s;
+  // A reader takes the lock only when a transaction was left (or is under way): it makes nothing in a
+  // folder no transaction ever touched, and readers do not wait for each other.
+  if (change || interrupted(dir)) {
+    auto lock = lock_folder(dir);
+    if (!lock.ok()) return lock.status();
+    auto recovered = recover_locked(dir, *lock);
+    if (!recovered.ok()) return recovered.status();
+    folder.recovered = std::move(*recovered);
+    if (change) folder.lock = std::make_shared<platform::FileLock>(std::move(*lock));
+  }
+  // Listed after the recovery, which may have put an archive back.
   auto archives = list_archives(dir);
-  if (!archives.ok()) return archives.status();
-  folder.archives = std::move(*archives);
+  if (archives.ok()) {
+    folder.archives = std::move(*archives);
+  } else if (how.archives_required || !absl::IsNotFound(archives.status())) {
+    return archives.status();
+  }
   return folder;
 }
 

@@ -21,17 +21,34 @@
 #include "model/object.hpp"
 #include "patch/archive_keys.hpp"
 #include "pipeline/folder_key_cache.hpp"
+#include "platform/file_lock.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/input_file.hpp"
 
 namespace anvil::folder {
 
+// How a command uses the folder it opens.
+enum class FolderUse {
+  read,    // the lock is taken only to finish or roll back an interrupted transaction, then let go
+  change,  // the lock is kept (GameFolder::lock) for the command's transaction (FolderTransaction::begin)
+};
+
+struct FolderOpening {
+  FolderUse use = FolderUse::read;
+  // Whether a folder without a `.forge` archive is an error (a game folder's commands), or opened with
+  // none listed (a folder `verify` and `stats` walk, the new folder `patch DIR -o OUT` writes).
+  bool archives_required = true;
+};
+
 struct GameFolder {
   std::string dir;
   std::vector<std::string> archives;  // file names, sorted
   // What opening the folder finished or rolled back of an interrupted transaction
-  // (pipeline/folder_transaction.hpp), one line each, for the command to print on stderr.
-  std::vector<std::string> recovered;
+  // (pipeline/folder_transaction.hpp): one line for the command to print on stderr, empty when nothing was.
+  std::string recovered;
+  // FolderUse::change: DIR's lock, held until FolderTransaction::begin takes it (take_lock()) or the last
+  // copy of this value goes.
+  std::shared_ptr<platform::FileLock> lock;
   // Archives read from another file than DIR/NAME, by name: `mod uninstall` sees the folder with the
   // archives mods changed restored to their original bytes, in copies of its own.
   std::map<std::string, std::string> read_from;
@@ -39,11 +56,18 @@ struct GameFolder {
   // DIR/archives[i], or the file it is read from.
   std::string path(std::size_t i) const;
   std::optional<std::size_t> find(std::string_view name) const;
+  // The lock, for FolderTransaction::begin; none (not held) when the folder was opened to read.
+  platform::FileLock take_lock() { return lock ? std::move(*lock) : platform::FileLock(); }
 };
 
-// Lists DIR's archives, after finishing or rolling back an interrupted transaction there. Errors are one
-// line naming DIR (no such folder, not a folder, no `.forge` archive in it).
-absl::StatusOr<GameFolder> open_game_folder(const std::string& dir);
+// The one door of a folder (docs/game-folders.md, Transactions): every command that reads or writes a
+// folder opens it here, and nothing else finishes an interrupted transaction. Finishes or rolls back what
+// an interrupted transaction left in DIR (under DIR's lock: a reader that finds a transaction under way
+// waits for it to end), says so in `recovered`, and lists DIR's archives. With FolderUse::change the lock
+// is taken whatever DIR holds, and kept; a folder that is no game folder is refused before anything is made
+// in it (check_game_folder). Errors are one line naming DIR (no such folder, not a folder, no `.forge`
+// archive in it, the lock or the recovery failed).
+absl::StatusOr<GameFolder> open_game_folder(const std::string& dir, FolderOpening how = {});
 
 // Whether `path` names a folder (which commands then read as a game folder).
 bool is_folder(const std::string& path);

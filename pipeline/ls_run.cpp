@@ -22,7 +22,7 @@ ArchivePaths archive_paths(const std::vector<std::string>& named) {
       out.folders_failed = true;
       continue;
     }
-    out.said.insert(out.said.end(), opened->recovered.begin(), opened->recovered.end());
+    if (!opened->recovered.empty()) out.said.push_back(opened->recovered);
     for (std::size_t i = 0; i < opened->archives.size(); ++i) out.paths.push_back(opened->path(i));
   }
   return out;

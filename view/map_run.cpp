@@ -14,7 +14,7 @@ absl::Status with_folder_input(const MapTarget& target, std::vector<std::string>
                                const std::function<absl::Status(const MapInput&)>& use) {
   auto opened = folder::open_game_folder(target.folder);
   if (!opened.ok()) return opened.status();
-  recovered = opened->recovered;
+  if (!opened->recovered.empty()) recovered.push_back(opened->recovered);
   folder::FolderLevels levels(std::move(*opened), target.folder_options);
   auto set = FolderLevelSet::open(levels);
   if (!set.ok()) return set.status();

@@ -274,16 +274,19 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
 absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths) {
   auto given = read_given_mods(mod_paths);
   if (!given.ok()) return given.status();
+  // Opened (an interrupted transaction finished) before the state is read: the state is the folder's.
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  std::string recovered = game->recovered;
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
   auto loaded = resolve_given_mods(std::move(*given), &dir, &*state);
   if (!loaded.ok()) return loaded.status();
   const std::vector<LoadedMod>& mods = *loaded;
-  auto game = folder::open_game_folder(dir);
-  if (!game.ok()) return game.status();
   folder::FolderLevels levels(std::move(*game));
   auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
+  analysis->report.recovered = std::move(recovered);
   return std::move(analysis->report);
 }
 

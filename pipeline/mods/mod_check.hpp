@@ -48,6 +48,8 @@ struct CheckReport {
   std::vector<ModReport> mods;  // the installed ones, then those given, in load order
   std::vector<Conflict> conflicts;
   std::vector<std::string> changed_archives;  // changed behind anvilrt's back since it last wrote them
+  // What opening the folder finished or rolled back first (folder::open_game_folder): one line for stderr.
+  std::string recovered;
 
   bool failing() const;
   std::string text() const;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/progress.hpp"
+#include "pipeline/game_folder.hpp"
 #include "pipeline/mods/mod_check.hpp"
 
 namespace anvil::mods {
@@ -17,7 +18,7 @@ namespace anvil::mods {
 // What a writing command did or why it refused. A refusal (`refused`) is the user's to settle (failing
 // operations, conflicts): exit 1 with the report; an error (the StatusOr) is bad input: exit 2.
 struct WriteReport {
-  std::vector<std::string> recovered;  // what finishing an interrupted transaction did first
+  std::vector<std::string> recovered;  // what opening the folder finished or rolled back first (one line)
   CheckReport check;                   // install: the analysis
   std::vector<std::string> notes;      // overrides, warnings, what was written
   bool refused = false;
@@ -41,7 +42,12 @@ struct MergeOptions {
 };
 absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths, const std::string& out,
                                        const MergeOptions& options = {});
-// Finishes or rolls back an interrupted transaction; one line per thing done.
-absl::StatusOr<std::vector<std::string>> recover(const std::string& dir);
+// Opens DIR through the one door (folder::open_game_folder), which finishes or rolls back an interrupted
+// transaction: the line saying which, empty when nothing was interrupted.
+absl::StatusOr<std::string> recover(const std::string& dir);
+// DIR opened for a change (its lock held), what the opening finished or rolled back noted in `report`:
+// the first step of every command that writes into DIR.
+absl::StatusOr<folder::GameFolder> open_for_change(const std::string& dir, WriteReport& report,
+                                                   bool archives_required = true);
 
 }  // namespace anvil::mods

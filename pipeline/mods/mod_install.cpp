@@ -36,6 +36,13 @@ std::string intent(const char* command, const std::vector<std::string>& words) {
 
 }  // namespace
 
+absl::StatusOr<folder::GameFolder> open_for_change(const std::string& dir, WriteReport& report,
+                                                   bool archives_required) {
+  auto game = folder::open_game_folder(dir, {.use = folder::FolderUse::change, .archives_required = archives_required});
+  if (game.ok() && !game->recovered.empty()) report.recovered.push_back(game->recovered);
+  return game;
+}
+
 absl::Status prepare_state_folders(const std::string& dir) {
   std::error_code ec;
   for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo", ".anvilrt/mods/data"}) {
@@ -49,9 +56,10 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                                          bool allow_overrides, const ProgressFn& progress) {
   auto given = read_given_mods(mod_paths);
   if (!given.ok()) return given.status();
-  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
-  auto txn = folder::FolderTransaction::begin(dir, intent("install", mod_paths), &report.recovered);
+  auto game = open_for_change(dir, report);
+  if (!game.ok()) return game.status();
+  auto txn = folder::FolderTransaction::begin(dir, game->take_lock(), intent("install", mod_paths));
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
@@ -59,8 +67,6 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
   if (!resolved.ok()) return resolved.status();
   const std::vector<LoadedMod>& mods = *resolved;
   if (auto s = check_names(*state, mods); !s.ok()) return s;
-  auto game = folder::open_game_folder(dir);
-  if (!game.ok()) return game.status();
   // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
   std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
   folder::FolderLevels& levels = *folder_open;
@@ -132,9 +138,10 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
 }
 
 absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::string& archive) {
-  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
-  auto txn = folder::FolderTransaction::begin(dir, intent("forget", {archive}), &report.recovered);
+  auto game = open_for_change(dir, report, false);
+  if (!game.ok()) return game.status();
+  auto txn = folder::FolderTransaction::begin(dir, game->take_lock(), intent("forget", {archive}));
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();

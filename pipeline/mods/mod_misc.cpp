@@ -9,19 +9,21 @@
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/given_mods.hpp"
+#include "pipeline/game_folder.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 #include "platform/replace_file.hpp"
 
 namespace anvil::mods {
 
 absl::StatusOr<CheckReport> list_mods(const std::string& dir) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    return absl::InvalidArgumentError(absl::StrFormat("%s: not a folder", dir));
+  // Opened (an interrupted transaction finished) before the state is read: the state is the folder's.
+  auto opened = folder::open_game_folder(dir, {.archives_required = false});
+  if (!opened.ok()) return opened.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
   CheckReport report;
   report.dir = dir;
+  report.recovered = opened->recovered;
   report.changed_archives = changed_behind_our_back(dir, *state, Scrutiny::stamp);
   std::vector<NamedEffect> order;
   for (const InstalledMod& m : state->mods) order.push_back({m.name, &m.effect});
@@ -47,7 +49,7 @@ absl::Status check_merge(const std::string& dir, const std::vector<LoadedMod>& m
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
   folder::FolderLevels levels(std::move(*game));
-  report.recovered = levels.folder().recovered;
+  if (!levels.folder().recovered.empty()) report.recovered.push_back(levels.folder().recovered);
   auto analysis = analyse(dir, ModState{}, levels, mods);
   if (!analysis.ok()) return analysis.status();
   report.check = std::move(analysis->report);
@@ -120,9 +122,11 @@ absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths
   return report;
 }
 
-absl::StatusOr<std::vector<std::string>> recover(const std::string& dir) {
+absl::StatusOr<std::string> recover(const std::string& dir) {
   if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
-  return folder::recover_folder(dir);
+  auto opened = folder::open_game_folder(dir, {.archives_required = false});
+  if (!opened.ok()) return opened.status();
+  return opened->recovered;
 }
 
 }  // namespace anvil::mods

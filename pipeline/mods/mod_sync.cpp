@@ -13,6 +13,7 @@
 
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
+#include "pipeline/game_folder.hpp"
 #include "pipeline/mods/given_mods.hpp"
 #include "pipeline/mods/kept_data.hpp"
 #include "pipeline/mods/load_order.hpp"
@@ -172,7 +173,9 @@ absl::Status sync_locked(const std::string& dir, const std::vector<ModIdentity>&
   std::vector<std::string> names;
   for (const ModIdentity& m : ids) names.push_back(m.name);
   WriteReport write;
-  auto txn = folder::FolderTransaction::begin(dir, "mod sync " + absl::StrJoin(names, " "), &write.recovered);
+  auto game = open_for_change(dir, write);
+  if (!game.ok()) return game.status();
+  auto txn = folder::FolderTransaction::begin(dir, game->take_lock(), "mod sync " + absl::StrJoin(names, " "));
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
@@ -216,9 +219,9 @@ absl::StatusOr<SyncReport> sync_mods(const std::string& dir, const std::vector<s
   }
   // A first look without the lock, reading the state and no archive: a deploy that changes nothing costs
   // what reading the state costs.
-  auto recovered = folder::recover_if_interrupted(dir);
-  if (!recovered.ok()) return recovered.status();
-  report.recovered = std::move(*recovered);
+  auto opened = folder::open_game_folder(dir);  // the one door: an interrupted transaction finished first
+  if (!opened.ok()) return opened.status();
+  if (!opened->recovered.empty()) report.recovered.push_back(opened->recovered);
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
   if (plan_sync(dir, *state, ids).nothing_to_do() && stamps_as_left(dir, *state)) {

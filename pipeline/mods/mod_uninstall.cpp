@@ -36,9 +36,10 @@ absl::Status stay_in_order(const std::string& dir, const ModState& state, const 
 }  // namespace
 
 absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::vector<std::string>& names) {
-  if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
-  auto txn = folder::FolderTransaction::begin(dir, "mod uninstall " + absl::StrJoin(names, " "), &report.recovered);
+  auto game = open_for_change(dir, report);
+  if (!game.ok()) return game.status();
+  auto txn = folder::FolderTransaction::begin(dir, game->take_lock(), "mod uninstall " + absl::StrJoin(names, " "));
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "pipeline/game_folder.hpp"
 #include "tests/game_folder_support.hpp"
 #include "tests/posix/signal_support.hpp"
 
@@ -79,11 +80,12 @@ TEST_P(FolderTransactionCli, RecoverFinishesAnInterruptedPatchAndSaysSo) {
     ASSERT_EQ(run_cli({"patch", dir_, patch_, "--in-place"}).exit_code, 137);
   }
   ASSERT_TRUE(fs::exists(dir_ + "/.anvilrt/journal"));
-  auto recovered = folder::recover_folder(dir_);
-  ASSERT_TRUE(recovered.ok()) << recovered.status();
-  ASSERT_FALSE(recovered->empty());
-  EXPECT_THAT(recovered->front(), HasSubstr("finishing the interrupted \"patch " + patch_ + "\""));
+  // Opening the folder (the one door) finishes it.
+  auto opened = folder::open_game_folder(dir_);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_THAT(opened->recovered, HasSubstr(dir_ + ": finished the interrupted \"patch " + patch_ + "\""));
   EXPECT_EQ(snapshot_folder(dir_), after_);
+  EXPECT_FALSE(folder::interrupted(dir_));
   // Killed before: the next command (here `ls`) rolls back, saying so on stderr.
   restore_folder(dir_, before_);
   {
@@ -92,8 +94,11 @@ TEST_P(FolderTransactionCli, RecoverFinishesAnInterruptedPatchAndSaysSo) {
   }
   CliResult ls = run_cli({"ls", dir_});
   EXPECT_EQ(ls.exit_code, 0) << ls.err;
-  EXPECT_THAT(ls.err, HasSubstr("rolling back an interrupted change"));
-  EXPECT_THAT(ls.err, HasSubstr("removed the unfinished new file .A.forge.anvilrt-txn"));
+  EXPECT_THAT(ls.err, HasSubstr(dir_ + ": rolled back an interrupted change (it had not reached its journal; 1 "
+                                       "unfinished file removed)"));
+  EXPECT_EQ(std::count(ls.err.begin(), ls.err.end(), '\n'), 1) << ls.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/.A.forge.anvilrt-txn"));
+  EXPECT_FALSE(folder::interrupted(dir_));
   EXPECT_EQ(snapshot_folder(dir_), before_);
 }
 
@@ -136,8 +141,9 @@ TEST_P(FolderTransactionCli, AReadOnlyArchiveIsRefusedAndNothingChanges) {
 TEST_P(FolderTransactionCli, ASecondProcessWaitsForTheLockOrRefuses) {
   {
     // This process holds the folder: a command that may wait 200 ms refuses, in one line, writing nothing.
-    std::vector<std::string> recovered;
-    auto held = folder::FolderTransaction::begin(dir_, "test", &recovered);
+    auto opened = folder::open_game_folder(dir_, {.use = folder::FolderUse::change});
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    auto held = folder::FolderTransaction::begin(dir_, opened->take_lock(), "test");
     ASSERT_TRUE(held.ok()) << held.status();
     ScopedEnv wait("ANVILRT_LOCK_WAIT_MS", "200");
     CliResult r = run_cli({"patch", dir_, patch_, "--in-place"});
@@ -190,7 +196,9 @@ TEST(FolderTransaction, DroppedWithoutCommitLeavesNothing) {
   fs::create_directories(dir);
   write_file(dir + "/x.forge", std::vector<u8>{1, 2, 3});
   {
-    auto txn = folder::FolderTransaction::begin(dir, "test", nullptr);
+    auto lock = folder::lock_folder(dir);
+    ASSERT_TRUE(lock.ok()) << lock.status();
+    auto txn = folder::FolderTransaction::begin(dir, std::move(*lock), "test");
     ASSERT_TRUE(txn.ok()) << txn.status();
     ASSERT_TRUE(txn->stage("x.forge", std::vector<u8>{4, 5}).ok());
     ASSERT_TRUE(txn->stage(".anvilrt/mods/m.json", std::vector<u8>{'{', '}'}).ok());
@@ -204,7 +212,11 @@ TEST(FolderTransaction, DroppedWithoutCommitLeavesNothing) {
   EXPECT_FALSE(fs::exists(dir + "/.anvilrt/mods/m.json"));
   EXPECT_FALSE(folder::interrupted(dir));
   // Committed: both in place, a removal carried out.
-  auto txn = folder::FolderTransaction::begin(dir, "test", nullptr);
+  // A transaction begins only under the folder's lock.
+  EXPECT_FALSE(folder::FolderTransaction::begin(dir, platform::FileLock(), "test").ok());
+  auto lock = folder::lock_folder(dir);
+  ASSERT_TRUE(lock.ok()) << lock.status();
+  auto txn = folder::FolderTransaction::begin(dir, std::move(*lock), "test");
   ASSERT_TRUE(txn.ok());
   ASSERT_TRUE(txn->stage(".anvilrt/mods/m.json", std::vector<u8>{'{', '}'}).ok());
   ASSERT_TRUE(txn->stage_removal("x.forge").ok());
@@ -220,7 +232,7 @@ TEST(FolderTransaction, AJournalAnvilrtDidNotWriteIsRefusedInOneLine) {
   fs::create_directories(dir + "/.anvilrt");
   const std::string text = "anvilrt-journal 1\nintent x\nrename ../../etc/passwd\n";
   write_file(dir + "/.anvilrt/journal", std::span(reinterpret_cast<const u8*>(text.data()), text.size()));
-  auto r = folder::recover_folder(dir);
+  auto r = folder::open_game_folder(dir, {.archives_required = false});
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()),
               HasSubstr("journal: line 3: an entry names a file outside the folder"));
