@@ -334,5 +334,41 @@ TEST_F(ModForms, AKilledInstallOfAPackageIsAllBeforeOrAllAfter) {
   EXPECT_GT(result.ended_after, 0);
 }
 
+// docs/mods.md's second worked example (between "<!-- mods-packages-example -->" and its end), run by
+// bash -euo pipefail as written: two data-file mods of one data file and a patch mod, installed together,
+// uninstalled to the original bytes.
+TEST(ModsDoc, PackagesRunAsWritten) {
+  SKIP_ON_WINDOWS("runs docs/mods.md's sh block with bash, which Windows lacks (ModForms runs the same on Windows)");
+  const std::string doc = test::read_text(test::corpus("../docs/mods.md"));
+  const std::string open = "<!-- mods-packages-example -->\n```sh\n", close = "```\n<!-- /mods-packages-example -->";
+  const std::size_t begin = doc.find(open), end = doc.find(close);
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  test::TempDir dir;
+  { std::ofstream(dir.path("example.sh")) << doc.substr(begin + open.size(), end - begin - open.size()); }
+  const std::string bin = fs::path(ANVILRT_BINARY).parent_path().string();
+  // The uninstalls at its end are left out here, to look at the installed folder first.
+  std::string script = test::read_text(dir.path("example.sh"));
+  const std::size_t cut = script.find("anvilrt mod uninstall");
+  ASSERT_NE(cut, std::string::npos);
+  { std::ofstream(dir.path("install.sh")) << script.substr(0, cut); }
+  const std::string run = "cd '" + dir.path("") + "' && PATH='" + bin + "':\"$PATH\" bash -euo pipefail ";
+  ASSERT_EQ(std::system((run + "install.sh >log 2>&1").c_str()), 0) << test::read_text(dir.path("log"));
+  const std::string log = test::read_text(dir.path("log"));
+  EXPECT_THAT(log, ::testing::Not(HasSubstr("conflict")));
+  EXPECT_THAT(log, HasSubstr("mod two 1.1 by Rosa (installed)"));
+  const std::string levels = dir.path("game/levels.forge");
+  EXPECT_EQ(test::object_field(levels, "0xa7f13e8d804b9c06", "managed"), "3");
+  EXPECT_EQ(test::object_field(levels, "0xab0c4c916b906be1", "managed"), "4");
+  EXPECT_EQ(test::object_field(levels, "0x56e09daa69fa2afa", "managed"), "5");
+  // The whole example, from an empty folder again: its last line compares the original bytes.
+  test::TempDir again;
+  fs::copy_file(dir.path("example.sh"), again.path("example.sh"));
+  const std::string all =
+      "cd '" + again.path("") + "' && PATH='" + bin + "':\"$PATH\" bash -euo pipefail example.sh >log 2>&1";
+  ASSERT_EQ(std::system(all.c_str()), 0) << test::read_text(again.path("log"));
+  EXPECT_EQ(test::read_file(again.path("game/levels.forge")), test::read_file(again.path("levels.original")));
+}
+
 }  // namespace
 }  // namespace anvil::mod_forms
