@@ -44,12 +44,32 @@ function testExtracted(files, gameId) {
   return Promise.resolve({supported, requiredFiles: []});
 }
 
-function installExtracted(files) {
+// A mod name anvilrt takes (1 to 64 of letters, digits, '.', '_', '-', not starting with '.': docs/mods.md)
+// made of Vortex's name for the mod's folder ("Brighter Lanterns-12-1-0-1700000000.installing").
+function modNameOf(destinationPath) {
+  const folder = path.basename(destinationPath || 'mod').replace(/\.installing$/i, '');
+  const name = folder.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 64);
+  return name.length > 0 ? name : 'mod';
+}
+
+// The Extracted tree as AnvilToolkit's layout has it, and the package's anvilrt-mod.json: the mod's own, or
+// one that names it after its Vortex folder (a package without one is named after its folder, which Vortex
+// names with spaces).
+function installExtracted(files, destinationPath) {
   const instructions = [];
   for (const file of files) {
     const destination = fromExtracted(file);
     if (destination !== undefined && !/[\\/]$/.test(file)) instructions.push({type: 'copy', source: file, destination});
   }
+  const description = files.find((f) => path.basename(f).toLowerCase() === 'anvilrt-mod.json');
+  if (description !== undefined)
+    instructions.push({type: 'copy', source: description, destination: 'anvilrt-mod.json'});
+  else
+    instructions.push({
+      type: 'generatefile',
+      data: JSON.stringify({name: modNameOf(destinationPath)}),
+      destination: 'anvilrt-mod.json',
+    });
   instructions.push({type: 'setmodtype', value: EXTRACTED_TYPE});
   return Promise.resolve({instructions});
 }

@@ -1,7 +1,8 @@
 // The extension in a stand-in of Vortex (vortex_stand_in.js), running the real anvilrt (ANVILRT_BINARY,
 // set by CTest: tests/CMakeLists.txt) on a generated game folder of AC2: registrations, installers, then
-// two mods enabled and deployed, one disabled and deployed again, a purge, a conflict and its action, and an
-// error, each checked in the archives' bytes and in the notifications.
+// three mods (two of anvilrt mod documents, one AnvilToolkit Extracted data file) enabled and deployed, one
+// disabled and deployed again, a purge, a conflict and its action, and an error, each checked in the
+// archives' bytes and in the notifications.
 'use strict';
 
 const assert = require('node:assert');
@@ -57,7 +58,37 @@ function stageMod(staging, id, name, ops) {
 }
 
 // The folders of one test, removed when it ends.
-function setUp(t) {
+// An AnvilToolkit mod as a player downloads it (a data file of DataPC.forge, extracted and changed, in
+// "My Mod/Extracted/DataPC.forge/"), installed by the extension's installer into its staging folder.
+function stageExtracted(root, staging, folder, vortex) {
+  const download = path.join(root, 'download');
+  const inside = path.join(download, 'My Mod', 'Extracted', 'DataPC.forge');
+  fs.mkdirSync(inside, {recursive: true});
+  anvilrt('extract', path.join(folder.game, 'DataPC.forge'), 'DataFile_001', '-q', '-o', path.join(root, 'x'));
+  const edit = path.join(root, 'edit.json');
+  fs.writeFileSync(edit, JSON.stringify([
+    {op: 'replace', path: `/objects/${folder.keys['DataPC.forge'].DataFile_001}/managed`, value: 7}
+  ]));
+  anvilrt('patch', path.join(root, 'x', 'DataFile_001.data'), edit, '-q', '-o', path.join(inside, 'DataFile_001.data'));
+  const files = [
+    'My Mod/', 'My Mod/Extracted/', 'My Mod/Extracted/DataPC.forge/', 'My Mod/Extracted/DataPC.forge/DataFile_001.data'
+  ];
+  const installer = vortex.installers.find((i) => i.id === 'anvilrt-extracted');
+  return installer.install(files, path.join(staging, 'My Mod-12-1-0-1700000000.installing'), GAME_ID).then((result) => {
+    const type = VortexStandIn.applyInstructions(result.instructions, download, path.join(staging, 'ext-12'));
+    return {id: 'ext-12', type, installationPath: 'ext-12', state: 'installed'};
+  });
+}
+
+// A field of the object `key` of the archive's data files, as `anvilrt dump` reads it.
+function fieldOf(archive, key, field) {
+  const dump = JSON.parse(anvilrt('dump', '-q', archive));
+  for (const d of Object.values(dump.datafiles))
+    if (d.objects[key]) return d.objects[key][field];
+  return undefined;
+}
+
+async function setUp(t) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'anvilrt-vortex-'));
   t.after(() => fs.rmSync(root, {recursive: true, force: true}));
   const folder = makeGame(root);
@@ -81,6 +112,7 @@ function setUp(t) {
         staging, 'gamma-2', 'gamma',
         [replaceOp('DataPC.forge', 'DataFile_000', k['DataPC.forge'].DataFile_000, 'managed', 6)]),
   };
+  mods.ext = await stageExtracted(root, staging, folder, vortex);
   for (const mod of Object.values(mods)) vortex.state.persistent.mods[GAME_ID][mod.id] = mod;
   const enable = (mod, enabled) => (vortex.state.persistent.profiles.p.modState[mod.id] = {enabled});
   const hashes = () =>
@@ -117,13 +149,14 @@ test('installers take anvilrt mod documents and AnvilToolkit\'s Extracted layout
   assert.strictEqual((await byId['anvilrt-extracted'].testSupported(extracted, GAME_ID)).supported, true);
   assert.strictEqual((await byId['anvilrt-extracted'].testSupported(extracted, 'skyrim')).supported, false);
   assert.strictEqual((await byId['anvilrt-mod'].testSupported(extracted, GAME_ID)).supported, false);
-  const result = await byId['anvilrt-extracted'].install(extracted, '/tmp/x', GAME_ID);
+  const result = await byId['anvilrt-extracted'].install(extracted, '/tmp/My Mod-12-1-0.installing', GAME_ID);
   assert.deepStrictEqual(result.instructions, [
     {
       type: 'copy',
       source: 'MyMod/Extracted/DataPC.forge/Venezia.data',
-      destination: path.join('Extracted', 'DataPC.forge', 'Venezia.data')
+      destination: path.join('Extracted', 'DataPC.forge', 'Venezia.data'),
     },
+    {type: 'generatefile', data: '{"name":"My_Mod-12-1-0"}', destination: 'anvilrt-mod.json'},
     {type: 'setmodtype', value: extension.EXTRACTED_TYPE},
   ]);
   const documents = ['brighter/brighter.json', 'brighter/readme.txt', 'other/brighter.json'];
@@ -135,22 +168,27 @@ test('installers take anvilrt mod documents and AnvilToolkit\'s Extracted layout
 });
 
 test('deploy, disable, purge: the archives follow the enabled mods', {skip: !ANVILRT}, async (t) => {
-  const {folder, vortex, mods, enable, hashes, installedNames} = setUp(t);
-  vortex.order = ['beta-7', 'alpha-1', 'gamma-2'];
+  const {folder, vortex, mods, enable, hashes, installedNames} = await setUp(t);
+  vortex.order = ['beta-7', 'alpha-1', 'ext-12', 'gamma-2'];
   enable(mods.alpha, true);
   enable(mods.beta, true);
+  enable(mods.ext, true);
   await vortex.emit('did-deploy', 'p', {});
   const deployed = vortex.takeNotifications();
   assert.deepStrictEqual(deployed.map((n) => n.type), ['success'], JSON.stringify(deployed));
-  assert.match(deployed[0].message, /installed beta, alpha/);
-  assert.deepStrictEqual(installedNames(), ['beta', 'alpha']);
+  const ext = 'My_Mod-12-1-0-1700000000';
+  assert.match(deployed[0].message, new RegExp(`installed beta, alpha, ${ext}`));
+  assert.deepStrictEqual(installedNames(), ['beta', 'alpha', ext]);
+  const changed = folder.keys['DataPC.forge'].DataFile_001;
+  assert.strictEqual(fieldOf(path.join(folder.game, 'DataPC.forge'), changed, 'managed'), 7);
   const both = hashes();
   for (const archive of Object.keys(folder.original)) assert.notStrictEqual(both[archive], folder.original[archive]);
 
   enable(mods.beta, false);
   await vortex.emit('did-deploy', 'p', {});
   assert.match(vortex.takeNotifications()[0].message, /uninstalled beta/);
-  assert.deepStrictEqual(installedNames(), ['alpha']);
+  assert.deepStrictEqual(installedNames(), ['alpha', ext]);
+  assert.strictEqual(fieldOf(path.join(folder.game, 'DataPC.forge'), changed, 'managed'), 7);
   const one = hashes();
   assert.strictEqual(one['DataPC_Venezia.forge'], folder.original['DataPC_Venezia.forge']);
   assert.strictEqual(one['DataPC.forge'], both['DataPC.forge']);
@@ -160,13 +198,13 @@ test('deploy, disable, purge: the archives follow the enabled mods', {skip: !ANV
   assert.deepStrictEqual(vortex.takeNotifications(), []);
 
   await vortex.emit('did-purge', 'p');
-  assert.match(vortex.takeNotifications()[0].message, /uninstalled alpha/);
+  assert.match(vortex.takeNotifications()[0].message, new RegExp(`uninstalled alpha, ${ext}`));
   assert.deepStrictEqual(hashes(), folder.original);
   assert.deepStrictEqual(installedNames(), []);
 });
 
 test('a conflict is shown, nothing changed, until the player lets the later mod win', {skip: !ANVILRT}, async (t) => {
-  const {folder, vortex, mods, enable, hashes, installedNames} = setUp(t);
+  const {folder, vortex, mods, enable, hashes, installedNames} = await setUp(t);
   vortex.order = ['alpha-1', 'gamma-2'];
   enable(mods.alpha, true);
   enable(mods.gamma, true);
@@ -189,7 +227,7 @@ test('a conflict is shown, nothing changed, until the player lets the later mod 
 });
 
 test('errors are shown: a game folder that holds no archive, a binary that is missing', {skip: !ANVILRT}, async (t) => {
-  const {root, vortex, mods, enable} = setUp(t);
+  const {root, vortex, mods, enable} = await setUp(t);
   enable(mods.alpha, true);
   vortex.order = ['alpha-1'];
   const empty = path.join(root, 'empty');

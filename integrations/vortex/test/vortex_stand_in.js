@@ -4,6 +4,9 @@
 // module. The shapes are Vortex's (src/renderer/src/types/IExtensionContext.ts, IState.ts).
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
+
 class VortexStandIn {
   constructor() {
     this.games = [];
@@ -54,6 +57,23 @@ class VortexStandIn {
   // Vortex's api.emitAndAwait: every listener of `event`, awaited in turn.
   async emit(event, ...args) {
     for (const listener of this.listeners[event] || []) await listener(...args);
+  }
+
+  // What Vortex does with an installer's instructions: the files of the unpacked download `from` copied and
+  // generated into the mod's staging folder `to`; the mod type set. The mod's type.
+  static applyInstructions(instructions, from, to) {
+    let type = '';
+    for (const i of instructions) {
+      if (i.type === 'setmodtype') type = i.value;
+      if (i.type !== 'copy' && i.type !== 'generatefile') continue;
+      const target = path.join(to, i.destination);
+      fs.mkdirSync(path.dirname(target), {recursive: true});
+      if (i.type === 'copy')
+        fs.copyFileSync(path.join(from, i.source), target);
+      else
+        fs.writeFileSync(target, i.data);
+    }
+    return type;
   }
 
   // Notifications sent since the last call.
