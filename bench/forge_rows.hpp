@@ -63,6 +63,9 @@ void mod_rows(const ForgeRowOptions& options);
 // `anvilrt mod sync` with nothing to do on the game folder `folder` of mod_rows (bench/mod_sync_rows.cpp),
 // with 1 and with 20 mods installed (the issue-52 target: <= 0.1 s at any number of installed mods).
 void mod_sync_rows(const ForgeRowOptions& options, const std::string& folder);
+// Mod packages on the same folder (bench/mod_package_rows.cpp): installing one whole data file against `put`
+// of it, and checking two packages of one data file against `diff` of it.
+void mod_package_rows(const ForgeRowOptions& options, const std::string& folder);
 
 // The machine the rows were measured on: its CPU model (/proc/cpuinfo), its cores, and the rate it copies
 // memory at (memcpy of 256 MiB, the fastest of 5), since the ratios to a bare level differ by machine.

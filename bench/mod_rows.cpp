@@ -184,6 +184,7 @@ void mod_rows(const ForgeRowOptions& o) {
       undo / 1e6, static_cast<double>(undo) / static_cast<double>(touched_bytes), touched_bytes / 1e6, limit / 1e6,
       static_cast<double>(undo) <= limit ? "met" : "not met");
   mod_sync_rows(o, original);
+  mod_package_rows(o, original);
   fs::remove_all(work);
   fs::remove_all(original);
   fs::remove_all(mods);
