@@ -60,6 +60,10 @@ void serve_map_rows(const ForgeRowOptions& options);
 // data's size (<= 1.1 x the touched data files' stored bytes + 1 MiB).
 void mod_rows(const ForgeRowOptions& options);
 
+// `anvilrt mod sync` with nothing to do on the game folder `folder` of mod_rows (bench/mod_sync_rows.cpp),
+// with 1 and with 20 mods installed (the issue-52 target: <= 0.1 s at any number of installed mods).
+void mod_sync_rows(const ForgeRowOptions& options, const std::string& folder);
+
 // The machine the rows were measured on: its CPU model (/proc/cpuinfo), its cores, and the rate it copies
 // memory at (memcpy of 256 MiB, the fastest of 5), since the ratios to a bare level differ by machine.
 std::string machine_line();

@@ -183,6 +183,7 @@ void mod_rows(const ForgeRowOptions& o) {
       "target's limit, 1.1 x those + 1 MiB, is %.2f MB: %s\n",
       undo / 1e6, static_cast<double>(undo) / static_cast<double>(touched_bytes), touched_bytes / 1e6, limit / 1e6,
       static_cast<double>(undo) <= limit ? "met" : "not met");
+  mod_sync_rows(o, original);
   fs::remove_all(work);
   fs::remove_all(original);
   fs::remove_all(mods);

@@ -55,6 +55,22 @@ absl::Status read_made_for(std::string_view path, const Value& value, ModDocumen
   return absl::OkStatus();
 }
 
+// "replaces": {"A.forge/DATAFILE": "<sha256 of the data file's decompressed bytes>", ...}.
+absl::Status read_replaces(std::string_view path, const Value& value, ModDocument& mod) {
+  if (!value.IsObject()) return member_error(path, "replaces", "must be an object of data files and sha256 hashes");
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+    const std::string datafile(it->name.GetString(), it->name.GetStringLength());
+    const std::string where = "replaces/" + datafile;
+    const std::size_t slash = datafile.find('/');
+    if (slash == 0 || slash == std::string::npos || slash + 1 == datafile.size())
+      return member_error(path, where, "must name a data file as ARCHIVE.forge/NAME");
+    if (!it->value.IsString() || !is_sha256_hex({it->value.GetString(), it->value.GetStringLength()}))
+      return member_error(path, where, "must be a sha256 hash: 64 hexadecimal digits");
+    mod.replaces[datafile] = absl::AsciiStrToLower(std::string(it->value.GetString(), it->value.GetStringLength()));
+  }
+  return absl::OkStatus();
+}
+
 // The members that describe a mod, each optional here: name, version, author, description, game, made_for.
 absl::Status read_description(std::string_view path, const Value& root, ModDocument& mod) {
   if (auto it = root.FindMember("name"); it != root.MemberEnd()) {
@@ -72,6 +88,8 @@ absl::Status read_description(std::string_view path, const Value& root, ModDocum
   }
   if (auto it = root.FindMember("made_for"); it != root.MemberEnd())
     if (auto s = read_made_for(path, it->value, mod); !s.ok()) return s;
+  if (auto it = root.FindMember("replaces"); it != root.MemberEnd())
+    if (auto s = read_replaces(path, it->value, mod); !s.ok()) return s;
   return absl::OkStatus();
 }
 
@@ -88,10 +106,11 @@ absl::Status unknown_member(std::string_view path, const Value& root, std::span<
 }
 
 absl::Status read_mod_object(std::string_view path, const Value& root, ModDocument& mod) {
-  static constexpr const char* kKnown[] = {"anvilrt_mod", "name", "version",  "author",
-                                           "description", "game", "made_for", "patch"};
-  if (auto s = unknown_member(path, root, kKnown,
-                              "a mod has anvilrt_mod, name, version, author, description, game, made_for, patch");
+  static constexpr const char* kKnown[] = {"anvilrt_mod", "name",     "version",  "author", "description",
+                                           "game",        "made_for", "replaces", "patch"};
+  if (auto s =
+          unknown_member(path, root, kKnown,
+                         "a mod has anvilrt_mod, name, version, author, description, game, made_for, replaces, patch");
       !s.ok())
     return s;
   for (const char* required : {"anvilrt_mod", "name", "patch"})
@@ -225,6 +244,15 @@ std::string mod_text(const ModDocument& mod) {
     w.StartObject();
     for (const auto& [archive, hash] : mod.made_for) {
       w.Key(archive.c_str(), static_cast<rapidjson::SizeType>(archive.size()));
+      w.String(hash.c_str());
+    }
+    w.EndObject();
+  }
+  if (!mod.replaces.empty()) {
+    w.Key("replaces");
+    w.StartObject();
+    for (const auto& [datafile, hash] : mod.replaces) {
+      w.Key(datafile.c_str(), static_cast<rapidjson::SizeType>(datafile.size()));
       w.String(hash.c_str());
     }
     w.EndObject();

@@ -27,6 +27,9 @@ struct ModDocument {
   std::string version, author, description;  // empty when not given
   std::optional<std::string> game;           // "ac2" or "sws"
   std::map<std::string, std::string> made_for;  // archive file name -> lowercase sha256 hex
+  // Data files the mod replaces whole where they differ outside every object (a mod package's, kept beside
+  // the installed mod: docs/mods.md): "ARCHIVE.forge/NAME" -> lowercase sha256 hex of the decompressed bytes.
+  std::map<std::string, std::string> replaces;
   // The operations, a JSON array (full-precision numbers); a Document so that the mod owns it.
   rapidjson::Document patch{rapidjson::kArrayType};
   bool bare_patch = false;  // the file was a patch (a JSON array), not a mod object

@@ -38,6 +38,16 @@ absl::StatusOr<std::vector<DataFileChange>> patched_data_files(ArchiveLevels& se
     set.release(d.datafile);
     changes.push_back(std::move(change));
   }
+  // A data file a mod replaced whole, and no operation edited: its new bytes as they are.
+  for (const std::size_t i : set.replaced()) {
+    const std::size_t index = set.archive_index(i);
+    if (std::any_of(changes.begin(), changes.end(), [&](const DataFileChange& c) { return c.index == index; }))
+      continue;
+    auto bytes = set.bytes_of(i);
+    if (!bytes.ok()) return bytes.status();
+    changes.push_back({index, std::vector<u8>(bytes->begin(), bytes->end())});
+    set.release(i);
+  }
   std::sort(changes.begin(), changes.end(),
             [](const DataFileChange& a, const DataFileChange& b) { return a.index < b.index; });
   return changes;

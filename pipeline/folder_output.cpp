@@ -59,7 +59,7 @@ absl::Status stage_patched_folder(FolderLevels& folder, const FolderPatchOutcome
                                   bool copy_unchanged) {
   std::vector<bool> edited(folder.size(), false);
   for (const ArchivePatch& a : outcome.archives) {
-    if (a.outcome.edited_objects() == 0) continue;
+    if (!a.writes()) continue;
     edited[a.archive] = true;
     if (auto s = stage_patched_archive(folder, a, txn); !s.ok()) return s;
   }

@@ -32,6 +32,11 @@ struct ArchivePatch {
   // (/archives/A.forge/datafiles/NAME/objects/KEY/...).
   patch::ArchivePatchOutcome outcome;
   std::vector<std::string> datafile_names;  // of outcome.datafiles, in order
+  // Data files replaced whole before the operations ran (forge::ArchiveLevels::replace: a mod package's).
+  std::size_t replaced_datafiles = 0;
+
+  // Whether writing the folder writes this archive.
+  bool writes() const { return outcome.edited_objects() > 0 || replaced_datafiles > 0; }
 };
 
 struct FolderPatchOutcome {

@@ -16,19 +16,6 @@ std::string count(std::size_t n, const char* one, const char* many) {
   return absl::StrFormat("%d %s", n, n == 1 ? one : many);
 }
 
-void write_conflict(ModJsonWriter& w, const Conflict& c) {
-  w.StartObject();
-  w.Key("earlier");
-  w.String(c.earlier.c_str());
-  w.Key("later");
-  w.String(c.later.c_str());
-  w.Key("pointer");
-  w.String(c.pointer.c_str(), static_cast<rapidjson::SizeType>(c.pointer.size()));
-  write_json_or_null(w, "earlier_value", c.earlier_value);
-  write_json_or_null(w, "later_value", c.later_value);
-  w.EndObject();
-}
-
 // A text member as JSON text ("1.0" quoted and escaped), nothing when empty (written as null).
 std::optional<std::string> as_json_string(const std::string& text) {
   if (text.empty()) return std::nullopt;

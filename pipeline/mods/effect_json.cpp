@@ -38,4 +38,17 @@ void write_effect(ModJsonWriter& w, const ModEffect& effect, WrittenValue value)
   w.EndArray();
 }
 
+void write_conflict(ModJsonWriter& w, const Conflict& c) {
+  w.StartObject();
+  w.Key("earlier");
+  w.String(c.earlier.c_str());
+  w.Key("later");
+  w.String(c.later.c_str());
+  w.Key("pointer");
+  w.String(c.pointer.c_str(), static_cast<rapidjson::SizeType>(c.pointer.size()));
+  write_json_or_null(w, "earlier_value", c.earlier_value);
+  write_json_or_null(w, "later_value", c.later_value);
+  w.EndObject();
+}
+
 }  // namespace anvil::mods

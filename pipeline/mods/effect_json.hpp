@@ -1,5 +1,5 @@
-// A mod's effect as JSON members, written alike by the folder's state file (mod_state.cpp) and by
-// `mod check --json` (check_report.cpp).
+// A mod's effect as JSON members, written alike by the folder's state file (mod_state.cpp), by
+// `mod check --json` (check_report.cpp) and by `mod sync --json` (sync_report.cpp).
 #pragma once
 
 #include <rapidjson/prettywriter.h>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/mods/mod_effects.hpp"
 #include "pipeline/mods/mod_state.hpp"
 
 namespace anvil::mods {
@@ -28,5 +29,8 @@ enum class WrittenValue { as_text, as_json };
 
 // The members "archives", "datafiles", "objects" and "writes" of `effect`.
 void write_effect(ModJsonWriter& w, const ModEffect& effect, WrittenValue value);
+
+// A conflict as an object: "earlier", "later", "pointer", "earlier_value", "later_value" (null: removed).
+void write_conflict(ModJsonWriter& w, const Conflict& c);
 
 }  // namespace anvil::mods

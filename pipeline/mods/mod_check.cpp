@@ -4,9 +4,16 @@
 #include <absl/strings/str_format.h>
 #include <absl/strings/str_join.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <utility>
 
+#include "patch/archive_patch.hpp"
+#include "pipeline/mods/given_mods.hpp"
+#include "pipeline/mods/mod_identity.hpp"
 #include "pipeline/mods/sha256.hpp"
+#include "pipeline/mods/shipped_data_file.hpp"
 #include "pipeline/mods/undo_data.hpp"
 #include "reader/input_file.hpp"
 
@@ -78,6 +85,76 @@ absl::Status check_games(const std::string& dir, folder::FolderLevels& folder, c
   return absl::OkStatus();
 }
 
+// "A.forge/NAME" -> the archive's index in the folder and the data file's in its set; an error naming the mod.
+absl::StatusOr<std::pair<std::size_t, std::size_t>> replaced_data_file(folder::FolderLevels& folder,
+                                                                       const LoadedMod& mod, const std::string& key) {
+  const std::size_t slash = key.find('/');
+  const std::string archive = key.substr(0, slash), name = key.substr(slash + 1);
+  const std::optional<std::size_t> a = folder.folder().find(archive);
+  auto set = a ? folder.levels(*a) : absl::StatusOr<forge::ArchiveLevels*>(nullptr);
+  if (!set.ok()) return set.status();
+  const std::optional<std::size_t> i = *set ? (*set)->find(name) : std::nullopt;
+  if (!i)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: member 'replaces/%s': the game folder has no such data file", mod.path, key));
+  return std::pair{*a, *i};
+}
+
+// The data files the mods replace whole, in load order (a later mod's replacement wins), each with the objects
+// the folder holds there now, so that only bytes no object holds are replaced (or whole, where its objects
+// lie elsewhere than the folder's). Each archive touched, in `replaced`.
+absl::Status apply_replacements(folder::FolderLevels& folder, const std::vector<LoadedMod>& mods,
+                                std::map<std::size_t, std::size_t>& replaced) {
+  for (const LoadedMod& m : mods)
+    for (const auto& [key, bytes] : m.replacements) {
+      auto at = replaced_data_file(folder, m, key);
+      if (!at.ok()) return at.status();
+      forge::ArchiveLevels& set = **folder.levels(at->first);
+      auto now = set.level(at->second);
+      if (!now.ok()) return now.status();
+      std::optional<std::vector<u8>> merged = with_objects_of(**now, bytes);
+      set.replace(at->second, merged ? std::move(*merged) : bytes);
+      ++replaced[at->first];
+    }
+  return absl::OkStatus();
+}
+
+// Every archive a replacement touched is in the outcome (ascending), to be written even where no operation
+// reached it.
+void add_replaced_archives(const std::map<std::size_t, std::size_t>& replaced, folder::FolderLevels& folder,
+                           folder::FolderPatchOutcome& outcome) {
+  for (const auto& [a, count] : replaced) {
+    auto it = std::find_if(outcome.archives.begin(), outcome.archives.end(),
+                           [&](const folder::ArchivePatch& p) { return p.archive == a; });
+    if (it == outcome.archives.end()) {
+      folder::ArchivePatch added;
+      added.archive = a;
+      it = outcome.archives.insert(
+          std::upper_bound(outcome.archives.begin(), outcome.archives.end(), a,
+                           [](std::size_t x, const folder::ArchivePatch& p) { return x < p.archive; }),
+          std::move(added));
+    }
+    it->replaced_datafiles = (*folder.levels(a))->replaced().size();
+  }
+}
+
+// The writes of a mod's replacements, before its operations': the data file's bytes outside every object, a
+// field of its own ("…/datafiles/NAME/outside", the sha256 of the bytes): two mods that replace one data file
+// with different bytes conflict there.
+std::vector<patch::Change> replacement_changes(const LoadedMod& mod) {
+  std::vector<patch::Change> out;
+  for (const auto& [key, hash] : mod.doc.replaces) {
+    const std::size_t slash = key.find('/');
+    patch::Change c;
+    c.op = "replace";
+    c.pointer =
+        folder::archive_pointer(key.substr(0, slash)) + patch::datafile_pointer(key.substr(slash + 1)) + "/outside";
+    c.new_value = "\"sha256:" + hash + "\"";
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
@@ -95,6 +172,7 @@ absl::StatusOr<LoadedMod> load_mod(const std::string& path) {
   auto doc = patch::parse_mod(path, mod.text);
   if (!doc.ok()) return doc.status();
   mod.doc = std::move(*doc);
+  mod.digest = document_digest(mod.text);
   return mod;
 }
 
@@ -145,6 +223,8 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
     given[m].name = mods[m].doc.name;
     given[m].warnings = made_for_warnings(dir, mods[m].doc, folder);
   }
+  std::map<std::size_t, std::size_t> replaced;
+  if (auto s = apply_replacements(folder, mods, replaced); !s.ok()) return s;
   // Each failing operation is reported, then left out, and the rest applied again.
   std::vector<bool> active(all.Size(), true);
   const patch::PatchOptions options{.record_changes = true};
@@ -160,7 +240,9 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
     }
     folder::FolderPatchOutcome outcome = folder::apply_folder_patch(folder, patch, options);
     if (!outcome.error) {
+      add_replaced_archives(replaced, folder, outcome);
       std::vector<std::vector<patch::Change>> per_mod(mods.size());
+      for (std::size_t m = 0; m < mods.size(); ++m) per_mod[m] = replacement_changes(mods[m]);
       for (const patch::Change& c : folder_changes(outcome)) {
         const std::size_t g = global.at(c.op_index);
         per_mod[owner[g]].push_back(c);
@@ -190,14 +272,13 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
 }
 
 absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths) {
-  std::vector<LoadedMod> mods;
-  for (const std::string& path : mod_paths) {
-    auto mod = load_mod(path);
-    if (!mod.ok()) return mod.status();
-    mods.push_back(std::move(*mod));
-  }
+  auto given = read_given_mods(mod_paths);
+  if (!given.ok()) return given.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
+  auto loaded = resolve_given_mods(std::move(*given), &dir, &*state);
+  if (!loaded.ok()) return loaded.status();
+  const std::vector<LoadedMod>& mods = *loaded;
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
   folder::FolderLevels levels(std::move(*game));

@@ -5,6 +5,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct LoadedMod {
   std::string path;
   std::string text;  // the file as given
   patch::ModDocument doc;
+  // The data files doc.replaces names, by its key ("A.forge/NAME"): their decompressed bytes (a package's,
+  // or kept beside an installed mod).
+  std::map<std::string, std::vector<u8>> replacements;
+  std::string digest;  // what tells this mod's files from changed ones (mod_identity.hpp)
 };
 
 // Reads and parses a mod file; an error is one line naming it.

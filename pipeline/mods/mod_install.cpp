@@ -11,6 +11,9 @@
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
+#include "pipeline/mods/given_mods.hpp"
+#include "pipeline/mods/kept_data.hpp"
+#include "pipeline/mods/load_order.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 
 namespace anvil::mods {
@@ -35,7 +38,7 @@ std::string intent(const char* command, const std::vector<std::string>& words) {
 
 absl::Status prepare_state_folders(const std::string& dir) {
   std::error_code ec;
-  for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo"}) {
+  for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo", ".anvilrt/mods/data"}) {
     std::filesystem::create_directories(in_folder(dir, sub), ec);
     if (ec) return absl::InternalError(absl::StrFormat("%s: %s", in_folder(dir, sub), ec.message()));
   }
@@ -43,19 +46,18 @@ absl::Status prepare_state_folders(const std::string& dir) {
 }
 
 absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                         bool allow_overrides) {
-  std::vector<LoadedMod> mods;
-  for (const std::string& path : mod_paths) {
-    auto mod = load_mod(path);
-    if (!mod.ok()) return mod.status();
-    mods.push_back(std::move(*mod));
-  }
+                                         bool allow_overrides, const ProgressFn& progress) {
+  auto given = read_given_mods(mod_paths);
+  if (!given.ok()) return given.status();
   if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   WriteReport report;
   auto txn = folder::FolderTransaction::begin(dir, intent("install", mod_paths), &report.recovered);
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
+  auto resolved = resolve_given_mods(std::move(*given), &dir, &*state);
+  if (!resolved.ok()) return resolved.status();
+  const std::vector<LoadedMod>& mods = *resolved;
   if (auto s = check_names(*state, mods); !s.ok()) return s;
   auto game = folder::open_game_folder(dir);
   if (!game.ok()) return game.status();
@@ -82,8 +84,11 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
                                            c.pointer, value_or_removed(c.later_value),
                                            value_or_removed(c.earlier_value)));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
+  std::size_t written = 0, to_write = 0;
+  for (const folder::ArchivePatch& patched : analysis->outcome->archives)
+    if (patched.writes()) to_write += levels.input(patched.archive).bytes().size();
   for (const folder::ArchivePatch& patched : analysis->outcome->archives) {
-    if (patched.outcome.edited_objects() == 0) continue;
+    if (!patched.writes()) continue;
     const std::string& name = levels.name(patched.archive);
     auto known = state->archives.find(name);
     // Its undo data is only as good as the bytes it was taken from: read them all before writing.
@@ -103,17 +108,20 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     }
     if (auto s = stage_archive(*txn, levels, patched, undo, record); !s.ok()) return s;
     state->archives[name] = record;
+    written += size;
+    if (progress) progress(written, to_write);
     report.notes.push_back(absl::StrFormat("%s: %s changed, %s of undo data", name,
                                            counted(patched.outcome.edited_datafiles(), "data file"),
                                            counted(undo.stored_bytes(), "byte")));
   }
+  if (auto s = stage_kept_data(*txn, dir, mods); !s.ok()) return s;
   const std::size_t installed = state->mods.size();
   for (std::size_t m = 0; m < mods.size(); ++m) {
     if (auto s = txn->stage(document_relative(mods[m].doc.name),
                             {reinterpret_cast<const u8*>(mods[m].text.data()), mods[m].text.size()});
         !s.ok())
       return s;
-    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect});
+    state->mods.push_back({mods[m].doc.name, report.check.mods[installed + m].effect, mods[m].digest});
   }
   const std::string text = state_text(*state);
   if (auto s = txn->stage(state_relative(), {reinterpret_cast<const u8*>(text.data()), text.size()}); !s.ok()) return s;

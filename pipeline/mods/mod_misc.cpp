@@ -3,9 +3,12 @@
 #include <absl/strings/str_join.h>
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
+#include "pipeline/mods/given_mods.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 #include "platform/replace_file.hpp"
 
@@ -35,12 +38,54 @@ absl::StatusOr<CheckReport> list_mods(const std::string& dir) {
   return report;
 }
 
-absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::string& out) {
-  std::vector<LoadedMod> mods;
-  for (const std::string& path : mod_paths) {
-    auto mod = load_mod(path);
-    if (!mod.ok()) return mod.status();
-    mods.push_back(std::move(*mod));
+namespace {
+
+// The conflicts between the mods to merge, on the folder `dir` as it is (its installed mods aside): a
+// refusal unless `allow_overrides`, else each override named in `report`.
+absl::Status check_merge(const std::string& dir, const std::vector<LoadedMod>& mods, bool allow_overrides,
+                         WriteReport& report) {
+  auto game = folder::open_game_folder(dir);
+  if (!game.ok()) return game.status();
+  folder::FolderLevels levels(std::move(*game));
+  report.recovered = levels.folder().recovered;
+  auto analysis = analyse(dir, ModState{}, levels, mods);
+  if (!analysis.ok()) return analysis.status();
+  report.check = std::move(analysis->report);
+  if (!analysis->outcome) {
+    report.refused = true;
+    report.refusal = "not merged: an operation of a mod fails on " + dir + " (see above)";
+  } else if (!report.check.conflicts.empty() && !allow_overrides) {
+    report.refused = true;
+    report.refusal = "not merged: mods conflict (see above); --allow-overrides lets the later mod win";
+  }
+  for (const Conflict& c : report.check.conflicts)
+    report.notes.push_back(absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier,
+                                           c.pointer, value_or_removed(c.later_value),
+                                           value_or_removed(c.earlier_value)));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths, const std::string& out,
+                                       const MergeOptions& options) {
+  auto given = read_given_mods(mod_paths);
+  if (!given.ok()) return given.status();
+  std::optional<ModState> state;
+  if (options.onto) {
+    if (auto s = folder::check_game_folder(*options.onto); !s.ok()) return s;
+    auto loaded = load_state(*options.onto);
+    if (!loaded.ok()) return loaded.status();
+    state = std::move(*loaded);
+  }
+  auto resolved =
+      resolve_given_mods(std::move(*given), options.onto ? &*options.onto : nullptr, state ? &*state : nullptr);
+  if (!resolved.ok()) return resolved.status();
+  const std::vector<LoadedMod>& mods = *resolved;
+  WriteReport report;
+  if (options.onto) {
+    if (auto s = check_merge(*options.onto, mods, options.allow_overrides, report); !s.ok()) return s;
+    if (report.refused) return report;
   }
   patch::ModDocument merged;
   merged.name = std::filesystem::path(out).stem().string();
@@ -70,7 +115,9 @@ absl::Status merge_mods(const std::vector<std::string>& mod_paths, const std::st
   if (auto s = file.open(out); !s.ok()) return s;
   if (std::fwrite(text.data(), 1, text.size(), file.stream()) != text.size())
     return absl::InternalError(absl::StrFormat("%s: cannot write", out));
-  return file.commit();
+  if (auto s = file.commit(); !s.ok()) return s;
+  report.notes.push_back(absl::StrFormat("merged %s into %s", absl::StrJoin(names, ", "), out));
+  return report;
 }
 
 absl::StatusOr<std::vector<std::string>> recover(const std::string& dir) {

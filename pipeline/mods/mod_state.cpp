@@ -65,6 +65,7 @@ struct Reader {
       }
       m.effect.writes.push_back(std::move(f));
     }
+    if (v.HasMember("digest") && !string(v, "digest", m.digest)) return false;
     return true;
   }
   bool archive(const Value& v, ArchiveRecord& a) {
@@ -135,6 +136,10 @@ std::string state_text(const ModState& state) {
     w.StartObject();
     w.Key("name");
     w.String(m.name.c_str());
+    if (!m.digest.empty()) {
+      w.Key("digest");
+      w.String(m.digest.c_str());
+    }
     write_effect(w, m.effect, WrittenValue::as_text);
     w.EndObject();
   }

@@ -34,6 +34,9 @@ struct ModEffect {
 struct InstalledMod {
   std::string name;
   ModEffect effect;
+  // What tells its files from changed ones (mod_identity.hpp): empty in a state written before it was kept
+  // (then the kept document's own sha256 stands for it).
+  std::string digest;
 };
 
 // How anvilrt last left an archive: a file whose size or modification time differs was changed by

@@ -32,11 +32,15 @@ std::vector<std::size_t> ArchiveLevels::select(std::string_view selector) const 
 
 absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) const {
   std::size_t index = selected_.at(i);
-  auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
-  if (!read.ok()) return with_game(read.status(), game_name(game_));
   Decompressed data;
-  data.bytes = read->decoded.bytes;
-  data.owned = std::move(read->decoded.owned);
+  if (auto replaced = replacements_.find(i); replaced != replacements_.end()) {
+    data.bytes = replaced->second;
+  } else {
+    auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
+    if (!read.ok()) return with_game(read.status(), game_name(game_));
+    data.bytes = read->decoded.bytes;
+    data.owned = std::move(read->decoded.owned);
+  }
   auto file = view_data_file(data.bytes, archive_.variant());
   if (!file.ok()) return with_game(with_data_file(file.status(), data_file_ref(archive_, index)), game_name(game_));
   data.entries = file->file.entries.size();
@@ -139,6 +143,17 @@ void ArchiveLevels::release_stored(std::size_t i) const {
   if (!release_read_) return;
   const Extent stored = stored_extent(i);
   if (stored.length > 0) release_read_(stored.offset, stored.length);
+}
+
+void ArchiveLevels::replace(std::size_t i, std::vector<u8> decompressed) {
+  held_.erase(i);
+  replacements_[i] = std::move(decompressed);
+}
+
+std::vector<std::size_t> ArchiveLevels::replaced() const {
+  std::vector<std::size_t> out;
+  for (const auto& [i, bytes] : replacements_) out.push_back(i);
+  return out;
 }
 
 absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {

@@ -56,6 +56,13 @@ class ArchiveLevels final : public LevelSet {
   absl::StatusOr<std::vector<std::size_t>> holding(std::span<const u8> needle, const std::vector<bool>* among,
                                                    unsigned threads) override;
 
+  // Set member i reads as `decompressed` from now on (a mod's whole data file, pipeline/mods/package_mod.hpp):
+  // what level(), bytes_of() and decompressed() give, and what a write of the set puts in its place
+  // (patched_data_files()). What was held of it is dropped.
+  void replace(std::size_t i, std::vector<u8> decompressed);
+  // The set members replace() gave bytes, ascending.
+  std::vector<std::size_t> replaced() const;
+
   // The ids each of the set's data files `which` may hold objects of (reader/signature_ids.hpp: every
   // object's, found without carving), each decompressed on `threads` threads at once and dropped (what a
   // key cache keeps: pipeline/folder_key_cache.hpp); the first error in `which`'s order, naming its data file.
@@ -92,6 +99,7 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> selected_;
   std::vector<std::string> names_;  // of every data file of the archive (data_file_names)
   std::map<std::size_t, Held> held_;
+  std::map<std::size_t, std::vector<u8>> replacements_;
   ReleaseFn release_read_;
 };
 

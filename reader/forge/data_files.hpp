@@ -41,6 +41,11 @@ inline absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, con
   return read_stored(bytes, archive, archive.variant(), index, runs);
 }
 
+// A stored data file outside its archive (a mod's file, as the archive held it, FORGE.md 2): read as
+// read_stored() reads one, every byte checked (a plain one must not hold the compression magic); errors name
+// the offset in `stored`.
+absl::StatusOr<StoredDataFile> read_stored_alone(std::span<const u8> stored, ForgeVariant variant);
+
 // The check a skimming read_stored() leaves out: a plain data file (`plain`, a view of `bytes`, read as
 // `as`) must not hold the compression magic. The error names the archive offset.
 absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index,

@@ -30,6 +30,39 @@ bool starts_compressed(std::span<const u8> stored, ForgeVariant variant) {
   return magic == BlockSet::kMagic;
 }
 
+namespace {
+
+// Where a stored form failed to read (an offset in `span`) and why.
+struct StoredFault {
+  u64 offset = 0;
+  std::string reason;
+};
+
+// The declaration of a stored form read from `span` (its whole stored bytes); `runs`: a skimming read.
+std::optional<StoredFault> parse_stored(std::span<const u8> span, ForgeVariant variant, StoredDataFile& stored,
+                                        std::vector<std::span<const u8>>* runs) {
+  stored.compressed = starts_compressed(span, variant);
+  ByteReader reader(span);
+  reader.skim_into(runs);
+  serialize_root(reader, stored, variant.code());
+  if (!reader.ok()) return StoredFault{reader.failure()->offset, reader.failure()->message()};
+  if (reader.remaining() != 0)
+    return StoredFault{reader.pos(),
+                       absl::StrFormat("%s after the last block set", counted(reader.remaining(), "byte"))};
+  return std::nullopt;
+}
+
+// Where the compression magic lies in a plain data file, which must not hold it (a block set out of place).
+std::optional<std::size_t> magic_in_plain(std::span<const u8> plain) {
+  const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
+  return find_bytes(plain, {magic, sizeof BlockSet::kMagic});
+}
+
+constexpr const char* kMagicInPlain =
+    "a plain data file must not hold the compression magic (a block set out of place)";
+
+}  // namespace
+
 absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Archive& archive, ForgeVariant variant,
                                            std::size_t index, std::vector<std::span<const u8>>* runs) {
   const DataFileAt& file = archive.files[index];
@@ -40,21 +73,12 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
     return stored;
   }
   std::span<const u8> span = bytes.subspan(file.stored_offset(), file.index.size);
-  stored.compressed = starts_compressed(span, variant);
-  ByteReader reader(span);
-  reader.skim_into(runs);
-  serialize_root(reader, stored, variant.code());
-  auto error = [&](u64 offset, std::string reason) {
-    return ForgeError{.offset = offset,
+  if (auto fault = parse_stored(span, variant, stored, runs))
+    return ForgeError{.offset = file.stored_offset() + fault->offset,
                       .data_file = data_file_ref(archive, index),
-                      .reason = std::move(reason),
+                      .reason = std::move(fault->reason),
                       .read_as = read_as(variant)}
         .status();
-  };
-  if (!reader.ok()) return error(file.stored_offset() + reader.failure()->offset, reader.failure()->message());
-  if (reader.remaining() != 0)
-    return error(file.stored_offset() + reader.pos(),
-                 absl::StrFormat("%s after the last block set", counted(reader.remaining(), "byte")));
   // The one check that reads every byte: left to the reads that copy them (a skim reads the tables).
   if (!stored.compressed && !runs) {
     const std::vector<u8>& p = stored.plain.bytes;
@@ -63,14 +87,31 @@ absl::StatusOr<StoredDataFile> read_stored(std::span<const u8> bytes, const Arch
   return stored;
 }
 
+absl::StatusOr<StoredDataFile> read_stored_alone(std::span<const u8> stored_bytes, ForgeVariant variant) {
+  StoredDataFile stored;
+  stored.variant = variant;
+  if (stored_bytes.empty()) {
+    stored.empty = true;
+    return stored;
+  }
+  auto error = [&](u64 offset, std::string reason) {
+    return ForgeError{.offset = offset, .reason = std::move(reason), .read_as = read_as(variant)}.status();
+  };
+  if (auto fault = parse_stored(stored_bytes, variant, stored, nullptr)) return error(fault->offset, fault->reason);
+  if (!stored.compressed) {
+    const std::vector<u8>& p = stored.plain.bytes;
+    if (auto at = magic_in_plain(p)) return error(stored_bytes.size() - p.size() + *at, kMagicInPlain);
+  }
+  return stored;
+}
+
 absl::Status check_plain(std::span<const u8> bytes, const Archive& archive, ForgeVariant as, std::size_t index,
                          std::span<const u8> plain) {
-  const u8* magic = reinterpret_cast<const u8*>(&BlockSet::kMagic);
-  auto at = find_bytes(plain, {magic, sizeof BlockSet::kMagic});
+  auto at = magic_in_plain(plain);
   if (!at) return absl::OkStatus();
   return ForgeError{.offset = static_cast<u64>(plain.data() - bytes.data()) + *at,
                     .data_file = data_file_ref(archive, index),
-                    .reason = "a plain data file must not hold the compression magic (a block set out of place)",
+                    .reason = kMagicInPlain,
                     .read_as = read_as(as)}
       .status();
 }

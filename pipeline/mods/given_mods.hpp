@@ -1,0 +1,34 @@
+// The mods a command is given, each a mod document or patch file (load_mod) or a mod package (a folder,
+// .zip or .7z: package_mod.hpp), in the order given. Read first (every file, nothing of the game folder:
+// a bad mod is refused before the folder is touched), then resolved: packages turned into operations
+// against the game folder's original bytes, which are opened (mod-changed archives restored:
+// original_folder.hpp) once, and only when a package is given.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "pipeline/mods/mod_check.hpp"
+#include "pipeline/mods/mod_package.hpp"
+#include "pipeline/mods/mod_state.hpp"
+
+namespace anvil::mods {
+
+using GivenMod = std::variant<LoadedMod, ModPackage>;
+
+// Errors are one line naming the mod and the member.
+absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::string>& paths);
+
+// `dir`: the game folder a package is compared with, `state` its installed mods (none: a package is
+// refused, naming it, as there is nothing to compare it with).
+absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> given, const std::string* dir,
+                                                          const ModState* state);
+
+// Both, for a command that holds no lock between them.
+absl::StatusOr<std::vector<LoadedMod>> load_given_mods(const std::vector<std::string>& paths, const std::string* dir,
+                                                       const ModState* state);
+
+}  // namespace anvil::mods
