@@ -17,9 +17,16 @@ set -euo pipefail
 # by a small CMake project of cmake/windows/, as their own makefiles without configure do: their autotools
 # configure took minutes of compiler checks), zlib and libdeflate (their own configure and Makefile), boost,
 # or header (the header-only libraries: cpp-httplib, tinygltf, nlohmann-json; the paths of the source copied).
+# libarchive (mod packages: pipeline/mods/package_archive.cpp) is built by its CMake with only what its zip and
+# 7-Zip readers need: zlib's deflate and xz's liblzma (built before it), no crypto (an encrypted member is
+# refused anyway), no other codec, tool or test (POSIX_REGEX_LIB=NONE: its 3.6.2 CMake stops with "libgcc not
+# found" when it looks for a regex library with ENABLE_LIBGCC off). xz 5.4.1's CMake has no switch for its xz
+# and xzdec programs: they are built beside liblzma, and not shipped.
 libraries=(
   "liblzo2-dev lzo2"
   "zlib1g-dev zlib"
+  "liblzma-dev cmake -DBUILD_TESTING=OFF"
+  "libarchive-dev cmake -DENABLE_ZLIB=ON -DENABLE_LZMA=ON -DENABLE_BZip2=OFF -DENABLE_ZSTD=OFF -DENABLE_LZ4=OFF -DENABLE_LZO=OFF -DENABLE_LIBB2=OFF -DENABLE_MBEDTLS=OFF -DENABLE_NETTLE=OFF -DENABLE_OPENSSL=OFF -DENABLE_CNG=OFF -DENABLE_LIBXML2=OFF -DENABLE_EXPAT=OFF -DENABLE_PCREPOSIX=OFF -DENABLE_LIBGCC=OFF -DPOSIX_REGEX_LIB=NONE -DENABLE_ICONV=OFF -DENABLE_ACL=OFF -DENABLE_XATTR=OFF -DENABLE_TAR=OFF -DENABLE_CPIO=OFF -DENABLE_CAT=OFF -DENABLE_TEST=OFF -DENABLE_WERROR=OFF"
   "libpng-dev libpng"
   "libcpp-httplib-dev header httplib.h"
   "libtinygltf-dev header tiny_gltf.h"

@@ -76,8 +76,8 @@ bool is_mod_package(const std::string& path);
 absl::StatusOr<ModPackage> read_mod_package(const std::string& path);
 absl::StatusOr<ModPackage> read_mod_package(const std::string& path, const PackageLimits& limits);
 
-// A PackageFile's bytes: the member's, or the disk file read through the platform layer (refused when its
-// size is no longer the one the package was read with).
+// A PackageFile's bytes: a copy of the member's (read `bytes` in place to spare it), or the disk file read
+// through the platform layer (refused when its size is no longer the one the package was read with).
 absl::StatusOr<std::vector<u8>> package_file_bytes(const PackageFile& file);
 
 }  // namespace anvil::mods
