@@ -190,11 +190,16 @@ TEST_F(ModForms, EveryFormOfOneChangeInstallsTheSameBytes) {
              R"({"name": "named", "version": "2.0", "author": "Ezio", "game": "ac2"})");
   write_bytes(dir_.path("zipped/named/Extracted/a1.forge/DataFile_000.data"),
               test::read_file(decompressed + "/Extracted/a1.forge/DataFile_000.data"));
-  ASSERT_EQ(
-      std::system(("cd '" + dir_.path("zipped") + "' && python3 -m zipfile -c ../named.zip named >/dev/null").c_str()),
-      0);
+  // Zipped by Python's zipfile, a second writer than libarchive (which reads it); Windows' tests run no shell.
+  std::vector<std::string> mods = {decompressed, stored, whole, atk};
+  if (!test::on_windows()) {
+    ASSERT_EQ(std::system(
+                  ("cd '" + dir_.path("zipped") + "' && python3 -m zipfile -c ../named.zip named >/dev/null").c_str()),
+              0);
+    mods.push_back(dir_.path("named.zip"));
+  }
   std::optional<test::FolderSnapshot> expected;
-  for (const std::string& mod : {decompressed, stored, whole, atk, dir_.path("named.zip")}) {
+  for (const std::string& mod : mods) {
     const std::string g = game("g-" + fs::path(mod).filename().string());
     test::CliResult r = test::run_cli({"mod", "install", g, mod});
     ASSERT_EQ(r.exit_code, 0) << mod << ": " << r.out << r.err;
@@ -205,8 +210,10 @@ TEST_F(ModForms, EveryFormOfOneChangeInstallsTheSameBytes) {
     }
     expected = now;
   }
-  test::CliResult list = test::run_cli({"mod", "list", dir_.path("g-named.zip")});
-  EXPECT_THAT(list.out, HasSubstr("mod named 2.0 by Ezio (installed)"));
+  if (!test::on_windows()) {
+    test::CliResult list = test::run_cli({"mod", "list", dir_.path("g-named.zip")});
+    EXPECT_THAT(list.out, HasSubstr("mod named 2.0 by Ezio (installed)"));
+  }
 }
 
 // A data-file mod is compared with the folder's original bytes, not with what mods installed since left.
