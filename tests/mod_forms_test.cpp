@@ -341,6 +341,41 @@ TEST_F(ModForms, AKilledInstallOfAPackageIsAllBeforeOrAllAfter) {
   EXPECT_GT(result.ended_after, 0);
 }
 
+// A kill -9 at every step of a sync that takes one package out and puts another in (each with a kept data
+// file) leaves every archive all-before or all-after.
+TEST_F(ModForms, AKilledSyncOfPackagesIsAllBeforeOrAllAfter) {
+  auto outside_mod = [&](const std::string& tag, const std::string& key, int value, u8 flip) {
+    const std::string edited = data_file_mod(tag + "-edited", replace_json(object_pointer(key, "managed"), value));
+    std::vector<u8> bytes = test::read_file(edited + "/Extracted/a1.forge/DataFile_000.data");
+    bytes.back() ^= flip;
+    write_bytes(dir_.path(tag) + "/Extracted/a1.forge/DataFile_000.data", bytes);
+    return dir_.path(tag);
+  };
+  const std::string first = outside_mod("first", keys_[0], 7, 0x01);
+  const std::string second = outside_mod("second", keys_[1], 9, 0x02);
+  const std::string g = game("g");
+  ASSERT_EQ(test::run_cli({"mod", "install", g, first, "-q"}).exit_code, 0);
+  const test::FolderSnapshot with_first = test::snapshot_folder(g);
+  const std::string state = dir_.path("state-first");
+  fs::copy(g + "/.anvilrt", state, fs::copy_options::recursive);
+  test::CrashSweep sweep;
+  sweep.dir = g;
+  sweep.command = {"mod", "sync", g, second, "-q"};
+  sweep.recover = {"mod", "recover", g};
+  sweep.before = with_first;
+  sweep.prepare = [&] {
+    fs::remove_all(g + "/.anvilrt");
+    fs::copy(state, g + "/.anvilrt", fs::copy_options::recursive);
+  };
+  sweep.prepare();
+  ASSERT_EQ(test::run_cli(sweep.command).exit_code, 0);
+  sweep.after = test::snapshot_folder(g);
+  EXPECT_FALSE(sweep.after == with_first);
+  test::CrashSweepResult result = test::run_crash_sweep(sweep);
+  EXPECT_GT(result.ended_before, 0);
+  EXPECT_GT(result.ended_after, 0);
+}
+
 // docs/mods.md's second worked example (between "<!-- mods-packages-example -->" and its end), run by
 // bash -euo pipefail as written: two data-file mods of one data file and a patch mod, installed together,
 // uninstalled to the original bytes.
