@@ -276,6 +276,11 @@ TEST_F(ModForms, BytesOutsideObjectsReplaceOnlyThoseBytes) {
   const std::vector<u8> now = test::read_file(dir_.path("now/DataFile_000.data"));
   ASSERT_EQ(now.size(), bytes.size());
   EXPECT_EQ(now.back(), bytes.back());
+  // A merged document carries no bytes: a package that replaces some is not merged.
+  test::CliResult merge = test::run_cli({"mod", "merge", far, near, "-o", dir_.path("m.json"), "--onto", g});
+  EXPECT_EQ(merge.exit_code, 2);
+  EXPECT_THAT(merge.err, HasSubstr("a1.forge/DataFile_000 outside its objects, which a merged document cannot carry"));
+  EXPECT_FALSE(fs::exists(dir_.path("m.json")));
   // Another mod that leaves those bytes otherwise conflicts with `far`, naming the data file's outside bytes.
   bytes.back() ^= 0x03;
   const std::string other = dir_.path("other");

@@ -8,8 +8,8 @@
 
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
-#include "pipeline/mods/given_mods.hpp"
 #include "pipeline/game_folder.hpp"
+#include "pipeline/mods/given_mods.hpp"
 #include "pipeline/mods/mod_commands.hpp"
 #include "platform/replace_file.hpp"
 
@@ -84,6 +84,13 @@ absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths
       resolve_given_mods(std::move(*given), options.onto ? &*options.onto : nullptr, state ? &*state : nullptr);
   if (!resolved.ok()) return resolved.status();
   const std::vector<LoadedMod>& mods = *resolved;
+  // A document carries operations, not a data file's bytes: a package that replaces bytes outside objects is
+  // installed as itself.
+  for (const LoadedMod& m : mods)
+    if (!m.doc.replaces.empty())
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s: changes %s outside its objects, which a merged document cannot carry; install the package itself",
+          m.path, m.doc.replaces.begin()->first));
   WriteReport report;
   if (options.onto) {
     if (auto s = check_merge(*options.onto, mods, options.allow_overrides, report); !s.ok()) return s;
