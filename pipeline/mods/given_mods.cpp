@@ -29,7 +29,7 @@ absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::str
 }
 
 absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> given, const std::string* dir,
-                                                          const ModState* state) {
+                                                          const ModState* state, folder::FolderLevels* current) {
   std::vector<LoadedMod> mods;
   // Opened on the first package, kept for the next ones; the levels go before the work folder they read.
   std::optional<OriginalFolder> original;
@@ -43,14 +43,17 @@ absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> 
     if (!dir || !state)
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: a mod package is turned into changes against a game folder: name one (--onto DIR)", package.path));
-    if (!originals) {
+    folder::FolderLevels* compare_with = originals ? &*originals : nullptr;
+    if (!compare_with && current && state->archives.empty()) compare_with = current;
+    if (!compare_with) {
       auto opened = open_original_folder(*dir, *state);
       if (!opened.ok()) return opened.status();
       original.emplace(std::move(*opened));
       originals.emplace(std::move(original->folder),
                         folder::FolderOptions{.game = {}, .layout = {}, .save_key_cache = false});
+      compare_with = &*originals;
     }
-    auto mod = package_mod(package, *originals);
+    auto mod = package_mod(package, *compare_with);
     if (!mod.ok()) return mod.status();
     mods.push_back(std::move(*mod));
   }

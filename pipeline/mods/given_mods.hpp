@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "pipeline/game_folder.hpp"
 #include "pipeline/mods/mod_check.hpp"
 #include "pipeline/mods/mod_package.hpp"
 #include "pipeline/mods/mod_state.hpp"
@@ -23,9 +24,11 @@ using GivenMod = std::variant<LoadedMod, ModPackage>;
 absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::string>& paths);
 
 // `dir`: the game folder a package is compared with, `state` its installed mods (none: a package is
-// refused, naming it, as there is nothing to compare it with).
+// refused, naming it, as there is nothing to compare it with). `current`: the command's own opened folder,
+// which is the originals themselves where no mod changed an archive (its archives then read and voted once).
 absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> given, const std::string* dir,
-                                                          const ModState* state);
+                                                          const ModState* state,
+                                                          folder::FolderLevels* current = nullptr);
 
 // Both, for a command that holds no lock between them.
 absl::StatusOr<std::vector<LoadedMod>> load_given_mods(const std::vector<std::string>& paths, const std::string* dir,

@@ -280,10 +280,10 @@ absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector
   std::string recovered = game->recovered;
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
-  auto loaded = resolve_given_mods(std::move(*given), &dir, &*state);
+  folder::FolderLevels levels(std::move(*game));
+  auto loaded = resolve_given_mods(std::move(*given), &dir, &*state, &levels);
   if (!loaded.ok()) return loaded.status();
   const std::vector<LoadedMod>& mods = *loaded;
-  folder::FolderLevels levels(std::move(*game));
   auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
   analysis->report.recovered = std::move(recovered);

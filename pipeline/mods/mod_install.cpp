@@ -63,13 +63,13 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
   if (!txn.ok()) return txn.status();
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
-  auto resolved = resolve_given_mods(std::move(*given), &dir, &*state);
-  if (!resolved.ok()) return resolved.status();
-  const std::vector<LoadedMod>& mods = *resolved;
-  if (auto s = check_names(*state, mods); !s.ok()) return s;
   // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
   std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
   folder::FolderLevels& levels = *folder_open;
+  auto resolved = resolve_given_mods(std::move(*given), &dir, &*state, &levels);
+  if (!resolved.ok()) return resolved.status();
+  const std::vector<LoadedMod>& mods = *resolved;
+  if (auto s = check_names(*state, mods); !s.ok()) return s;
   auto analysis = analyse(dir, *state, levels, mods);
   if (!analysis.ok()) return analysis.status();
   report.check = std::move(analysis->report);
