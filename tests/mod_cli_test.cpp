@@ -193,7 +193,9 @@ TEST_P(ModFolder, ErrorsSayWhatFailedAndWhy) {
   test::CliResult missing = test::run_cli({"mod", "check", g, dir_.path("nothing.json")});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("nothing.json: cannot read the mod: "));
-  if (!test::on_windows()) EXPECT_THAT(missing.err, HasSubstr("No such file or directory"));
+  if (!test::on_windows()) {
+    EXPECT_THAT(missing.err, HasSubstr("No such file or directory"));
+  }
   // A bulk operation that fails is named by its name, as a path names the others.
   write(dir_.path("bulk.json"),
         "[{\"op\": \"swap_material\", \"from\": \"0x3333333333333333\", "
