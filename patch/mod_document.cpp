@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <span>
@@ -41,34 +42,47 @@ absl::Status read_string(std::string_view path, const Value& object, const char*
   return absl::OkStatus();
 }
 
-absl::Status read_made_for(std::string_view path, const Value& value, ModDocument& mod) {
-  if (!value.IsObject()) return member_error(path, "made_for", "must be an object of archive names and sha256 hashes");
+// An object of names and sha256 hashes (`made_for`, `replaces`) into `out`: each name checked by
+// `bad_name` (the reason it is refused, or nothing), each hash 64 hexadecimal digits, kept lowercase.
+absl::Status read_hashes(std::string_view path, const Value& value, const char* member, const char* what,
+                         const std::function<std::optional<std::string>(const std::string&)>& bad_name,
+                         std::map<std::string, std::string>& out) {
+  if (!value.IsObject())
+    return member_error(path, member, absl::StrFormat("must be an object of %s and sha256 hashes", what));
   for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
-    const std::string archive(it->name.GetString(), it->name.GetStringLength());
-    const std::string where = "made_for/" + archive;
-    if (archive.empty() || archive.find_first_of("/\\") != std::string::npos || archive == "." || archive == "..")
-      return member_error(path, where, "must name an archive of the game folder (a file name, no folder)");
+    const std::string name(it->name.GetString(), it->name.GetStringLength());
+    const std::string where = std::string(member) + "/" + name;
+    if (auto bad = bad_name(name)) return member_error(path, where, *bad);
     if (!it->value.IsString() || !is_sha256_hex({it->value.GetString(), it->value.GetStringLength()}))
       return member_error(path, where, "must be a sha256 hash: 64 hexadecimal digits");
-    mod.made_for[archive] = absl::AsciiStrToLower(std::string(it->value.GetString(), it->value.GetStringLength()));
+    out[name] = absl::AsciiStrToLower(std::string(it->value.GetString(), it->value.GetStringLength()));
   }
   return absl::OkStatus();
 }
 
+// "made_for": {"A.forge": "<sha256 of the archive>", ...}.
+absl::Status read_made_for(std::string_view path, const Value& value, ModDocument& mod) {
+  return read_hashes(
+      path, value, "made_for", "archive names",
+      [](const std::string& archive) -> std::optional<std::string> {
+        if (archive.empty() || archive.find_first_of("/\\") != std::string::npos || archive == "." || archive == "..")
+          return "must name an archive of the game folder (a file name, no folder)";
+        return std::nullopt;
+      },
+      mod.made_for);
+}
+
 // "replaces": {"A.forge/DATAFILE": "<sha256 of the data file's decompressed bytes>", ...}.
 absl::Status read_replaces(std::string_view path, const Value& value, ModDocument& mod) {
-  if (!value.IsObject()) return member_error(path, "replaces", "must be an object of data files and sha256 hashes");
-  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
-    const std::string datafile(it->name.GetString(), it->name.GetStringLength());
-    const std::string where = "replaces/" + datafile;
-    const std::size_t slash = datafile.find('/');
-    if (slash == 0 || slash == std::string::npos || slash + 1 == datafile.size())
-      return member_error(path, where, "must name a data file as ARCHIVE.forge/NAME");
-    if (!it->value.IsString() || !is_sha256_hex({it->value.GetString(), it->value.GetStringLength()}))
-      return member_error(path, where, "must be a sha256 hash: 64 hexadecimal digits");
-    mod.replaces[datafile] = absl::AsciiStrToLower(std::string(it->value.GetString(), it->value.GetStringLength()));
-  }
-  return absl::OkStatus();
+  return read_hashes(
+      path, value, "replaces", "data files",
+      [](const std::string& datafile) -> std::optional<std::string> {
+        const std::size_t slash = datafile.find('/');
+        if (slash == 0 || slash == std::string::npos || slash + 1 == datafile.size())
+          return "must name a data file as ARCHIVE.forge/NAME";
+        return std::nullopt;
+      },
+      mod.replaces);
 }
 
 // The members that describe a mod, each optional here: name, version, author, description, game, made_for.
@@ -261,6 +275,15 @@ std::string mod_text(const ModDocument& mod) {
   mod.patch.Accept(w);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string replaced_data_file_key(std::string_view archive, std::string_view name) {
+  return std::string(archive) + "/" + std::string(name);
+}
+
+std::pair<std::string, std::string> replaced_data_file_parts(std::string_view key) {
+  const std::size_t slash = key.find('/');
+  return {std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
 }
 
 }  // namespace anvil::patch

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "patch/rapidjson_document.hpp"
 
@@ -24,8 +25,8 @@ inline constexpr int kModDocumentVersion = 1;
 
 struct ModDocument {
   std::string name;
-  std::string version, author, description;  // empty when not given
-  std::optional<std::string> game;           // "ac2" or "sws"
+  std::string version, author, description;     // empty when not given
+  std::optional<std::string> game;              // "ac2" or "sws"
   std::map<std::string, std::string> made_for;  // archive file name -> lowercase sha256 hex
   // Data files the mod replaces whole where they differ outside every object (a mod package's, kept beside
   // the installed mod: docs/mods.md): "ARCHIVE.forge/NAME" -> lowercase sha256 hex of the decompressed bytes.
@@ -34,6 +35,10 @@ struct ModDocument {
   rapidjson::Document patch{rapidjson::kArrayType};
   bool bare_patch = false;  // the file was a patch (a JSON array), not a mod object
 };
+
+// A key of ModDocument::replaces, "ARCHIVE.forge/NAME", made and taken apart (the archive's name has no '/').
+std::string replaced_data_file_key(std::string_view archive, std::string_view name);
+std::pair<std::string, std::string> replaced_data_file_parts(std::string_view key);
 
 // The mod in `text`, read from the file `path` (its name, without the directory and the extension, names
 // a bare patch). Errors: "PATH: member 'x': …", "PATH: unknown member 'x'", "PATH: not JSON: …".

@@ -39,6 +39,11 @@ std::string conflict_line(const Conflict& c) {
                          c.earlier, value_or_removed(c.earlier_value), c.later, value_or_removed(c.later_value));
 }
 
+std::string override_line(const Conflict& c) {
+  return absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier, c.pointer,
+                         value_or_removed(c.later_value), value_or_removed(c.earlier_value));
+}
+
 std::string CheckReport::text() const {
   std::string out;
   for (const std::string& a : changed_archives)

@@ -12,8 +12,6 @@
 
 namespace anvil::mods {
 
-std::string kept_data_relative(const std::string& sha256) { return ".anvilrt/mods/data/" + sha256 + ".data"; }
-
 absl::StatusOr<LoadedMod> load_installed_mod(const std::string& dir, const std::string& name) {
   auto mod = load_mod(in_folder(dir, document_relative(name)));
   if (!mod.ok()) return mod.status();

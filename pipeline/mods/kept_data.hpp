@@ -13,9 +13,6 @@
 
 namespace anvil::mods {
 
-// DIR-relative: ".anvilrt/mods/data/<sha256>.data".
-std::string kept_data_relative(const std::string& sha256);
-
 // An installed mod as kept: its document (DIR/.anvilrt/mods/docs/NAME.json) and the data files it replaces.
 // A kept data file that is missing or whose bytes are not those its document names is an error naming it.
 absl::StatusOr<LoadedMod> load_installed_mod(const std::string& dir, const std::string& name);

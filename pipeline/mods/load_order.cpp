@@ -55,10 +55,7 @@ bool accept_analysis(Analysis& analysis, const LoadOrder& order, WriteReport& re
         absl::StrFormat("not %s: mods conflict (see above); --allow-overrides lets the later mod win", order.done);
   }
   if (report.refused) return false;
-  for (const Conflict& c : report.check.conflicts)
-    report.notes.push_back(absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier,
-                                           c.pointer, value_or_removed(c.later_value),
-                                           value_or_removed(c.earlier_value)));
+  for (const Conflict& c : report.check.conflicts) report.notes.push_back(override_line(c));
   return true;
 }
 

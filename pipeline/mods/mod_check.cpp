@@ -88,15 +88,17 @@ absl::Status check_games(const std::string& dir, folder::FolderLevels& folder, c
 // "A.forge/NAME" -> the archive's index in the folder and the data file's in its set; an error naming the mod.
 absl::StatusOr<std::pair<std::size_t, std::size_t>> replaced_data_file(folder::FolderLevels& folder,
                                                                        const LoadedMod& mod, const std::string& key) {
-  const std::size_t slash = key.find('/');
-  const std::string archive = key.substr(0, slash), name = key.substr(slash + 1);
-  const std::optional<std::size_t> a = folder.folder().find(archive);
-  auto set = a ? folder.levels(*a) : absl::StatusOr<forge::ArchiveLevels*>(nullptr);
-  if (!set.ok()) return set.status();
-  const std::optional<std::size_t> i = *set ? (*set)->find(name) : std::nullopt;
-  if (!i)
+  const auto [archive, name] = patch::replaced_data_file_parts(key);
+  auto missing = [&] {
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: member 'replaces/%s': the game folder has no such data file", mod.path, key));
+  };
+  const std::optional<std::size_t> a = folder.folder().find(archive);
+  if (!a) return missing();
+  auto set = folder.levels(*a);
+  if (!set.ok()) return set.status();
+  const std::optional<std::size_t> i = (*set)->find(name);
+  if (!i) return missing();
   return std::pair{*a, *i};
 }
 
@@ -144,11 +146,10 @@ void add_replaced_archives(const std::map<std::size_t, std::size_t>& replaced, f
 std::vector<patch::Change> replacement_changes(const LoadedMod& mod) {
   std::vector<patch::Change> out;
   for (const auto& [key, hash] : mod.doc.replaces) {
-    const std::size_t slash = key.find('/');
+    const auto [archive, name] = patch::replaced_data_file_parts(key);
     patch::Change c;
     c.op = "replace";
-    c.pointer =
-        folder::archive_pointer(key.substr(0, slash)) + patch::datafile_pointer(key.substr(slash + 1)) + "/outside";
+    c.pointer = folder::archive_pointer(archive) + patch::datafile_pointer(name) + "/outside";
     c.new_value = "\"sha256:" + hash + "\"";
     out.push_back(std::move(c));
   }

@@ -81,4 +81,6 @@ absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector
 namespace anvil::mods {
 // "conflict: a and b write /p: a leaves 1, b leaves 2"
 std::string conflict_line(const Conflict& c);
+// "override: b wins over a at /p (2, was 1)": a conflict let through by --allow-overrides.
+std::string override_line(const Conflict& c);
 }  // namespace anvil::mods

@@ -15,6 +15,7 @@
 #include "pipeline/mods/kept_data.hpp"
 #include "pipeline/mods/load_order.hpp"
 #include "pipeline/mods/mod_commands.hpp"
+#include "platform/paths.hpp"
 
 namespace anvil::mods {
 namespace {
@@ -46,7 +47,7 @@ absl::StatusOr<folder::GameFolder> open_for_change(const std::string& dir, Write
 absl::Status prepare_state_folders(const std::string& dir) {
   std::error_code ec;
   for (const char* sub : {".anvilrt/mods/docs", ".anvilrt/mods/undo", ".anvilrt/mods/data"}) {
-    std::filesystem::create_directories(in_folder(dir, sub), ec);
+    std::filesystem::create_directories(platform::path_of(in_folder(dir, sub)), ec);
     if (ec) return absl::InternalError(absl::StrFormat("%s: %s", in_folder(dir, sub), ec.message()));
   }
   return absl::OkStatus();
@@ -85,10 +86,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     report.refusal = "not installed: mods conflict (see above); --allow-overrides lets the later mod win";
     return report;
   }
-  for (const Conflict& c : report.check.conflicts)
-    report.notes.push_back(absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier,
-                                           c.pointer, value_or_removed(c.later_value),
-                                           value_or_removed(c.earlier_value)));
+  for (const Conflict& c : report.check.conflicts) report.notes.push_back(override_line(c));
   if (auto s = prepare_state_folders(dir); !s.ok()) return s;
   std::size_t written = 0, to_write = 0;
   for (const folder::ArchivePatch& patched : analysis->outcome->archives)

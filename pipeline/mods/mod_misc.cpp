@@ -60,10 +60,7 @@ absl::Status check_merge(const std::string& dir, const std::vector<LoadedMod>& m
     report.refused = true;
     report.refusal = "not merged: mods conflict (see above); --allow-overrides lets the later mod win";
   }
-  for (const Conflict& c : report.check.conflicts)
-    report.notes.push_back(absl::StrFormat("override: %s wins over %s at %s (%s, was %s)", c.later, c.earlier,
-                                           c.pointer, value_or_removed(c.later_value),
-                                           value_or_removed(c.earlier_value)));
+  for (const Conflict& c : report.check.conflicts) report.notes.push_back(override_line(c));
   return absl::OkStatus();
 }
 

@@ -93,6 +93,7 @@ std::string in_folder(const std::string& dir, const std::string& relative) {
 std::string state_relative() { return std::string(".anvilrt/mods/state.json"); }
 std::string document_relative(const std::string& mod) { return ".anvilrt/mods/docs/" + mod + ".json"; }
 std::string undo_relative(const std::string& archive) { return ".anvilrt/mods/undo/" + archive + ".undo"; }
+std::string kept_data_relative(const std::string& sha256) { return ".anvilrt/mods/data/" + sha256 + ".data"; }
 
 absl::StatusOr<ModState> load_state(const std::string& dir) {
   const std::string path = in_folder(dir, state_relative());

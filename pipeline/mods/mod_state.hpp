@@ -4,6 +4,7 @@
 //                     anvilrt last wrote it
 //   docs/NAME.json    each installed mod's document, as it was given
 //   undo/FILE.undo    each touched archive's original bytes where mods changed them (undo_data.hpp)
+//   data/SHA256.data  each data file an installed package replaces outside its objects (kept_data.hpp)
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -65,6 +66,8 @@ struct ModState {
 std::string state_relative();
 std::string document_relative(const std::string& mod);
 std::string undo_relative(const std::string& archive);
+// A data file an installed mod replaces (kept_data.hpp), named by the sha256 of its bytes.
+std::string kept_data_relative(const std::string& sha256);
 // DIR/relative.
 std::string in_folder(const std::string& dir, const std::string& relative);
 

@@ -49,7 +49,7 @@ absl::Status append_documents(const ModPackage& package, rapidjson::Document& pa
 absl::Status add_effect(const std::string& archive, ShippedEffect effect, const std::string& label, LoadedMod& mod) {
   append_effect_ops(effect.ops, mod.doc.patch);
   if (!effect.replacement) return absl::OkStatus();
-  const std::string key = archive + "/" + effect.datafile;
+  const std::string key = patch::replaced_data_file_key(archive, effect.datafile);
   if (mod.replacements.count(key))
     return absl::InvalidArgumentError(
         absl::StrFormat("%s: the package ships %s's data file %s twice", label, archive, effect.datafile));
@@ -106,7 +106,7 @@ absl::Status add_archive(const ModPackage& package, const PackagedArchive& shipp
       return absl::InvalidArgumentError(absl::StrFormat("%s: %s", label, decompressed.status().message()));
     const std::string member = absl::StrFormat("%s: data file '%s'", label, name);
     auto effect =
-        shipped_data_file_effect(originals, {shipped.name, name, std::nullopt, (*decompressed)->bytes, member});
+        shipped_data_file_effect(originals, {shipped.name, name, std::nullopt, (*decompressed)->bytes, member, true});
     mine.release(j);
     if (!effect.ok()) return effect.status();
     if (auto s = add_effect(shipped.name, std::move(*effect), member, mod); !s.ok()) return s;

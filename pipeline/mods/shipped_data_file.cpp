@@ -31,6 +31,28 @@ absl::StatusOr<std::vector<u8>> decode_stored(std::span<const u8> bytes, forge::
   return std::vector<u8>(decoded->bytes.begin(), decoded->bytes.end());
 }
 
+// The data file's bytes decompressed, whichever form they are shipped in, told apart by the bytes: a block
+// set at the stored form's start, else an entry table that reads to its end, else a plain stored form.
+absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
+                                                   const forge::ChecksumVerdict& checksums) {
+  if (forge::starts_compressed(bytes, variant)) {
+    auto decoded = decode_stored(bytes, variant, checksums);
+    if (!decoded.ok())
+      return absl::InvalidArgumentError(absl::StrFormat("stored form: %s", decoded.status().message()));
+    return std::move(*decoded);
+  }
+  if (reads_decompressed(bytes, variant)) return std::vector<u8>(bytes.begin(), bytes.end());
+  // A plain stored form: the layout's prefix, then the data file as it decompresses.
+  if (auto plain = decode_stored(bytes, variant, checksums); plain.ok() && reads_decompressed(*plain, variant))
+    return std::move(*plain);
+  // Neither: the decompressed form's own error says where it stops reading.
+  auto view = forge::view_data_file(bytes, variant);
+  const std::string why =
+      view.ok() ? "its entries' data sizes do not agree with their resources" : std::string(view.status().message());
+  return absl::InvalidArgumentError(
+      absl::StrFormat("neither a decompressed nor a stored data file of this archive (%s)", why));
+}
+
 // The data files the shipped one names: by name, narrowed (or, when the name names none, found) by its id.
 std::vector<std::size_t> matching_data_files(const forge::ArchiveLevels& levels, const ShippedDataFile& shipped) {
   std::vector<std::size_t> by_name = levels.select(shipped.name);
@@ -45,26 +67,6 @@ std::vector<std::size_t> matching_data_files(const forge::ArchiveLevels& levels,
 }
 
 }  // namespace
-
-absl::StatusOr<DecompressedShipped> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
-                                                       const forge::ChecksumVerdict& checksums) {
-  if (forge::starts_compressed(bytes, variant)) {
-    auto decoded = decode_stored(bytes, variant, checksums);
-    if (!decoded.ok())
-      return absl::InvalidArgumentError(absl::StrFormat("stored form: %s", decoded.status().message()));
-    return DecompressedShipped{std::move(*decoded), true};
-  }
-  if (reads_decompressed(bytes, variant)) return DecompressedShipped{{bytes.begin(), bytes.end()}, false};
-  // A plain stored form: the layout's prefix, then the data file as it decompresses.
-  if (auto plain = decode_stored(bytes, variant, checksums); plain.ok() && reads_decompressed(*plain, variant))
-    return DecompressedShipped{std::move(*plain), true};
-  // Neither: the decompressed form's own error says where it stops reading.
-  auto view = forge::view_data_file(bytes, variant);
-  const std::string why =
-      view.ok() ? "its entries' data sizes do not agree with their resources" : std::string(view.status().message());
-  return absl::InvalidArgumentError(
-      absl::StrFormat("neither a decompressed nor a stored data file of this archive (%s)", why));
-}
 
 std::optional<std::vector<u8>> with_objects_of(const Level& like, std::span<const u8> outside) {
   if (outside.size() != like.bytes.size()) return std::nullopt;
@@ -101,9 +103,11 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
                                 counted(matches.size(), "data file"), shipped.archive));
   const std::size_t i = matches.front();
   const forge::ForgeVariant variant = levels.archive().variant();
-  auto mine = decompress_shipped(shipped.bytes, variant, levels.checksums().verdict);
+  absl::StatusOr<std::vector<u8>> mine = shipped.decompressed
+                                             ? std::vector<u8>(shipped.bytes.begin(), shipped.bytes.end())
+                                             : decompress_shipped(shipped.bytes, variant, levels.checksums().verdict);
   if (!mine.ok()) return fail(std::string(mine.status().message()));
-  auto view = forge::view_data_file(mine->bytes, variant);
+  auto view = forge::view_data_file(*mine, variant);
   if (!view.ok()) return fail(std::string(view.status().message()));
   auto decompressed = levels.decompressed(i);
   if (!decompressed.ok()) return decompressed.status();
@@ -117,15 +121,15 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
   ShippedEffect effect;
   effect.datafile = levels.name(i);
   patch::DataFileDiff diff =
-      patch::diff_data_files(from.bytes, original_source, mine->bytes, data_file_source(*view), levels.game());
+      patch::diff_data_files(from.bytes, original_source, *mine, data_file_source(*view), levels.game());
   if (diff.state == patch::DataFileState::changed_outside) {
     // The shipped bytes outside the objects, the original's objects in them: what the operations then change.
-    effect.replacement = with_objects_of(from, mine->bytes);
+    effect.replacement = with_objects_of(from, *mine);
     if (effect.replacement)
-      diff = patch::diff_data_files(*effect.replacement, data_file_source(*view), mine->bytes, data_file_source(*view),
+      diff = patch::diff_data_files(*effect.replacement, data_file_source(*view), *mine, data_file_source(*view),
                                     levels.game());
     if (!effect.replacement || diff.state == patch::DataFileState::changed_outside) {
-      effect.replacement = std::move(mine->bytes);
+      effect.replacement = std::move(*mine);
       diff.ops.clear();
     }
   }

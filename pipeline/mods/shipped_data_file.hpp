@@ -27,6 +27,7 @@ struct ShippedDataFile {
   std::optional<u64> id;      // its file_id, when the file's name gives it (AnvilToolkit's "<id>_-_<name>.data")
   std::span<const u8> bytes;  // decompressed (as `extract` writes it) or stored (as the archive holds it)
   std::string label;          // how a message names it: "mods/x.zip: member 'Extracted/levels.forge/a.data'"
+  bool decompressed = false;  // known to be decompressed (a whole archive's data file): its form not looked for
 };
 
 // What a shipped data file changes: the operations that turn the original data file's objects into the shipped
@@ -50,14 +51,5 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
 // `like` (carved from the same archive's data file): where their objects lie at the same places with the same
 // lengths; nothing otherwise.
 std::optional<std::vector<u8>> with_objects_of(const Level& like, std::span<const u8> outside);
-
-// The data file's bytes decompressed, whichever form they are shipped in (told apart by the bytes: a block
-// set at the stored form's start, else an entry table that reads to the end, else a plain stored form).
-struct DecompressedShipped {
-  std::vector<u8> bytes;
-  bool stored = false;  // shipped in the stored form
-};
-absl::StatusOr<DecompressedShipped> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
-                                                       const forge::ChecksumVerdict& checksums);
 
 }  // namespace anvil::mods
