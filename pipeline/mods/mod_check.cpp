@@ -125,7 +125,8 @@ absl::Status apply_replacements(folder::FolderLevels& folder, const std::vector<
 // reached it.
 void add_replaced_archives(const std::map<std::size_t, std::size_t>& replaced, folder::FolderLevels& folder,
                            folder::FolderPatchOutcome& outcome) {
-  for (const auto& [a, count] : replaced) {
+  for (const auto& entry : replaced) {
+    const std::size_t a = entry.first;  // not a structured binding: clang 14 cannot capture one in a lambda
     auto it = std::find_if(outcome.archives.begin(), outcome.archives.end(),
                            [&](const folder::ArchivePatch& p) { return p.archive == a; });
     if (it == outcome.archives.end()) {
