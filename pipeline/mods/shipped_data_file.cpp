@@ -31,8 +31,8 @@ absl::StatusOr<std::vector<u8>> decode_stored(std::span<const u8> bytes, forge::
   return std::vector<u8>(decoded->bytes.begin(), decoded->bytes.end());
 }
 
-// The data file's bytes decompressed, whichever form they are shipped in, told apart by the bytes: a block
-// set at the stored form's start, else an entry table that reads to its end, else a plain stored form.
+}  // namespace
+
 absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
                                                    const forge::ChecksumVerdict& checksums) {
   if (forge::starts_compressed(bytes, variant)) {
@@ -52,6 +52,8 @@ absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, fo
   return absl::InvalidArgumentError(
       absl::StrFormat("neither a decompressed nor a stored data file of this archive (%s)", why));
 }
+
+namespace {
 
 // The data files the shipped one names: by name, narrowed (or, when the name names none, found) by its id.
 std::vector<std::size_t> matching_data_files(const forge::ArchiveLevels& levels, const ShippedDataFile& shipped) {
@@ -96,8 +98,9 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
   forge::ArchiveLevels& levels = **set;
   const std::vector<std::size_t> matches = matching_data_files(levels, shipped);
   if (matches.empty())
-    return fail(absl::StrFormat("%s has no data file '%s' (see anvilrt ls %s)", shipped.archive, shipped.name,
-                                originals.folder().path(*a)));
+    return absl::NotFoundError(absl::StrFormat("%s: %s has no data file '%s' (see anvilrt ls %s; --allow-new adds it)",
+                                               shipped.label, shipped.archive, shipped.name,
+                                               originals.folder().path(*a)));
   if (matches.size() > 1)
     return fail(absl::StrFormat("'%s' names %s of %s; name one by its unique name (anvilrt ls)", shipped.name,
                                 counted(matches.size(), "data file"), shipped.archive));
