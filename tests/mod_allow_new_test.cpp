@@ -147,5 +147,32 @@ TEST_F(ModAllowNew, AWholeArchiveWithADataFileMoreAndSync) {
   EXPECT_TRUE(test::snapshot_folder(g) == original_);
 }
 
+// A kill -9 at every step of a sync that removes one added data file's mod and installs another's leaves the
+// archive all-before or all-after.
+TEST_F(ModAllowNew, AKilledSyncOfAdditionsIsAllBeforeOrAllAfter) {
+  const std::string g = game("g");
+  const std::string first = package("first", "4242_-_Fresh.data", extracted("DataFile_001"));
+  const std::string second = package("second", "4343_-_Other.data", extracted("DataFile_002"));
+  ASSERT_EQ(test::run_cli({"mod", "install", g, first, "--allow-new"}).exit_code, 0);
+  const std::string state = dir_.path("state-first");
+  fs::copy(g + "/.anvilrt", state, fs::copy_options::recursive);
+  test::CrashSweep sweep;
+  sweep.dir = g;
+  sweep.command = {"mod", "sync", g, second, "--allow-new", "-q"};
+  sweep.recover = {"mod", "recover", g};
+  sweep.before = test::snapshot_folder(g);
+  sweep.prepare = [&] {
+    fs::remove_all(g + "/.anvilrt");
+    fs::copy(state, g + "/.anvilrt", fs::copy_options::recursive);
+  };
+  ASSERT_EQ(test::run_cli(sweep.command).exit_code, 0);
+  sweep.after = test::snapshot_folder(g);
+  EXPECT_TRUE(in_game(g, "Fresh").empty());
+  EXPECT_EQ(in_game(g, "Other"), extracted("DataFile_002"));
+  test::CrashSweepResult result = test::run_crash_sweep(sweep);
+  EXPECT_GT(result.ended_before, 0);
+  EXPECT_GT(result.ended_after, 0);
+}
+
 }  // namespace
 }  // namespace anvil::mod_allow_new
