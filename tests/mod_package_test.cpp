@@ -337,7 +337,9 @@ TEST_F(ModPackageTest, ManyEmptyMembersAreReadInOnePass) {
   std::vector<PackMember> members;
   for (int i = 0; i < 100000; ++i) members.push_back({"m/empty/" + std::to_string(i) + ".txt", ""});
   members.push_back({"m/Extracted/a.forge/b.data", "b"});
-  auto p = read_mod_package(write("many.zip", pack(members)));
+  // Stored, not deflated: libarchive's writer starts a zlib stream for every deflated member, whose large
+  // allocations Wine's heap serves slowly (writing this zip took 85 s under Wine, 0.9 s stored; reading it 0.8 s).
+  auto p = read_mod_package(write("many.zip", pack(members, false, "zip:compression=store")));
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->ignored.size(), 100000u);
   EXPECT_EQ(p->datafiles.size(), 1u);
