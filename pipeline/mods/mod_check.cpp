@@ -144,7 +144,8 @@ absl::Status apply_additions(folder::FolderLevels& folder, const std::vector<Loa
         continue;
       }
       std::vector<forge::DataFileAddition>& list = added[*a];
-      auto same = std::find_if(list.begin(), list.end(), [&](const auto& d) { return d.name == name; });
+      auto same =
+          std::find_if(list.begin(), list.end(), [&added_name = name](const auto& d) { return d.name == added_name; });
       forge::DataFileAddition addition{name, ref.file_id, ref.file_type, bytes, false};
       if (same != list.end())
         *same = std::move(addition);
