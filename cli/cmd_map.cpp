@@ -54,7 +54,8 @@ constexpr const char* kMapUsage =
     "--png: the same picture as PNG, W x H pixels.\n"
     "Of a .forge archive: every data file; a mark's title names its data file. Of a game folder (its\n"
     ".forge archives, docs/game-folders.md): every data file of every archive, named A.forge/NAME; its\n"
-    "patches are the folder's, as anvilrt patch DIR takes each, applied in order.\n"
+    "patches are the folder's, as anvilrt patch DIR takes each (a mod document or a mod package too),\n"
+    "applied in order.\n"
     "Exit 0: written; 1: a patch's test failed or a bulk operation matched nothing; 2: bad input.";
 
 int run_map(int argc, char** argv) {
@@ -100,7 +101,7 @@ int run_map(int argc, char** argv) {
       error("FILE and PATCH cannot both be standard input (-)");
       return kBadInput;
     }
-    auto text = read_patch(p, path_errors);
+    auto text = read_patch(p, path_errors, file);
     if (!text) return kBadInput;
     named.push_back({p, std::move(*text)});
   }

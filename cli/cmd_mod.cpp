@@ -18,13 +18,15 @@ constexpr const char* kModUsage =
     "usage: anvilrt mod SUBCOMMAND DIR ... (anvilrt mod SUBCOMMAND --help for each)\n\n"
     "Mods in a game folder DIR (its *.forge archives). A MOD is a patch file or mod document, or a mod\n"
     "package: a folder, .zip or .7z holding Extracted/ARCHIVE.forge/NAME.data data files, whole ARCHIVE.forge\n"
-    "archives, mod documents and an optional anvilrt-mod.json (docs/mods.md), installed as what it changes:\n"
-    "  check DIR MOD...                 what the mods do, after those installed: nothing written\n"
-    "  install DIR MOD... [--allow-overrides]  install in that order, after those installed\n"
-    "  sync DIR [MOD...] [--json] [--allow-overrides]  make the installed mods exactly these, in this order\n"
+    "archives, mod documents and an optional anvilrt-mod.json (docs/mods.md), installed as what it changes.\n"
+    "A package's data file that its archive lacks is refused unless --allow-new (check, install, sync).\n"
+    "  check DIR MOD... [--allow-new]   what the mods do, after those installed: nothing written\n"
+    "  install DIR MOD... [--allow-overrides] [--allow-new]  install in that order, after those installed\n"
+    "  sync DIR [MOD...] [--json] [--allow-overrides] [--allow-new]  make the installed mods exactly these, in this "
+    "order\n"
     "  list DIR [--json]                the installed mods in load order, with what each changed\n"
     "  uninstall DIR NAME...            remove mods; the others stay in effect in their order\n"
-    "  merge MOD... -o MERGED.json [--onto DIR [--allow-overrides]]\n"
+    "  merge MOD... -o MERGED.json [--onto DIR [--allow-overrides] [--allow-new]]\n"
     "                                   one mod that installs as the mods in that order\n"
     "  forget DIR ARCHIVE               take an archive changed behind anvilrt's back as it is now\n"
     "  recover DIR                      finish or roll back an interrupted install or uninstall\n";
@@ -39,45 +41,52 @@ struct Sub {
 
 constexpr Sub kSubs[] = {
     {"check",
-     "usage: anvilrt mod check DIR MOD... [--json]\n\n"
+     "usage: anvilrt mod check DIR MOD... [--json] [--allow-new]\n\n"
      "What the mods do to the game folder DIR, in the order given, after the mods installed there; nothing\n"
      "is written. For each mod: the fields, archives, data files and objects it changes, its operations that\n"
      "fail, its made_for hashes that differ; then each conflict: two mods that leave the same field (or one\n"
      "inside a field the other replaces or removes) different values, with both mods, the path and both\n"
      "values. Archives changed behind anvilrt's back since it last wrote them are named.\n"
+     "--allow-new: a package's data file that matches none of its archive's is added to that archive\n"
+     "(refused otherwise, naming it).\n"
      "Exit 0 clean; 1 conflicts or failing operations; 2 on bad input.",
      true, true, true},
     {"install",
-     "usage: anvilrt mod install DIR MOD... [--allow-overrides]\n\n"
+     "usage: anvilrt mod install DIR MOD... [--allow-overrides] [--allow-new]\n\n"
      "Installs the mods into DIR in the order given, after those installed, as one transaction: every\n"
      "archive changes, with DIR/.anvilrt/, or none. Refuses (exit 1, with check's report) when an operation\n"
      "fails or mods conflict; with --allow-overrides the later mod wins and each override is reported.\n"
+     "--allow-new: a package's data file that matches none of its archive's is added to that archive (it is\n"
+     "removed again when the mod is uninstalled); refused otherwise, naming it.\n"
      "A mod made_for another archive is warned about. Exit 0; 1 refused; 2 on bad input.",
      true, true, false},
     {"sync",
-     "usage: anvilrt mod sync DIR [MOD...] [--json] [--allow-overrides]\n\n"
+     "usage: anvilrt mod sync DIR [MOD...] [--json] [--allow-overrides] [--allow-new]\n\n"
      "Makes the mods installed in DIR exactly the mods given, in the order given, as one transaction (the\n"
      "deploy step of a mod manager): installs the new, uninstalls those not given, installs again a mod whose\n"
      "files changed (another version: in its place) or whose place in the order moved. No MOD: every mod\n"
      "uninstalled. With nothing to do (the same mods, files and order) it reads no archive and writes nothing.\n"
      "Refuses (exit 1, with check's report) when an operation fails or mods conflict that were not installed\n"
-     "so before; with --allow-overrides the later mod wins and each override is reported. --json: one JSON\n"
+     "so before; with --allow-overrides the later mod wins and each override is reported. --allow-new: as\n"
+     "install takes it. --json: one JSON\n"
      "document on stdout (also for an error, in \"error\"). Exit 0; 1 refused; 2 on bad input.",
      true, true, true},
-    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.",
-     true, false, true},
+    {"list", "usage: anvilrt mod list DIR [--json]\n\nThe installed mods in load order, with what each changed.", true,
+     false, true},
     {"uninstall",
      "usage: anvilrt mod uninstall DIR NAME...\n\n"
      "Removes the mods; the others stay in effect in their order (the folder is what installing them alone\n"
      "gives). Uninstalling every mod gives the original archives back, byte for byte. One transaction.",
      true, true, false},
     {"merge",
-     "usage: anvilrt mod merge MOD... -o MERGED.json [--onto DIR [--allow-overrides]]\n\n"
+     "usage: anvilrt mod merge MOD... -o MERGED.json [--onto DIR [--allow-overrides] [--allow-new]]\n\n"
      "One mod (named after MERGED's file name) whose install equals installing the mods in that order:\n"
      "their patches one after the other. With --onto, the mods are first checked on the game folder DIR (a\n"
      "mod package needs one: what it changes is found against DIR's original archives): a failing operation\n"
      "refuses the merge, and so does a conflict between the mods unless --allow-overrides, where the later\n"
-     "mod wins and each override is named. Exit 0; 1 refused; 2 on bad input.",
+     "mod wins and each override is named. A package that replaces bytes outside objects or adds a data\n"
+     "file (--allow-new) is refused: a document carries no bytes; install it itself.\n"
+     "Exit 0; 1 refused; 2 on bad input.",
      false, true, false},
     {"forget",
      "usage: anvilrt mod forget DIR ARCHIVE\n\n"
@@ -108,23 +117,23 @@ int write_report(const absl::StatusOr<mods::WriteReport>& report, const Common& 
 }
 
 // `mod install`, with a progress bar on a terminal.
-int install_report(const std::string& dir, const std::vector<std::string>& items, bool allow_overrides,
+int install_report(const std::string& dir, const std::vector<std::string>& items, const mods::ModOptions& options,
                    const Common& common) {
   ProgressBar bar("install", common.quiet);
   ProgressFn progress;
   if (bar.enabled()) progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
-  auto report = mods::install_mods(dir, items, allow_overrides, progress);
+  auto report = mods::install_mods(dir, items, options, progress);
   bar.erase();
   return write_report(report, common);
 }
 
 // `mod sync`: its report as text, or as one JSON document (an error too, with exit 2).
-int sync_report(const std::string& dir, const std::vector<std::string>& items, bool allow_overrides, bool json,
-                const Common& common) {
+int sync_report(const std::string& dir, const std::vector<std::string>& items, const mods::ModOptions& options,
+                bool json, const Common& common) {
   ProgressBar bar("sync", common.quiet);
   ProgressFn progress;
   if (bar.enabled()) progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
-  auto report = mods::sync_mods(dir, items, allow_overrides, progress);
+  auto report = mods::sync_mods(dir, items, options, progress);
   bar.erase();
   if (!report.ok()) {
     error(std::string(report.status().message()));
@@ -197,13 +206,17 @@ int run_mod(int argc, char** argv) {
   if (sub->json) options.add_options()("json", "print JSON, for tools");
   if (name == "install" || name == "merge" || name == "sync")
     options.add_options()("allow-overrides", "let the later mod win a conflict, reporting it");
+  if (name == "check" || name == "install" || name == "merge" || name == "sync")
+    options.add_options()("allow-new", "add a package's data file that its archive lacks, instead of refusing it");
   po::variables_map vm;
   Common common;
   int code = kOk;
   if (!parse(argc - 1, argv + 1, sub->usage, options, args, common, vm, code)) return code;
   const bool json = vm.count("json") > 0;
+  const mods::ModOptions mod_options{.allow_overrides = vm.count("allow-overrides") > 0,
+                                     .allow_new = vm.count("allow-new") > 0};
   if (name == "check" || name == "list") {
-    auto report = name == "check" ? mods::check_mods(dir, items) : mods::list_mods(dir);
+    auto report = name == "check" ? mods::check_mods(dir, items, mod_options) : mods::list_mods(dir);
     if (!report.ok()) {
       error(std::string(report.status().message()));
       return kBadInput;
@@ -212,8 +225,8 @@ int run_mod(int argc, char** argv) {
     std::cout << (json ? report->json() : report->text());
     return name == "check" && report->failing() ? kDiffers : kOk;
   }
-  if (name == "sync") return sync_report(dir, items, vm.count("allow-overrides") > 0, json, common);
-  if (name == "install") return install_report(dir, items, vm.count("allow-overrides") > 0, common);
+  if (name == "sync") return sync_report(dir, items, mod_options, json, common);
+  if (name == "install") return install_report(dir, items, mod_options, common);
   if (name == "uninstall") return write_report(mods::uninstall_mods(dir, items), common);
   if (name == "forget") return write_report(mods::forget_archive(dir, archive), common);
   if (name == "merge") {
@@ -221,7 +234,8 @@ int run_mod(int argc, char** argv) {
       error("--allow-overrides needs --onto DIR: conflicts are found on a game folder");
       return kBadInput;
     }
-    mods::MergeOptions merge{.onto = {}, .allow_overrides = vm.count("allow-overrides") > 0};
+    mods::MergeOptions merge{
+        .onto = {}, .allow_overrides = mod_options.allow_overrides, .allow_new = mod_options.allow_new};
     if (!onto.empty()) merge.onto = onto;
     return write_report(mods::merge_mods(items, out, merge), common);
   }

@@ -173,6 +173,9 @@ constexpr const char* kPatchUsage =
     "KEY (a key in two archives is refused). --in-place changes every archive it changes or none, even\n"
     "when killed (a journal in DIR/.anvilrt/, finished or rolled back by the next command on DIR);\n"
     "-o OUTDIR makes a new folder of all the archives. A read-only archive is refused.\n"
+    "PATCH may be a mod document, or, for a game folder, a mod package (a folder, .zip or .7z of\n"
+    "Extracted/A.forge/NAME.data data files and archives: docs/mods.md): what it changes against the\n"
+    "folder's original archives, field by field.\n"
     "FILE or PATCH may be - (standard input); OUT may be - (standard output).\n"
     "Exit 0: applied; 1: a test failed or a bulk operation matched nothing; 2: bad input.";
 
@@ -217,7 +220,7 @@ int run_patch(int argc, char** argv) {
     return kBadInput;
   }
   if (folder::is_folder(file)) {
-    auto text = read_patch(patch_path, path_errors);
+    auto text = read_patch(patch_path, path_errors, file);
     if (!text) return kBadInput;
     return patch_game_folder(file, *text, patch_path, in_place ? "" : out, dry_run, game_option, common);
   }
@@ -226,7 +229,7 @@ int run_patch(int argc, char** argv) {
   auto opened = open_one(file, {.game = game_option, .announce = true}, common, path_errors);
   if (!opened) return kBadInput;
   InputFile* input = &*opened->input;
-  auto text = read_patch(patch_path, path_errors);
+  auto text = read_patch(patch_path, path_errors, file);
   if (!text) return kBadInput;
   // Replacing a read-only FILE (--in-place, or -o FILE) is refused unless --force, for a level file and an
   // archive alike.

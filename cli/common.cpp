@@ -22,6 +22,8 @@
 #include "patch/mod_document.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/game_folder.hpp"
+#include "pipeline/mods/mod_package.hpp"
+#include "pipeline/mods/package_patch.hpp"
 #include "platform/paths.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level.hpp"
@@ -311,7 +313,20 @@ std::optional<InputFile> open_input(const std::string& path, PathErrors& errors)
   return std::move(*input);
 }
 
-std::optional<std::string> read_patch(const std::string& path, PathErrors& errors) {
+std::optional<std::string> read_patch(const std::string& path, PathErrors& errors, const std::string& target) {
+  if (path != "-" && mods::is_mod_package(path)) {
+    if (!folder::is_folder(target)) {
+      error(absl::StrFormat("%s: a mod package is turned into changes against a game folder: give one (not %s)", path,
+                            target));
+      return std::nullopt;
+    }
+    auto text = mods::package_patch_text(path, target);
+    if (!text.ok()) {
+      error(std::string(text.status().message()));
+      return std::nullopt;
+    }
+    return std::move(*text);
+  }
   auto file = open_input(path, errors);
   if (!file) return std::nullopt;
   const std::string_view bytes(reinterpret_cast<const char*>(file->bytes().data()), file->bytes().size());

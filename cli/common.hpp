@@ -119,8 +119,10 @@ class PathErrors {
 // Opens an input file, reporting a failure through `errors`.
 std::optional<InputFile> open_input(const std::string& path, PathErrors& errors);
 // The operations of the patch file `path`, which may also be a mod document (docs/mods.md), as patch text
-// (patch::operations_text); a failure is reported (through `errors`, or one line naming the file).
-std::optional<std::string> read_patch(const std::string& path, PathErrors& errors);
+// (patch::operations_text), or a mod package (a folder, .zip or .7z: the operations it amounts to against
+// the game folder `target`, pipeline/mods/package_patch.hpp; refused where `target` is no game folder); a
+// failure is reported (through `errors`, or one line naming the file).
+std::optional<std::string> read_patch(const std::string& path, PathErrors& errors, const std::string& target);
 
 // What `path` holds (a level file, a decompressed data file or a `.forge` archive, by content), said on
 // stderr with --verbose unless a level file, which reads as it always has; a level file whose first bytes are

@@ -1,10 +1,12 @@
 #include "cli/progress_bar.hpp"
 
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 #include "platform/terminal.hpp"
 
@@ -26,6 +28,14 @@ std::string time_text(double seconds) {
 
 // The bar on the terminal now (one at a time: one command runs one job).
 std::atomic<ProgressBar*> active{nullptr};
+
+// The delay before a bar is drawn: ANVILRT_PROGRESS_DELAY when it is a number of seconds, else the default.
+double progress_delay() {
+  double seconds = 0;
+  const char* text = std::getenv("ANVILRT_PROGRESS_DELAY");
+  if (text && absl::SimpleAtod(text, &seconds) && std::isfinite(seconds) && seconds >= 0) return seconds;
+  return ProgressBar::kDelay;
+}
 
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -61,14 +71,15 @@ bool progress_wanted(bool quiet, int fd) {
 
 ProgressBar::ProgressBar(std::string label, bool quiet)
     : ProgressBar(std::move(label), progress_wanted(quiet, platform::kStandardError), stderr, steady_seconds,
-                  platform::terminal_width(platform::kStandardError)) {}
+                  platform::terminal_width(platform::kStandardError), progress_delay()) {}
 
-ProgressBar::ProgressBar(std::string label, bool enabled, std::FILE* out, Clock clock, std::size_t width)
+ProgressBar::ProgressBar(std::string label, bool enabled, std::FILE* out, Clock clock, std::size_t width, double delay)
     : label_(std::move(label)),
       enabled_(enabled),
       out_(out),
       clock_(std::move(clock)),
       width_(width > 1 ? width - 1 : 1),  // the last column would wrap on some terminals
+      delay_(delay),
       start_(enabled_ ? clock_() : 0) {
   if (enabled_) active = this;
 }
@@ -89,7 +100,7 @@ void ProgressBar::update(std::size_t done, std::size_t total) {
   std::unique_lock lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   double now = clock_();
-  if (now - start_ < kDelay || (last_drawn_ >= 0 && now - last_drawn_ < kInterval)) return;
+  if (now - start_ < delay_ || (last_drawn_ >= 0 && now - last_drawn_ < kInterval)) return;
   last_drawn_ = now;
   std::string line = format_progress(label_, done, total, now - start_, width_);
   std::fprintf(out_, "\r%s\033[K", line.c_str());

@@ -1,6 +1,8 @@
 // The progress bar of long jobs: on standard error, only when it is a terminal and the command is not
-// --quiet, from one second into the job, redrawn at most 10 times a second, erased when the job ends.
-// The library reports progress through a ProgressFn (model/progress.hpp); this draws it.
+// --quiet, from one second into the job (ANVILRT_PROGRESS_DELAY seconds when set, as git's
+// GIT_PROGRESS_DELAY: 0 draws the bar of any job, which is how a test sees it on a short one), redrawn at most 10 times
+// a second, erased when the job ends. The library reports progress through a ProgressFn (model/progress.hpp); this
+// draws it.
 #pragma once
 
 #include <atomic>
@@ -28,13 +30,13 @@ class ProgressBar {
  public:
   using Clock = std::function<double()>;  // seconds, monotonic
 
-  static constexpr double kDelay = 1.0;     // no bar for jobs shorter than this
+  static constexpr double kDelay = 1.0;     // no bar for jobs shorter than this (by default)
   static constexpr double kInterval = 0.1;  // between two drawings
 
   // Draws on stderr when it is a terminal and not `quiet`; otherwise draws nothing.
   ProgressBar(std::string label, bool quiet);
-  // Draws on `out` when `enabled` (for tests: a fake clock and a fixed width).
-  ProgressBar(std::string label, bool enabled, std::FILE* out, Clock clock, std::size_t width);
+  // Draws on `out` when `enabled` (for tests: a fake clock and a fixed width), from `delay` seconds on.
+  ProgressBar(std::string label, bool enabled, std::FILE* out, Clock clock, std::size_t width, double delay = kDelay);
   ~ProgressBar();  // erases the bar
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
@@ -55,6 +57,7 @@ class ProgressBar {
   std::FILE* out_;
   Clock clock_;
   std::size_t width_;
+  double delay_;
   double start_;
   double last_drawn_ = -1;
   bool shown_ = false;

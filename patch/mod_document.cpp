@@ -2,6 +2,7 @@
 
 #include <absl/strings/ascii.h>
 #include <absl/strings/escaping.h>
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_format.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -72,17 +73,44 @@ absl::Status read_made_for(std::string_view path, const Value& value, ModDocumen
       mod.made_for);
 }
 
+// A data file key "ARCHIVE.forge/NAME": the reason it is not one, or nothing.
+std::optional<std::string> bad_data_file_key(const std::string& datafile) {
+  const std::size_t slash = datafile.find('/');
+  if (slash == 0 || slash == std::string::npos || slash + 1 == datafile.size())
+    return "must name a data file as ARCHIVE.forge/NAME";
+  return std::nullopt;
+}
+
 // "replaces": {"A.forge/DATAFILE": "<sha256 of the data file's decompressed bytes>", ...}.
 absl::Status read_replaces(std::string_view path, const Value& value, ModDocument& mod) {
-  return read_hashes(
-      path, value, "replaces", "data files",
-      [](const std::string& datafile) -> std::optional<std::string> {
-        const std::size_t slash = datafile.find('/');
-        if (slash == 0 || slash == std::string::npos || slash + 1 == datafile.size())
-          return "must name a data file as ARCHIVE.forge/NAME";
-        return std::nullopt;
-      },
-      mod.replaces);
+  return read_hashes(path, value, "replaces", "data files", bad_data_file_key, mod.replaces);
+}
+
+// "adds": {"A.forge/NAME": {"sha256": "<of the decompressed bytes>", "file_id": "0x…", "file_type": N}, ...}.
+absl::Status read_adds(std::string_view path, const Value& value, ModDocument& mod) {
+  if (!value.IsObject()) return member_error(path, "adds", "must be an object of data files");
+  for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+    const std::string name(it->name.GetString(), it->name.GetStringLength());
+    const std::string where = "adds/" + name;
+    if (auto bad = bad_data_file_key(name)) return member_error(path, where, *bad);
+    const Value& v = it->value;
+    static constexpr const char* kKnown[] = {"sha256", "file_id", "file_type"};
+    if (!v.IsObject() || v.MemberCount() != 3 ||
+        !std::all_of(std::begin(kKnown), std::end(kKnown), [&](const char* m) { return v.HasMember(m); }))
+      return member_error(path, where, "must be an object of sha256, file_id and file_type");
+    ModDocument::Added added;
+    if (!v["sha256"].IsString() || !is_sha256_hex({v["sha256"].GetString(), v["sha256"].GetStringLength()}))
+      return member_error(path, where + "/sha256", "must be a sha256 hash: 64 hexadecimal digits");
+    added.sha256 = absl::AsciiStrToLower(std::string(v["sha256"].GetString(), v["sha256"].GetStringLength()));
+    const std::string id = v["file_id"].IsString() ? v["file_id"].GetString() : "";
+    if (id.size() < 3 || id.size() > 18 || id.compare(0, 2, "0x") != 0 ||
+        !absl::SimpleHexAtoi(absl::string_view(id.data() + 2, id.size() - 2), &added.file_id))
+      return member_error(path, where + "/file_id", "must be a hexadecimal id: \"0x\" and 1 to 16 digits");
+    if (!v["file_type"].IsUint()) return member_error(path, where + "/file_type", "must be a number from 0 to 2^32-1");
+    added.file_type = v["file_type"].GetUint();
+    mod.adds[name] = std::move(added);
+  }
+  return absl::OkStatus();
 }
 
 // The members that describe a mod, each optional here: name, version, author, description, game, made_for.
@@ -104,6 +132,8 @@ absl::Status read_description(std::string_view path, const Value& root, ModDocum
     if (auto s = read_made_for(path, it->value, mod); !s.ok()) return s;
   if (auto it = root.FindMember("replaces"); it != root.MemberEnd())
     if (auto s = read_replaces(path, it->value, mod); !s.ok()) return s;
+  if (auto it = root.FindMember("adds"); it != root.MemberEnd())
+    if (auto s = read_adds(path, it->value, mod); !s.ok()) return s;
   return absl::OkStatus();
 }
 
@@ -121,10 +151,10 @@ absl::Status unknown_member(std::string_view path, const Value& root, std::span<
 
 absl::Status read_mod_object(std::string_view path, const Value& root, ModDocument& mod) {
   static constexpr const char* kKnown[] = {"anvilrt_mod", "name",     "version",  "author", "description",
-                                           "game",        "made_for", "replaces", "patch"};
-  if (auto s =
-          unknown_member(path, root, kKnown,
-                         "a mod has anvilrt_mod, name, version, author, description, game, made_for, replaces, patch");
+                                           "game",        "made_for", "replaces", "adds",   "patch"};
+  if (auto s = unknown_member(
+          path, root, kKnown,
+          "a mod has anvilrt_mod, name, version, author, description, game, made_for, replaces, adds, patch");
       !s.ok())
     return s;
   for (const char* required : {"anvilrt_mod", "name", "patch"})
@@ -268,6 +298,22 @@ std::string mod_text(const ModDocument& mod) {
     for (const auto& [datafile, hash] : mod.replaces) {
       w.Key(datafile.c_str(), static_cast<rapidjson::SizeType>(datafile.size()));
       w.String(hash.c_str());
+    }
+    w.EndObject();
+  }
+  if (!mod.adds.empty()) {
+    w.Key("adds");
+    w.StartObject();
+    for (const auto& [datafile, added] : mod.adds) {
+      w.Key(datafile.c_str(), static_cast<rapidjson::SizeType>(datafile.size()));
+      w.StartObject();
+      w.Key("sha256");
+      w.String(added.sha256.c_str());
+      w.Key("file_id");
+      w.String(absl::StrFormat("0x%x", added.file_id).c_str());
+      w.Key("file_type");
+      w.Uint(added.file_type);
+      w.EndObject();
     }
     w.EndObject();
   }

@@ -11,6 +11,7 @@
 
 #include <absl/status/statusor.h>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,12 +32,22 @@ struct ModDocument {
   // Data files the mod replaces whole where they differ outside every object (a mod package's, kept beside
   // the installed mod: docs/mods.md): "ARCHIVE.forge/NAME" -> lowercase sha256 hex of the decompressed bytes.
   std::map<std::string, std::string> replaces;
+  // Data files the mod adds to an archive that has none of that name (a mod package's, installed with
+  // --allow-new; kept beside the installed mod as `replaces`' are): "ARCHIVE.forge/NAME" -> its bytes' hash,
+  // and the id and file_type its index and name entries get.
+  struct Added {
+    std::string sha256;  // lowercase hex, of the decompressed bytes
+    std::uint64_t file_id = 0;
+    std::uint32_t file_type = 0;
+  };
+  std::map<std::string, Added> adds;
   // The operations, a JSON array (full-precision numbers); a Document so that the mod owns it.
   rapidjson::Document patch{rapidjson::kArrayType};
   bool bare_patch = false;  // the file was a patch (a JSON array), not a mod object
 };
 
-// A key of ModDocument::replaces, "ARCHIVE.forge/NAME", made and taken apart (the archive's name has no '/').
+// A key of ModDocument::replaces and ::adds, "ARCHIVE.forge/NAME", made and taken apart (the archive's name has no
+// '/').
 std::string replaced_data_file_key(std::string_view archive, std::string_view name);
 std::pair<std::string, std::string> replaced_data_file_parts(std::string_view key);
 

@@ -24,6 +24,7 @@ absl::Status stage_patched_archive(FolderLevels& folder, const ArchivePatch& pat
   if (!changes.ok()) return forge::with_archive(changes.status(), input.path());
   forge::ArchiveEdit edit;
   edit.changes = std::move(*changes);
+  edit.added = patched.added;
   std::set<std::size_t> edited;
   for (const forge::DataFileChange& c : edit.changes) edited.insert(c.index);
   const forge::ChecksumVerdict& checksums = set.checksums().verdict;

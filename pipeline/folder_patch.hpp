@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "patch/archive_patch.hpp"
+#include "pipeline/forge_rewrite.hpp"
 #include "pipeline/game_folder.hpp"
 
 namespace anvil::folder {
@@ -34,9 +35,11 @@ struct ArchivePatch {
   std::vector<std::string> datafile_names;  // of outcome.datafiles, in order
   // Data files replaced whole before the operations ran (forge::ArchiveLevels::replace: a mod package's).
   std::size_t replaced_datafiles = 0;
+  // Data files appended to the archive (a mod package's, with --allow-new), in order.
+  std::vector<forge::DataFileAddition> added{};
 
   // Whether writing the folder writes this archive.
-  bool writes() const { return outcome.edited_objects() > 0 || replaced_datafiles > 0; }
+  bool writes() const { return outcome.edited_objects() > 0 || replaced_datafiles > 0 || !added.empty(); }
 };
 
 struct FolderPatchOutcome {

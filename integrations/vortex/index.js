@@ -104,7 +104,8 @@ function modArguments(mod, folder) {
 // Runs `anvilrt mod sync GAME MOD... --json`; resolves with its exit code, its report (the JSON it printed,
 // or null) and what it said on stderr. Never rejects: a binary that cannot be started is a report too.
 function runSync(binary, gameFolder, mods, allowOverrides) {
-  const args = ['mod', 'sync', gameFolder, ...mods, '--json'];
+  // --allow-new: an Extracted mod's data file that its archive lacks is added, as AnvilToolkit's repack adds it.
+  const args = ['mod', 'sync', gameFolder, ...mods, '--json', '--allow-new'];
   if (allowOverrides) args.push('--allow-overrides');
   return new Promise((resolve) => {
     childProcess.execFile(binary, args, {maxBuffer: 256 * 1024 * 1024, windowsHide: true}, (error, stdout, stderr) => {

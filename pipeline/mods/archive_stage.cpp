@@ -1,10 +1,14 @@
 #include "pipeline/mods/archive_stage.hpp"
 
+#include <absl/strings/str_format.h>
+
+#include <algorithm>
 #include <set>
 #include <span>
 #include <string>
 
 #include "codec/checksums.hpp"
+#include "model/counted.hpp"
 #include "pipeline/folder_output.hpp"
 #include "reader/input_file.hpp"
 
@@ -33,6 +37,14 @@ absl::Status stage_archive(folder::FolderTransaction& txn, folder::FolderLevels&
   record.stamp = *stamp;
   const std::string& name = folder.name(patched.archive);
   return txn.stage(undo_relative(name), encode_undo(undo));
+}
+
+std::string archive_written_line(const std::string& name, const folder::ArchivePatch& patched,
+                                 const ArchiveUndo& undo) {
+  const std::size_t changed = std::max(patched.outcome.edited_datafiles(), patched.replaced_datafiles);
+  std::string line = absl::StrFormat("%s: %s changed", name, counted(changed, "data file"));
+  if (!patched.added.empty()) line += absl::StrFormat(", %d added", patched.added.size());
+  return line + absl::StrFormat(", %s of undo data", counted(undo.stored_bytes(), "byte"));
 }
 
 }  // namespace anvil::mods

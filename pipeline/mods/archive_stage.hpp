@@ -20,4 +20,8 @@ namespace anvil::mods {
 absl::Status stage_archive(folder::FolderTransaction& txn, folder::FolderLevels& folder,
                            const folder::ArchivePatch& patched, ArchiveUndo& undo, ArchiveRecord& record);
 
+// What a mod command says of an archive it wrote: "levels.forge: 2 data files changed, 1 added, 4,096 bytes of
+// undo data".
+std::string archive_written_line(const std::string& name, const folder::ArchivePatch& patched, const ArchiveUndo& undo);
+
 }  // namespace anvil::mods

@@ -29,7 +29,8 @@ absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::str
 }
 
 absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> given, const std::string* dir,
-                                                          const ModState* state, folder::FolderLevels* current) {
+                                                          const ModState* state, folder::FolderLevels* current,
+                                                          bool allow_new) {
   std::vector<LoadedMod> mods;
   // Opened on the first package, kept for the next ones; the levels go before the work folder they read.
   std::optional<OriginalFolder> original;
@@ -56,7 +57,7 @@ absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> 
                                               .check_alone = current != nullptr && current->options().check_alone});
       compare_with = &*originals;
     }
-    auto mod = package_mod(package, *compare_with);
+    auto mod = package_mod(package, *compare_with, allow_new);
     if (!mod.ok()) return mod.status();
     mods.push_back(std::move(*mod));
   }
@@ -64,10 +65,10 @@ absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> 
 }
 
 absl::StatusOr<std::vector<LoadedMod>> load_given_mods(const std::vector<std::string>& paths, const std::string* dir,
-                                                       const ModState* state) {
+                                                       const ModState* state, bool allow_new) {
   auto given = read_given_mods(paths);
   if (!given.ok()) return given.status();
-  return resolve_given_mods(std::move(*given), dir, state);
+  return resolve_given_mods(std::move(*given), dir, state, nullptr, allow_new);
 }
 
 }  // namespace anvil::mods

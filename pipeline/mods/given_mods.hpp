@@ -27,12 +27,14 @@ absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::str
 // `dir`: the game folder a package is compared with, `state` its installed mods (none: a package is
 // refused, naming it, as there is nothing to compare it with). `current`: the command's own opened folder,
 // which is the originals themselves where no mod changed an archive (its archives then read and voted once).
+// `allow_new`: a package's data file its archive lacks is added to it (package_mod.hpp), else refused.
 absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> given, const std::string* dir,
                                                           const ModState* state,
-                                                          folder::FolderLevels* current = nullptr);
+                                                          folder::FolderLevels* current = nullptr,
+                                                          bool allow_new = false);
 
 // Both, for a command that holds no lock between them.
 absl::StatusOr<std::vector<LoadedMod>> load_given_mods(const std::vector<std::string>& paths, const std::string* dir,
-                                                       const ModState* state);
+                                                       const ModState* state, bool allow_new = false);
 
 }  // namespace anvil::mods

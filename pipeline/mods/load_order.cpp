@@ -8,7 +8,6 @@
 #include <map>
 #include <optional>
 
-#include "model/counted.hpp"
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_output.hpp"
 #include "pipeline/mods/archive_stage.hpp"
@@ -85,9 +84,7 @@ absl::Status stage_archives(folder::FolderTransaction& txn, folder::FolderLevels
       ArchiveRecord record = known != state.archives.end() ? known->second : ArchiveRecord{size, {}, {}, {}};
       if (auto s = stage_archive(txn, levels, *patched, undo, record); !s.ok()) return s;
       after.archives[name] = record;
-      report.notes.push_back(absl::StrFormat("%s: %s changed, %s of undo data", name,
-                                             counted(patched->outcome.edited_datafiles(), "data file"),
-                                             counted(undo.stored_bytes(), "byte")));
+      report.notes.push_back(archive_written_line(name, *patched, undo));
       progress.add(size);
       continue;
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "patch/archive_patch.hpp"
@@ -121,12 +122,46 @@ absl::Status apply_replacements(folder::FolderLevels& folder, const std::vector<
   return absl::OkStatus();
 }
 
+// The data files the mods add (with --allow-new), in load order, for each archive: added to the archive where
+// it has none of that name; where it has (an installed mod added it, or an earlier mod of this order), that
+// data file replaced whole by the later mod's bytes, counted in `replaced`.
+using Additions = std::map<std::size_t, std::vector<forge::DataFileAddition>>;
+absl::Status apply_additions(folder::FolderLevels& folder, const std::vector<LoadedMod>& mods,
+                             std::map<std::size_t, std::size_t>& replaced, Additions& added) {
+  for (const LoadedMod& m : mods)
+    for (const auto& [key, ref] : m.doc.adds) {
+      const auto [archive, name] = patch::replaced_data_file_parts(key);
+      const std::optional<std::size_t> a = folder.folder().find(archive);
+      if (!a)
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s: member 'adds/%s': the game folder has no archive %s", m.path, key, archive));
+      auto set = folder.levels(*a);
+      if (!set.ok()) return set.status();
+      const std::vector<u8>& bytes = m.additions.at(key);
+      if (const std::optional<std::size_t> i = (*set)->find(name)) {
+        (*set)->replace(*i, bytes);
+        ++replaced[*a];
+        continue;
+      }
+      std::vector<forge::DataFileAddition>& list = added[*a];
+      auto same = std::find_if(list.begin(), list.end(), [&](const auto& d) { return d.name == name; });
+      forge::DataFileAddition addition{name, ref.file_id, ref.file_type, bytes, false};
+      if (same != list.end())
+        *same = std::move(addition);
+      else
+        list.push_back(std::move(addition));
+    }
+  return absl::OkStatus();
+}
+
 // Every archive a replacement touched is in the outcome (ascending), to be written even where no operation
 // reached it.
-void add_replaced_archives(const std::map<std::size_t, std::size_t>& replaced, folder::FolderLevels& folder,
-                           folder::FolderPatchOutcome& outcome) {
-  for (const auto& entry : replaced) {
-    const std::size_t a = entry.first;  // not a structured binding: clang 14 cannot capture one in a lambda
+void add_replaced_archives(const std::map<std::size_t, std::size_t>& replaced, Additions& added,
+                           folder::FolderLevels& folder, folder::FolderPatchOutcome& outcome) {
+  std::set<std::size_t> touched;
+  for (const auto& [a, count] : replaced) touched.insert(a);
+  for (const auto& [a, list] : added) touched.insert(a);
+  for (const std::size_t a : touched) {
     auto it = std::find_if(outcome.archives.begin(), outcome.archives.end(),
                            [&](const folder::ArchivePatch& p) { return p.archive == a; });
     if (it == outcome.archives.end()) {
@@ -138,6 +173,7 @@ void add_replaced_archives(const std::map<std::size_t, std::size_t>& replaced, f
           std::move(added));
     }
     it->replaced_datafiles = (*folder.levels(a))->replaced().size();
+    if (auto list = added.find(a); list != added.end()) it->added = std::move(list->second);
   }
 }
 
@@ -152,6 +188,16 @@ std::vector<patch::Change> replacement_changes(const LoadedMod& mod) {
     c.op = "replace";
     c.pointer = folder::archive_pointer(archive) + patch::datafile_pointer(name) + "/outside";
     c.new_value = "\"sha256:" + hash + "\"";
+    out.push_back(std::move(c));
+  }
+  // An added data file is a field of its own too ("…/datafiles/NAME/added"): two mods that add one name with
+  // different bytes conflict there.
+  for (const auto& [key, added] : mod.doc.adds) {
+    const auto [archive, name] = patch::replaced_data_file_parts(key);
+    patch::Change c;
+    c.op = "add";
+    c.pointer = folder::archive_pointer(archive) + patch::datafile_pointer(name) + "/added";
+    c.new_value = "\"sha256:" + added.sha256 + "\"";
     out.push_back(std::move(c));
   }
   return out;
@@ -227,6 +273,8 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
   }
   std::map<std::size_t, std::size_t> replaced;
   if (auto s = apply_replacements(folder, mods, replaced); !s.ok()) return s;
+  Additions added;
+  if (auto s = apply_additions(folder, mods, replaced, added); !s.ok()) return s;
   // Each failing operation is reported, then left out, and the rest applied again.
   std::vector<bool> active(all.Size(), true);
   const patch::PatchOptions options{.record_changes = true};
@@ -242,7 +290,7 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
     }
     folder::FolderPatchOutcome outcome = folder::apply_folder_patch(folder, patch, options);
     if (!outcome.error) {
-      add_replaced_archives(replaced, folder, outcome);
+      add_replaced_archives(replaced, added, folder, outcome);
       std::vector<std::vector<patch::Change>> per_mod(mods.size());
       for (std::size_t m = 0; m < mods.size(); ++m) per_mod[m] = replacement_changes(mods[m]);
       for (const patch::Change& c : folder_changes(outcome)) {
@@ -273,7 +321,8 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
   return a;
 }
 
-absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths) {
+absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
+                                       const ModOptions& options) {
   auto given = read_given_mods(mod_paths, false);  // a check records no mod: no digest
   if (!given.ok()) return given.status();
   // Opened (an interrupted transaction finished) before the state is read: the state is the folder's.
@@ -284,8 +333,9 @@ absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector
   if (!state.ok()) return state.status();
   // A check writes nothing: a data file it reads is checked against its own blocks' rule, the rest of its
   // archive not read for the archive's (docs/mods.md).
-  folder::FolderLevels levels(std::move(*game), {.game = {}, .layout = {}, .save_key_cache = true, .check_alone = true});
-  auto loaded = resolve_given_mods(std::move(*given), &dir, &*state, &levels);
+  folder::FolderLevels levels(std::move(*game),
+                              {.game = {}, .layout = {}, .save_key_cache = true, .check_alone = true});
+  auto loaded = resolve_given_mods(std::move(*given), &dir, &*state, &levels, options.allow_new);
   if (!loaded.ok()) return loaded.status();
   const std::vector<LoadedMod>& mods = *loaded;
   auto analysis = analyse(dir, *state, levels, mods);

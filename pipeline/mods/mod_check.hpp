@@ -25,7 +25,15 @@ struct LoadedMod {
   // The data files doc.replaces names, by its key ("A.forge/NAME"): their decompressed bytes (a package's,
   // or kept beside an installed mod).
   std::map<std::string, std::vector<u8>> replacements;
+  // The data files doc.adds names, likewise.
+  std::map<std::string, std::vector<u8>> additions;
   std::string digest;  // what tells this mod's files from changed ones (mod_identity.hpp)
+};
+
+// What the user lets the mods a command is given do (--allow-overrides, --allow-new).
+struct ModOptions {
+  bool allow_overrides = false;  // the later mod wins where two leave one field different values
+  bool allow_new = false;        // a package's data file that its archive lacks is added to that archive
 };
 
 // Reads and parses a mod file; an error is one line naming it.
@@ -73,8 +81,9 @@ rapidjson::Document concatenated(const std::vector<const patch::ModDocument*>& m
 // The original sha256 of an archive whose bytes are `bytes` (with `undo`'s original bytes when it has some).
 std::string original_sha256(std::span<const u8> bytes, const ArchiveUndo* undo);
 
-// `anvilrt mod check`: load the mods, open the folder, analyse.
-absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths);
+// `anvilrt mod check`: load the mods, open the folder, analyse (`options.allow_new` only is read).
+absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
+                                       const ModOptions& options = {});
 
 }  // namespace anvil::mods
 

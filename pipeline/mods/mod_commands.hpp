@@ -27,7 +27,7 @@ struct WriteReport {
 
 // `progress` hears the bytes of the archives written, of all those the mods change.
 absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                         bool allow_overrides, const ProgressFn& progress = {});
+                                         const ModOptions& options, const ProgressFn& progress = {});
 absl::StatusOr<WriteReport> uninstall_mods(const std::string& dir, const std::vector<std::string>& names);
 absl::StatusOr<WriteReport> forget_archive(const std::string& dir, const std::string& archive);
 // The installed mods with what each changed, and the archives changed behind anvilrt's back.
@@ -36,9 +36,12 @@ absl::StatusOr<CheckReport> list_mods(const std::string& dir);
 // Written atomically to `out`; its name is out's file name without the extension. With `onto` (a game
 // folder: what a mod package is compared with), the mods are first checked on it: an operation that fails
 // refuses the merge, and so does a conflict between them unless `allow_overrides` (each override named).
+// A package that replaces bytes outside objects, or adds a data file (`allow_new`), is refused: a document
+// carries no bytes.
 struct MergeOptions {
   std::optional<std::string> onto;
   bool allow_overrides = false;
+  bool allow_new = false;
 };
 absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths, const std::string& out,
                                        const MergeOptions& options = {});

@@ -7,7 +7,6 @@
 #include <set>
 #include <utility>
 
-#include "model/counted.hpp"
 #include "pipeline/folder_archives.hpp"
 #include "pipeline/folder_transaction.hpp"
 #include "pipeline/mods/archive_stage.hpp"
@@ -54,7 +53,7 @@ absl::Status prepare_state_folders(const std::string& dir) {
 }
 
 absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                         bool allow_overrides, const ProgressFn& progress) {
+                                         const ModOptions& options, const ProgressFn& progress) {
   auto given = read_given_mods(mod_paths);
   if (!given.ok()) return given.status();
   WriteReport report;
@@ -67,7 +66,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
   // Closed (unmapped) before the commit: Windows renames no file over a mapped one.
   std::optional<folder::FolderLevels> folder_open(std::in_place, std::move(*game));
   folder::FolderLevels& levels = *folder_open;
-  auto resolved = resolve_given_mods(std::move(*given), &dir, &*state, &levels);
+  auto resolved = resolve_given_mods(std::move(*given), &dir, &*state, &levels, options.allow_new);
   if (!resolved.ok()) return resolved.status();
   const std::vector<LoadedMod>& mods = *resolved;
   if (auto s = check_names(*state, mods); !s.ok()) return s;
@@ -81,7 +80,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     report.refusal = "not installed: an operation of a mod fails (see above)";
     return report;
   }
-  if (!report.check.conflicts.empty() && !allow_overrides) {
+  if (!report.check.conflicts.empty() && !options.allow_overrides) {
     report.refused = true;
     report.refusal = "not installed: mods conflict (see above); --allow-overrides lets the later mod win";
     return report;
@@ -114,9 +113,7 @@ absl::StatusOr<WriteReport> install_mods(const std::string& dir, const std::vect
     state->archives[name] = record;
     written += size;
     if (progress) progress(written, to_write);
-    report.notes.push_back(absl::StrFormat("%s: %s changed, %s of undo data", name,
-                                           counted(patched.outcome.edited_datafiles(), "data file"),
-                                           counted(undo.stored_bytes(), "byte")));
+    report.notes.push_back(archive_written_line(name, patched, undo));
   }
   if (auto s = stage_kept_data(*txn, dir, mods); !s.ok()) return s;
   const std::size_t installed = state->mods.size();

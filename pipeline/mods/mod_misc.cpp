@@ -77,17 +77,22 @@ absl::StatusOr<WriteReport> merge_mods(const std::vector<std::string>& mod_paths
     if (!loaded.ok()) return loaded.status();
     state = std::move(*loaded);
   }
-  auto resolved =
-      resolve_given_mods(std::move(*given), options.onto ? &*options.onto : nullptr, state ? &*state : nullptr);
+  auto resolved = resolve_given_mods(std::move(*given), options.onto ? &*options.onto : nullptr,
+                                     state ? &*state : nullptr, nullptr, options.allow_new);
   if (!resolved.ok()) return resolved.status();
   const std::vector<LoadedMod>& mods = *resolved;
-  // A document carries operations, not a data file's bytes: a package that replaces bytes outside objects is
-  // installed as itself.
-  for (const LoadedMod& m : mods)
+  // A document carries operations, not a data file's bytes: a package that replaces bytes outside objects, or
+  // adds a data file, is installed as itself.
+  for (const LoadedMod& m : mods) {
     if (!m.doc.replaces.empty())
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s: changes %s outside its objects, which a merged document cannot carry; install the package itself",
           m.path, m.doc.replaces.begin()->first));
+    if (!m.doc.adds.empty())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s: adds the data file %s, which a merged document cannot carry; install the package itself",
+                          m.path, m.doc.adds.begin()->first));
+  }
   WriteReport report;
   if (options.onto) {
     if (auto s = check_merge(*options.onto, mods, options.allow_overrides, report); !s.ok()) return s;

@@ -113,11 +113,11 @@ bool stamps_as_left(const std::string& dir, const ModState& state) {
 // The plan's load order: a mod that stays read back from its document (as installed), the others from the
 // files given.
 absl::StatusOr<LoadOrder> load_order_of(const std::string& dir, const ModState& state, const SyncPlan& plan,
-                                        bool allow_overrides) {
+                                        const ModOptions& options) {
   LoadOrder order;
   order.removed = plan.removed;
   order.settled = plan.settled;
-  order.allow_overrides = allow_overrides;
+  order.allow_overrides = options.allow_overrides;
   order.done = "synced";
   order.refused_failing = "not synced: an operation of a mod fails (see above)";
   auto stays = [&](std::size_t i) { return plan.fates[i] == Fate::kept || plan.fates[i] == Fate::moved; };
@@ -125,7 +125,7 @@ absl::StatusOr<LoadOrder> load_order_of(const std::string& dir, const ModState& 
   std::vector<std::string> given_paths;
   for (std::size_t i = 0; i < plan.mods.size(); ++i)
     if (!stays(i)) given_paths.push_back(plan.mods[i].path);
-  auto given = load_given_mods(given_paths, &dir, &state);
+  auto given = load_given_mods(given_paths, &dir, &state, options.allow_new);
   if (!given.ok()) return given.status();
   std::size_t next_given = 0;
   for (std::size_t i = 0; i < plan.mods.size(); ++i) {
@@ -168,7 +168,7 @@ void take_write(WriteReport& write, SyncReport& report) {
 }
 
 // Under the folder's lock: the plan made again from the state as it is then, and carried out.
-absl::Status sync_locked(const std::string& dir, const std::vector<ModIdentity>& ids, bool allow_overrides,
+absl::Status sync_locked(const std::string& dir, const std::vector<ModIdentity>& ids, const ModOptions& options,
                          const ProgressFn& progress, SyncReport& report) {
   std::vector<std::string> names;
   for (const ModIdentity& m : ids) names.push_back(m.name);
@@ -191,7 +191,7 @@ absl::Status sync_locked(const std::string& dir, const std::vector<ModIdentity>&
     report.recovered.insert(report.recovered.end(), write.recovered.begin(), write.recovered.end());
     return txn->commit();
   }
-  auto order = load_order_of(dir, *state, plan, allow_overrides);
+  auto order = load_order_of(dir, *state, plan, options);
   if (!order.ok()) return order.status();
   if (auto s = write_load_order(dir, *txn, *state, *order, write, progress); !s.ok()) return s;
   describe_plan(plan, report);
@@ -202,7 +202,7 @@ absl::Status sync_locked(const std::string& dir, const std::vector<ModIdentity>&
 }  // namespace
 
 absl::StatusOr<SyncReport> sync_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                     bool allow_overrides, const ProgressFn& progress) {
+                                     const ModOptions& options, const ProgressFn& progress) {
   if (auto s = folder::check_game_folder(dir); !s.ok()) return s;
   SyncReport report;
   report.dir = dir;
@@ -228,7 +228,7 @@ absl::StatusOr<SyncReport> sync_mods(const std::string& dir, const std::vector<s
     report.nothing_to_do = true;
     return report;
   }
-  if (auto s = sync_locked(dir, ids, allow_overrides, progress, report); !s.ok()) return s;
+  if (auto s = sync_locked(dir, ids, options, progress, report); !s.ok()) return s;
   return report;
 }
 

@@ -44,6 +44,6 @@ struct SyncReport {
 
 // Sync; an error (bad input, exit 2) is the StatusOr's, a refusal (exit 1) the report's.
 absl::StatusOr<SyncReport> sync_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
-                                     bool allow_overrides, const ProgressFn& progress = {});
+                                     const ModOptions& options, const ProgressFn& progress = {});
 
 }  // namespace anvil::mods

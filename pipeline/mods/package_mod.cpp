@@ -10,6 +10,7 @@
 #include "model/counted.hpp"
 #include "patch/mod_document.hpp"
 #include "pipeline/mods/sha256.hpp"
+#include "pipeline/mods/shipped_addition.hpp"
 #include "pipeline/mods/shipped_data_file.hpp"
 #include "reader/forge/archive_levels.hpp"
 #include "reader/forge/archive_reader.hpp"
@@ -59,24 +60,67 @@ absl::Status add_effect(const std::string& archive, ShippedEffect effect, const 
   return absl::OkStatus();
 }
 
-absl::Status add_data_files(const ModPackage& package, folder::FolderLevels& originals, LoadedMod& mod) {
+// A shipped data file its archive lacks, added to the mod (with --allow-new).
+absl::Status add_addition(folder::FolderLevels& originals, const ShippedDataFile& shipped, LoadedMod& mod) {
+  auto added = shipped_data_file_addition(originals, shipped);
+  if (!added.ok()) return added.status();
+  const std::string key = patch::replaced_data_file_key(shipped.archive, added->datafile);
+  if (mod.additions.count(key))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: the package adds %s's data file %s twice", shipped.label,
+                                                      shipped.archive, added->datafile));
+  mod.doc.adds[key] = {sha256_hex(std::vector<std::span<const u8>>{added->bytes}), added->file_id, added->file_type};
+  mod.additions[key] = std::move(added->bytes);
+  return absl::OkStatus();
+}
+
+// The effect of a shipped data file, or (where its archive lacks it and `allow_new`) its addition.
+absl::Status add_shipped(folder::FolderLevels& originals, const ShippedDataFile& shipped, bool allow_new,
+                         LoadedMod& mod) {
+  auto effect = shipped_data_file_effect(originals, shipped);
+  if (absl::IsNotFound(effect.status()) && allow_new) return add_addition(originals, shipped, mod);
+  if (!effect.ok()) return absl::InvalidArgumentError(effect.status().message());
+  return add_effect(shipped.archive, std::move(*effect), shipped.label, mod);
+}
+
+absl::Status add_data_files(const ModPackage& package, folder::FolderLevels& originals, bool allow_new,
+                            LoadedMod& mod) {
   for (const PackagedDataFile& d : package.datafiles) {
     auto bytes = package_file_view(d.file);
     if (!bytes.ok()) return bytes.status();
     // AnvilToolkit's "<id>_-_<name>.data" names the data file by its name, and by its id where the name repeats.
     const std::string& name = d.id ? d.name_after_id : d.name;
     const std::string label = member_label(package, d.file);
-    auto effect = shipped_data_file_effect(originals, {d.archive, name, d.id, bytes->bytes(), label});
-    if (!effect.ok()) return effect.status();
-    if (auto s = add_effect(d.archive, std::move(*effect), label, mod); !s.ok()) return s;
+    if (auto s = add_shipped(originals, {d.archive, name, d.id, bytes->bytes(), label}, allow_new, mod); !s.ok())
+      return s;
   }
   return absl::OkStatus();
 }
 
+// Data file j of a shipped whole archive `mine`, which the folder's archive `archive` lacks, added to the mod:
+// with the name, id and type its own tables give it.
+absl::Status add_new_data_file(const std::string& archive, forge::ArchiveLevels& mine, std::size_t j,
+                               const std::string& label, folder::FolderLevels& originals, LoadedMod& mod) {
+  const forge::DataFileAt& file = mine.archive().files[mine.archive_index(j)];
+  auto decompressed = mine.decompressed(j);
+  if (!decompressed.ok())
+    return absl::InvalidArgumentError(absl::StrFormat("%s: %s", label, decompressed.status().message()));
+  ShippedDataFile shipped{archive,
+                          std::string(forge::data_file_name(file)),
+                          file.index.file_id.value,
+                          (*decompressed)->bytes,
+                          absl::StrFormat("%s: data file '%s'", label, mine.name(j)),
+                          true,
+                          file.name.file_type.value};
+  auto s = add_addition(originals, shipped, mod);
+  mine.release(j);
+  return s;
+}
+
 // A whole archive: each of its data files whose stored bytes differ from the original's, as a shipped data
-// file. One the original has not, or that it lacks, is refused: a mod adds or removes no data file.
+// file. One the original has not is refused, or added with `allow_new`; one it lacks is refused: a mod removes
+// no data file.
 absl::Status add_archive(const ModPackage& package, const PackagedArchive& shipped, folder::FolderLevels& originals,
-                         LoadedMod& mod) {
+                         bool allow_new, LoadedMod& mod) {
   const std::string label = member_label(package, shipped.file);
   const std::optional<std::size_t> a = originals.folder().find(shipped.name);
   if (!a)
@@ -95,9 +139,13 @@ absl::Status add_archive(const ModPackage& package, const PackagedArchive& shipp
   for (std::size_t j = 0; j < mine.size(); ++j) {
     const std::string& name = mine.name(j);
     const std::optional<std::size_t> i = original.find(name);
-    if (!i)
+    if (!i && !allow_new)
       return absl::InvalidArgumentError(absl::StrFormat(
-          "%s: data file '%s' is not in the folder's %s (a mod adds no data file)", label, name, shipped.name));
+          "%s: data file '%s' is not in the folder's %s (--allow-new adds it)", label, name, shipped.name));
+    if (!i) {
+      if (auto s = add_new_data_file(shipped.name, mine, j, label, originals, mod); !s.ok()) return s;
+      continue;
+    }
     seen.insert(name);
     const Extent x = original.stored_extent(*i), y = mine.stored_extent(j);
     const auto stored_x = original_bytes.subspan(x.offset, x.length);
@@ -136,7 +184,7 @@ void append_effect_ops(const std::vector<patch::DiffOp>& ops, rapidjson::Documen
   }
 }
 
-absl::StatusOr<LoadedMod> package_mod(const ModPackage& package, folder::FolderLevels& originals) {
+absl::StatusOr<LoadedMod> package_mod(const ModPackage& package, folder::FolderLevels& originals, bool allow_new) {
   LoadedMod mod;
   mod.path = package.path;
   patch::ModDocument& doc = mod.doc;
@@ -147,9 +195,9 @@ absl::StatusOr<LoadedMod> package_mod(const ModPackage& package, folder::FolderL
   doc.game = package.info.game;
   doc.made_for = package.info.made_for;
   if (auto s = append_documents(package, doc.patch); !s.ok()) return s;
-  if (auto s = add_data_files(package, originals, mod); !s.ok()) return s;
+  if (auto s = add_data_files(package, originals, allow_new, mod); !s.ok()) return s;
   for (const PackagedArchive& a : package.archives)
-    if (auto s = add_archive(package, a, originals, mod); !s.ok()) return s;
+    if (auto s = add_archive(package, a, originals, allow_new, mod); !s.ok()) return s;
   mod.text = patch::mod_text(doc);
   mod.digest = package.digest;
   return mod;

@@ -17,9 +17,11 @@
 
 namespace anvil::mods {
 
-// `originals`: the folder as it was before any mod (original_folder.hpp). Errors are one line naming the
-// package and the member.
-absl::StatusOr<LoadedMod> package_mod(const ModPackage& package, folder::FolderLevels& originals);
+// `originals`: the folder as it was before any mod (original_folder.hpp). `allow_new`: a data file that its
+// archive lacks (a member, or a whole archive's) is added to the archive (shipped_addition.hpp), else refused.
+// Errors are one line naming the package and the member.
+absl::StatusOr<LoadedMod> package_mod(const ModPackage& package, folder::FolderLevels& originals,
+                                      bool allow_new = false);
 
 // Operations with folder pointers appended to `patch` (a JSON array): a `replace`, `add` or `remove` for
 // each, without `test`s (the values a mod leaves are its effect).

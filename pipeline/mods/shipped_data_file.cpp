@@ -3,6 +3,7 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <utility>
@@ -46,21 +47,19 @@ ShippedBytes owning(std::vector<u8> decoded) {
   return out;
 }
 
-// The data file's bytes decompressed, whichever form they are shipped in, told apart by the bytes: a block
-// set at the stored form's start, else an entry table that reads to its end (not copied), else a plain
-// stored form. The archive's checksum rule is voted only for a stored form.
-absl::StatusOr<ShippedBytes> decompress_shipped(std::span<const u8> bytes, const forge::ArchiveLevels& levels) {
-  const forge::ForgeVariant variant = levels.archive().variant();
+// decompress_shipped(), the decompressed form not copied, and the archive's checksum rule asked for (voted)
+// only for a stored form.
+absl::StatusOr<ShippedBytes> shipped_bytes(std::span<const u8> bytes, forge::ForgeVariant variant,
+                                           const std::function<const forge::ChecksumVerdict&()>& checksums) {
   if (forge::starts_compressed(bytes, variant)) {
-    auto decoded = decode_stored(bytes, variant, levels.checksums().verdict);
+    auto decoded = decode_stored(bytes, variant, checksums());
     if (!decoded.ok())
       return absl::InvalidArgumentError(absl::StrFormat("stored form: %s", decoded.status().message()));
     return owning(std::move(*decoded));
   }
   if (reads_decompressed(bytes, variant)) return ShippedBytes{{}, bytes};
   // A plain stored form: the layout's prefix, then the data file as it decompresses.
-  if (auto plain = decode_stored(bytes, variant, levels.checksums().verdict);
-      plain.ok() && reads_decompressed(*plain, variant))
+  if (auto plain = decode_stored(bytes, variant, checksums()); plain.ok() && reads_decompressed(*plain, variant))
     return owning(std::move(*plain));
   // Neither: the decompressed form's own error says where it stops reading.
   auto view = forge::view_data_file(bytes, variant);
@@ -69,6 +68,18 @@ absl::StatusOr<ShippedBytes> decompress_shipped(std::span<const u8> bytes, const
   return absl::InvalidArgumentError(
       absl::StrFormat("neither a decompressed nor a stored data file of this archive (%s)", why));
 }
+
+}  // namespace
+
+absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
+                                                   const forge::ChecksumVerdict& checksums) {
+  auto got = shipped_bytes(bytes, variant, [&]() -> const forge::ChecksumVerdict& { return checksums; });
+  if (!got.ok()) return got.status();
+  if (got->bytes.data() == got->owned.data()) return std::move(got->owned);
+  return std::vector<u8>(got->bytes.begin(), got->bytes.end());
+}
+
+namespace {
 
 // The data files the shipped one names: by name, narrowed (or, when the name names none, found) by its id.
 std::vector<std::size_t> matching_data_files(const forge::ArchiveLevels& levels, const ShippedDataFile& shipped) {
@@ -113,15 +124,20 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
   forge::ArchiveLevels& levels = **set;
   const std::vector<std::size_t> matches = matching_data_files(levels, shipped);
   if (matches.empty())
-    return fail(absl::StrFormat("%s has no data file '%s' (see anvilrt ls %s)", shipped.archive, shipped.name,
-                                originals.folder().path(*a)));
+    return absl::NotFoundError(absl::StrFormat("%s: %s has no data file '%s' (see anvilrt ls %s; --allow-new adds it)",
+                                               shipped.label, shipped.archive, shipped.name,
+                                               originals.folder().path(*a)));
   if (matches.size() > 1)
     return fail(absl::StrFormat("'%s' names %s of %s; name one by its unique name (anvilrt ls)", shipped.name,
                                 counted(matches.size(), "data file"), shipped.archive));
   const std::size_t i = matches.front();
   const forge::ForgeVariant variant = levels.archive().variant();
   absl::StatusOr<ShippedBytes> mine =
-      shipped.decompressed ? ShippedBytes{{}, shipped.bytes} : decompress_shipped(shipped.bytes, levels);
+      shipped.decompressed
+          ? ShippedBytes{{}, shipped.bytes}
+          : shipped_bytes(shipped.bytes, variant, [&]() -> const forge::ChecksumVerdict& {
+              return levels.checksums().verdict;
+            });
   if (!mine.ok()) return fail(std::string(mine.status().message()));
   auto view = forge::view_data_file(mine->bytes, variant);
   if (!view.ok()) return fail(std::string(view.status().message()));

@@ -22,12 +22,13 @@
 namespace anvil::mods {
 
 struct ShippedDataFile {
-  std::string archive;        // the folder's archive it belongs to: "levels.forge"
-  std::string name;           // the data file in it: a unique name, a file name (as `extract` writes it) or 0xID
-  std::optional<u64> id;      // its file_id, when the file's name gives it (AnvilToolkit's "<id>_-_<name>.data")
-  std::span<const u8> bytes;  // decompressed (as `extract` writes it) or stored (as the archive holds it)
-  std::string label;          // how a message names it: "mods/x.zip: member 'Extracted/levels.forge/a.data'"
-  bool decompressed = false;  // known to be decompressed (a whole archive's data file): its form not looked for
+  std::string archive;             // the folder's archive it belongs to: "levels.forge"
+  std::string name;                // the data file in it: a unique name, a file name (as `extract` writes it) or 0xID
+  std::optional<u64> id;           // its file_id, when the file's name gives it (AnvilToolkit's "<id>_-_<name>.data")
+  std::span<const u8> bytes;       // decompressed (as `extract` writes it) or stored (as the archive holds it)
+  std::string label;               // how a message names it: "mods/x.zip: member 'Extracted/levels.forge/a.data'"
+  bool decompressed = false;       // known to be decompressed (a whole archive's data file): its form not looked for
+  std::optional<u32> file_type{};  // a whole archive's data file's, from its name entry (an addition's: see below)
 };
 
 // What a shipped data file changes: the operations that turn the original data file's objects into the shipped
@@ -42,10 +43,17 @@ struct ShippedEffect {
 };
 
 // The data file is the one of that name; where the name repeats (or names none), the one of that id among
-// them. Errors (one line naming the label): the folder has no such archive, or no such data file in it, or the
-// name matches several; the bytes are neither form of a data file of that archive's version and layout; a
-// stored block does not decompress or fails the archive's checksum rule.
+// them. Errors (one line naming the label): the folder has no such archive; no such data file in it (a
+// NotFound error: shipped_addition.hpp adds it where the user allows); the name matches several; the bytes are neither
+// form of a data file of that archive's version and layout; a stored block does not decompress or fails the archive's
+// checksum rule.
 absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& originals, const ShippedDataFile& shipped);
+
+// The data file's bytes decompressed, whichever form they are shipped in (told apart by the bytes: a block
+// set at the stored form's start, else an entry table that reads to its end, else a plain stored form); an
+// error says why they are neither.
+absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
+                                                   const forge::ChecksumVerdict& checksums);
 
 // `outside` (a decompressed data file carved as `like` is, in its regions) with the bytes of each object of
 // `like` (carved from the same archive's data file): where their objects lie at the same places with the same

@@ -8,9 +8,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "cli/progress_bar.hpp"
+#include "tests/game_folder_support.hpp"
 #include "tests/test_support.hpp"
 
 namespace anvil::cli {
@@ -46,8 +50,10 @@ TEST(ProgressBar, NotDrawnWhenNotATerminalOrQuiet) {
   for (int fd : {pipe_fds[0], pipe_fds[1], master, slave}) ::close(fd);
 }
 
-// Runs the binary with stdout and stderr on a pseudo-terminal; all it printed there.
-std::string run_on_terminal(const std::vector<std::string>& args, int& exit_code) {
+// Runs the binary with stdout and stderr on a pseudo-terminal, with `environment` ("NAME=VALUE") added to its
+// own; all it printed there.
+std::string run_on_terminal(const std::vector<std::string>& args, int& exit_code,
+                            const std::vector<std::string>& environment = {}) {
   std::vector<std::string> storage = {ANVILRT_BINARY};
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -56,6 +62,7 @@ std::string run_on_terminal(const std::vector<std::string>& args, int& exit_code
   int master = -1;
   pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
   if (pid == 0) {
+    for (const std::string& e : environment) ::putenv(const_cast<char*>(e.c_str()));
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
@@ -99,6 +106,39 @@ TEST(ProgressBar, TheBinaryDrawsOnATerminalOnly) {
   auto r = test::run_cli({"verify", "--jobs", "1", "--game", "ac2", file, file});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
+}
+
+// `mod install` and `mod sync` draw the bar too, erased before their report; ANVILRT_PROGRESS_DELAY=0 has
+// them draw it on a job shorter than a second, as a small folder's is. Without it, a job that short draws
+// nothing; nor does one with stderr in a file.
+TEST(ProgressBar, ModInstallAndSyncDrawOnATerminal) {
+  test::TempDir dir;
+  const std::string game = dir.path("game");
+  test::generate_game_folder(game, "ac2", {"a1.forge", "a2.forge"}, {1, 2}, 2, 3);
+  const std::string key = test::archive_keys(game + "/a1.forge").at(0).second.at(0);
+  const std::string mod = dir.path("brighter.json");
+  std::ofstream(mod) << "[{\"op\": \"replace\", \"path\": \"/archives/a1.forge/datafiles/DataFile_000/objects/" << key
+                     << "/managed\", \"value\": 7}]";
+  int code = -1;
+  std::string shown = run_on_terminal({"mod", "install", game, mod}, code, {"ANVILRT_PROGRESS_DELAY=0"});
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_NE(shown.find("\rinstall ["), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\r\033[Ka1.forge: 1 data file changed"), std::string::npos)
+      << "erased before the report: " << shown;
+  shown = run_on_terminal({"mod", "sync", game}, code, {"ANVILRT_PROGRESS_DELAY=0"});
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_NE(shown.find("\rsync ["), std::string::npos) << shown;
+  EXPECT_NE(shown.find("\r\033[K"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("uninstalled"), std::string::npos) << shown;
+  // The default delay: a job of a fraction of a second draws nothing.
+  shown = run_on_terminal({"mod", "install", game, mod}, code);
+  ASSERT_EQ(code, 0) << shown;
+  EXPECT_EQ(shown.find("install ["), std::string::npos) << shown;
+  ::setenv("ANVILRT_PROGRESS_DELAY", "0", 1);
+  auto r = test::run_cli({"mod", "sync", game});
+  ::unsetenv("ANVILRT_PROGRESS_DELAY");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "") << "no bar where stderr is not a terminal";
 }
 
 }  // namespace

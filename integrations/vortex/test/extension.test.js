@@ -70,8 +70,11 @@ function stageExtracted(root, staging, folder, vortex) {
     {op: 'replace', path: `/objects/${folder.keys['DataPC.forge'].DataFile_001}/managed`, value: 7}
   ]));
   anvilrt('patch', path.join(root, 'x', 'DataFile_001.data'), edit, '-q', '-o', path.join(inside, 'DataFile_001.data'));
+  // And a data file the archive lacks, which AnvilToolkit's repack would add (so does the extension: --allow-new).
+  fs.copyFileSync(path.join(root, 'x', 'DataFile_001.data'), path.join(inside, '4242_-_Fresh.data'));
   const files = [
-    'My Mod/', 'My Mod/Extracted/', 'My Mod/Extracted/DataPC.forge/', 'My Mod/Extracted/DataPC.forge/DataFile_001.data'
+    'My Mod/', 'My Mod/Extracted/', 'My Mod/Extracted/DataPC.forge/', 'My Mod/Extracted/DataPC.forge/DataFile_001.data',
+    'My Mod/Extracted/DataPC.forge/4242_-_Fresh.data'
   ];
   const installer = vortex.installers.find((i) => i.id === 'anvilrt-extracted');
   return installer.install(files, path.join(staging, 'My Mod-12-1-0-1700000000.installing'), GAME_ID).then((result) => {
@@ -181,6 +184,7 @@ test('deploy, disable, purge: the archives follow the enabled mods', {skip: !ANV
   assert.deepStrictEqual(installedNames(), ['beta', 'alpha', ext]);
   const changed = folder.keys['DataPC.forge'].DataFile_001;
   assert.strictEqual(fieldOf(path.join(folder.game, 'DataPC.forge'), changed, 'managed'), 7);
+  assert.match(anvilrt('ls', path.join(folder.game, 'DataPC.forge')), /0x00001092\s+Fresh/);
   const both = hashes();
   for (const archive of Object.keys(folder.original)) assert.notStrictEqual(both[archive], folder.original[archive]);
 
