@@ -133,11 +133,10 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
   const std::size_t i = matches.front();
   const forge::ForgeVariant variant = levels.archive().variant();
   absl::StatusOr<ShippedBytes> mine =
-      shipped.decompressed
-          ? ShippedBytes{{}, shipped.bytes}
-          : shipped_bytes(shipped.bytes, variant, [&]() -> const forge::ChecksumVerdict& {
-              return levels.checksums().verdict;
-            });
+      shipped.decompressed ? ShippedBytes{{}, shipped.bytes}
+                           : shipped_bytes(shipped.bytes, variant, [&]() -> const forge::ChecksumVerdict& {
+                               return levels.checksums().verdict;
+                             });
   if (!mine.ok()) return fail(std::string(mine.status().message()));
   auto view = forge::view_data_file(mine->bytes, variant);
   if (!view.ok()) return fail(std::string(view.status().message()));
