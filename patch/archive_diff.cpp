@@ -174,6 +174,12 @@ DataFileDiff diff_data_files(std::span<const u8> a, const Source& source_a, std:
   return diff_carved(a, b, &la, source_a, lb);
 }
 
+DataFileDiff diff_data_files(const Level& la, const Source& source_a, const Level& lb) {
+  const std::span<const u8> a = la.bytes, b = lb.bytes;
+  const bool equal = a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  return diff_carved(a, b, equal ? nullptr : &la, source_a, lb);
+}
+
 namespace {
 
 // Data files i of A and j of B, whose stored bytes differ: both read (each against its own blocks' rule),

@@ -93,6 +93,9 @@ absl::StatusOr<ArchiveDiff> diff_archives(ArchiveSide a, ArchiveSide b, std::opt
 // `source_b` say) carved as `game`; the operations address the objects as a patch of a data file does.
 DataFileDiff diff_data_files(std::span<const u8> a, const Source& source_a, std::span<const u8> b,
                              const Source& source_b, Game game);
+// The same of two data files carved already (each in its own bytes, in its source's bodies, with its
+// variant: carve_source()), so that one compared with several others is carved once.
+DataFileDiff diff_data_files(const Level& la, const Source& source_a, const Level& lb);
 
 // The whole comparison as one JSON document (docs/diff.md).
 std::string archive_diff_json(const ArchiveDiff& diff, std::string_view a_path, std::string_view b_path,

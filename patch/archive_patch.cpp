@@ -34,6 +34,8 @@ namespace archive {
 void Router::run_datafile(std::size_t datafile, RoutedShare& sub, ArchivePatchOutcome& outcome) {
   if (failure_) sub.cut_from(failure_.op());
   if (sub.index.empty()) return;
+  // Held by another reader (a mod package's original data file, for the write that follows): left held.
+  const bool held = set_.holds(datafile);
   auto level = set_.level(datafile);
   if (!level.ok()) {
     fail(sub.index.front(),
@@ -71,7 +73,7 @@ void Router::run_datafile(std::size_t datafile, RoutedShare& sub, ArchivePatchOu
       fail(index, std::move(e));
     break;
   }
-  set_.release(datafile);
+  if (!held) set_.release(datafile);
 }
 
 ArchivePatchOutcome Router::run() {

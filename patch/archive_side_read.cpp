@@ -18,10 +18,7 @@ absl::Status named(const ArchiveSide& side, const absl::Status& s) { return forg
 
 // The checksum rule data file `index`'s own blocks vote, read as `as` (the rest of the archive is not read).
 forge::ChecksumVerdict own_rule(const ArchiveSide& side, std::size_t index, forge::ForgeVariant as) {
-  const std::span<const u8> bytes = side.file.bytes();
-  forge::ChecksumVerdict verdict = forge::judge(forge::vote_stored(bytes, side.archive, as, index));
-  if (verdict.blocks > 0 && !verdict.rule) verdict = forge::judge(forge::vote_decoded(bytes, side.archive, as, index));
-  return verdict;
+  return forge::own_checksum_rule(side.file.bytes(), side.archive, as, index);
 }
 
 // A read data file, its entries' table viewed as `as` and its bodies found: its decompressed bytes moved out of

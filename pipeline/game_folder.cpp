@@ -134,6 +134,7 @@ absl::StatusOr<forge::ArchiveLevels*> FolderLevels::levels(std::size_t a) {
   opened->archive = std::move(archive->archive);
   const Game game = *archive->game;
   opened->levels = std::make_unique<forge::ArchiveLevels>(bytes, opened->archive, game);
+  if (options_.check_alone) opened->levels->check_alone();
   const InputFile* file = &opened->input;
   opened->levels->release_read_with([file](std::size_t offset, std::size_t size) { file->release(offset, size); });
   opened_[a] = std::move(opened);

@@ -81,6 +81,10 @@ struct FolderOptions {
   // Whether what the key cache learns is written back (pipeline/folder_key_cache.hpp); `serve` reads a
   // folder without writing anything into it.
   bool save_key_cache = true;
+  // Whether a data file read before its archive votes is checked against the rule its own blocks vote
+  // (ArchiveLevels::check_alone), so that the rest of the archive is not read: for a command that writes
+  // nothing (`mod check`).
+  bool check_alone = false;
 };
 
 // The archives of a game folder, each opened (mapped, its tables read, its dialect found) on first use.
@@ -94,6 +98,7 @@ class FolderLevels {
   FolderLevels& operator=(const FolderLevels&) = delete;
 
   const GameFolder& folder() const { return folder_; }
+  const FolderOptions& options() const { return options_; }
   std::size_t size() const { return folder_.archives.size(); }
   const std::string& name(std::size_t a) const { return folder_.archives.at(a); }
   // Archive a's data files; an error, one line naming the archive's path, when it does not read.

@@ -31,6 +31,9 @@ class LevelSet {
   virtual absl::StatusOr<const Level*> level(std::size_t i) = 0;
   // The caller is done with level(i) for now (a later level(i) reads it again).
   virtual void release(std::size_t i) = 0;
+  // Whether data file i is held (carved by level(i), not released since): a reader that finds it held
+  // leaves it so for whoever read it first. A set that does not say holds nothing for another.
+  virtual bool holds(std::size_t /*i*/) const { return false; }
   // The bytes data file i is carved from (decompressed), without carving it; valid until release(i).
   virtual absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) = 0;
 
@@ -60,6 +63,7 @@ class MemoryLevelSet : public LevelSet {
   const std::string& name(std::size_t i) const override { return files_.at(i).name; }
   absl::StatusOr<const Level*> level(std::size_t i) override;
   void release(std::size_t i) override { files_.at(i).level.reset(); }
+  bool holds(std::size_t i) const override { return files_.at(i).level != nullptr; }
   absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) override { return std::span<const u8>(bytes(i)); }
   const std::vector<u8>& bytes(std::size_t i) const { return files_.at(i).bytes; }
 

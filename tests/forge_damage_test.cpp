@@ -218,6 +218,29 @@ TEST(ForgeDamage, PatchCarriesAnUntouchedDamagedDataFileAndRefusesToEditOne) {
   EXPECT_FALSE(std::filesystem::exists(refused));
 }
 
+// A set that checks each data file alone (ArchiveLevels::check_alone, as `mod check` reads): a data file's
+// blocks are checked against the rule its own blocks vote, so the damaged block is still refused, another
+// data file reads, and the archive never votes (the rest of it is not read).
+TEST(ForgeDamage, ADataFileCheckedAloneIsCheckedByItsOwnBlocks) {
+  test::TempDir dir;
+  Damaged d = damage(dir);
+  auto archive = read_archive(d.bytes);
+  ASSERT_TRUE(archive.ok()) << archive.status();
+  ArchiveLevels levels(d.bytes, *archive, Game::ac2);
+  levels.check_alone();
+  ASSERT_TRUE(read_stored(d.bytes, *archive, 1)->compressed);
+  EXPECT_TRUE(levels.level(1).ok()) << levels.level(1).status();
+  auto damaged = levels.level(0);
+  ASSERT_FALSE(damaged.ok());
+  EXPECT_THAT(damaged.status().message(), HasSubstr("set 1 block 2: damaged"));
+  EXPECT_EQ(archive->checksums(), nullptr) << "no data file was checked against the archive's vote";
+  // Once the archive has voted, its rule is the one checked, for that data file too.
+  EXPECT_EQ(levels.checksums().verdict.describe(), d.rule);
+  EXPECT_FALSE(levels.level(0).ok());
+  levels.release(1);
+  EXPECT_TRUE(levels.level(1).ok());
+}
+
 // ac2_five_forms.forge with every checksum recomputed as Adler-32 from 1 over the decompressed bytes: a
 // rule no stored candidate can win, so the vote decompresses every block. With `spoil`, every checksum
 // is that sum with bits flipped: no candidate matches any block.

@@ -19,12 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-void write_bytes(const std::string& path, const std::vector<u8>& bytes) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 class ModAllowNew : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -46,7 +40,7 @@ class ModAllowNew : public ::testing::Test {
   // A package folder that ships `bytes` as Extracted/a1.forge/`member`.
   std::string package(const std::string& tag, const std::string& member, const std::vector<u8>& bytes) {
     const std::string p = dir_.path(tag);
-    write_bytes(p + "/Extracted/a1.forge/" + member, bytes);
+    test::write_file(p + "/Extracted/a1.forge/" + member, bytes);
     return p;
   }
 
@@ -126,7 +120,7 @@ TEST_F(ModAllowNew, TwoModsThatAddOneNameWithDifferentBytesConflictThere) {
 // too, and a merge refuses what a document cannot carry.
 TEST_F(ModAllowNew, AWholeArchiveWithADataFileMoreAndSync) {
   const std::string g = game("g");
-  write_bytes(dir_.path("extra.data"), extracted("DataFile_002"));
+  test::write_file(dir_.path("extra.data"), extracted("DataFile_002"));
   const std::string whole = dir_.path("whole");
   fs::create_directories(whole);
   test::CliResult put = test::run_cli({"put", dir_.path("orig/a1.forge"), "--add", dir_.path("extra.data"), "--name",

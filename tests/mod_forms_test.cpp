@@ -42,12 +42,6 @@ void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-void write_bytes(const std::string& path, const std::vector<u8>& bytes) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 // A generated game folder (two archives of three data files each) and the mods made from it the way modders
 // make them: an archive edited by a tool, then its data file extracted, or the whole archive shipped.
 class ModForms : public ::testing::Test {
@@ -83,7 +77,7 @@ class ModForms : public ::testing::Test {
     const std::string x = dir_.path("x-" + tag);
     EXPECT_EQ(test::run_cli({"extract", archive, "DataFile_000", "-o", x, "-q"}).exit_code, 0);
     const std::string package = dir_.path(tag);
-    write_bytes(package + "/Extracted/a1.forge/DataFile_000.data", test::read_file(x + "/DataFile_000.data"));
+    test::write_file(package + "/Extracted/a1.forge/DataFile_000.data", test::read_file(x + "/DataFile_000.data"));
     return package;
   }
 
@@ -176,20 +170,20 @@ TEST_F(ModForms, EveryFormOfOneChangeInstallsTheSameBytes) {
   const std::string decompressed = data_file_mod("plain", json);
   const std::string archive = edited_archive("whole", json);
   const std::string stored = dir_.path("stored");
-  write_bytes(stored + "/Extracted/a1.forge/DataFile_000.data", stored_bytes(archive, "DataFile_000"));
+  test::write_file(stored + "/Extracted/a1.forge/DataFile_000.data", stored_bytes(archive, "DataFile_000"));
   const std::string whole = dir_.path("whole");
-  write_bytes(whole + "/a1.forge", test::read_file(archive));
+  test::write_file(whole + "/a1.forge", test::read_file(archive));
   const std::string atk = dir_.path("atk");
   auto tables = forge::read_archive(test::read_file(dir_.path("orig/a1.forge")));
   ASSERT_TRUE(tables.ok());
   const std::string id = std::to_string(tables->files[0].index.file_id.value);
-  write_bytes(atk + "/Extracted/a1.forge/" + id + "_-_DataFile_000.data",
-              test::read_file(decompressed + "/Extracted/a1.forge/DataFile_000.data"));
+  test::write_file(atk + "/Extracted/a1.forge/" + id + "_-_DataFile_000.data",
+                   test::read_file(decompressed + "/Extracted/a1.forge/DataFile_000.data"));
   // A .zip whose one top folder holds the package, with an anvilrt-mod.json naming it.
   write_text(dir_.path("zipped/named/anvilrt-mod.json"),
              R"({"name": "named", "version": "2.0", "author": "Ezio", "game": "ac2"})");
-  write_bytes(dir_.path("zipped/named/Extracted/a1.forge/DataFile_000.data"),
-              test::read_file(decompressed + "/Extracted/a1.forge/DataFile_000.data"));
+  test::write_file(dir_.path("zipped/named/Extracted/a1.forge/DataFile_000.data"),
+                   test::read_file(decompressed + "/Extracted/a1.forge/DataFile_000.data"));
   // Zipped by Python's zipfile, a second writer than libarchive (which reads it); Windows' tests run no shell.
   std::vector<std::string> mods = {decompressed, stored, whole, atk};
   if (!test::on_windows()) {
@@ -239,8 +233,8 @@ TEST_F(ModForms, WhatAPackageCannotCarryIsRefusedInOneLine) {
   const std::string a = data_file_mod("ok", replace_json(object_pointer(keys_[0], "managed"), 7));
   // A data file the archive has not.
   const std::string stray = dir_.path("stray");
-  write_bytes(stray + "/Extracted/a1.forge/NoSuchFile.data",
-              test::read_file(a + "/Extracted/a1.forge/DataFile_000.data"));
+  test::write_file(stray + "/Extracted/a1.forge/NoSuchFile.data",
+                   test::read_file(a + "/Extracted/a1.forge/DataFile_000.data"));
   test::CliResult r = test::run_cli({"mod", "check", g, stray});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("member 'Extracted/a1.forge/NoSuchFile.data': a1.forge has no data file 'NoSuchFile'"));
@@ -265,7 +259,7 @@ TEST_F(ModForms, BytesOutsideObjectsReplaceOnlyThoseBytes) {
   std::vector<u8> bytes = test::read_file(edited + "/Extracted/a1.forge/DataFile_000.data");
   bytes.back() ^= 0x01;  // the last body's last byte: generated objects leave padding after them
   const std::string far = dir_.path("far");
-  write_bytes(far + "/Extracted/a1.forge/DataFile_000.data", bytes);
+  test::write_file(far + "/Extracted/a1.forge/DataFile_000.data", bytes);
   const std::string g = game("g");
   test::CliResult check = test::run_cli({"mod", "check", g, far, near});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
@@ -284,7 +278,7 @@ TEST_F(ModForms, BytesOutsideObjectsReplaceOnlyThoseBytes) {
   // Another mod that leaves those bytes otherwise conflicts with `far`, naming the data file's outside bytes.
   bytes.back() ^= 0x03;
   const std::string other = dir_.path("other");
-  write_bytes(other + "/Extracted/a1.forge/DataFile_000.data", bytes);
+  test::write_file(other + "/Extracted/a1.forge/DataFile_000.data", bytes);
   test::CliResult conflict = test::run_cli({"mod", "check", g, other});
   EXPECT_EQ(conflict.exit_code, 1);
   EXPECT_THAT(conflict.out,
@@ -306,7 +300,7 @@ TEST_F(ModForms, SyncTakesPackagesAndKnowsThemByTheirFiles) {
   std::vector<u8> bytes = test::read_file(edited + "/Extracted/a1.forge/DataFile_000.data");
   bytes.back() ^= 0x01;
   const std::string far = dir_.path("far");
-  write_bytes(far + "/Extracted/a1.forge/DataFile_000.data", bytes);
+  test::write_file(far + "/Extracted/a1.forge/DataFile_000.data", bytes);
   const std::string g = game("g");
   test::CliResult both = test::run_cli({"mod", "sync", g, far, near});
   ASSERT_EQ(both.exit_code, 0) << both.out << both.err;
@@ -332,7 +326,7 @@ TEST_F(ModForms, AKilledInstallOfAPackageIsAllBeforeOrAllAfter) {
   std::vector<u8> bytes = test::read_file(edited + "/Extracted/a1.forge/DataFile_000.data");
   bytes.back() ^= 0x01;
   const std::string a = dir_.path("pkg");
-  write_bytes(a + "/Extracted/a1.forge/DataFile_000.data", bytes);
+  test::write_file(a + "/Extracted/a1.forge/DataFile_000.data", bytes);
   const std::string g = game("g");
   test::CrashSweep sweep;
   sweep.dir = g;
@@ -353,7 +347,7 @@ TEST_F(ModForms, AKilledSyncOfPackagesIsAllBeforeOrAllAfter) {
     const std::string edited = data_file_mod(tag + "-edited", replace_json(object_pointer(key, "managed"), value));
     std::vector<u8> bytes = test::read_file(edited + "/Extracted/a1.forge/DataFile_000.data");
     bytes.back() ^= flip;
-    write_bytes(dir_.path(tag) + "/Extracted/a1.forge/DataFile_000.data", bytes);
+    test::write_file(dir_.path(tag) + "/Extracted/a1.forge/DataFile_000.data", bytes);
     return dir_.path(tag);
   };
   const std::string first = outside_mod("first", keys_[0], 7, 0x01);

@@ -19,12 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-void write_bytes(const std::string& path, const std::vector<u8>& bytes) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 TEST(PackagePatch, PatchAndMapTakeAPackageForAGameFolder) {
   test::TempDir dir;
   const std::string g = dir.path("g");
@@ -60,7 +54,7 @@ TEST(PackagePatch, PatchAndMapTakeAPackageForAGameFolder) {
   std::vector<u8> bytes = test::read_file(package + "/Extracted/a1.forge/DataFile_000.data");
   bytes.back() ^= 0x01;
   const std::string outside = dir.path("outside");
-  write_bytes(outside + "/Extracted/a1.forge/DataFile_000.data", bytes);
+  test::write_file(outside + "/Extracted/a1.forge/DataFile_000.data", bytes);
   test::CliResult refused = test::run_cli({"patch", g, outside, "--dry-run"});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_THAT(refused.err,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -24,7 +25,9 @@ std::vector<u8> read_file(const std::string& path) {
 }
 
 void write_file(const std::string& path, std::span<const u8> bytes) {
-  std::ofstream out(platform::path_of(path), std::ios::binary);
+  const std::filesystem::path p = platform::path_of(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 

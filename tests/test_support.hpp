@@ -17,6 +17,7 @@
 namespace anvil::test {
 
 std::vector<u8> read_file(const std::string& path);
+// Writes `bytes` to `path`, making its folder first when it has none.
 void write_file(const std::string& path, std::span<const u8> bytes);
 std::string read_text(const std::string& path);
 // `text` parsed as JSON; a parse error fails the test, showing the text's start.

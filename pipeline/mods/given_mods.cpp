@@ -11,11 +11,11 @@
 
 namespace anvil::mods {
 
-absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::string>& paths) {
+absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::string>& paths, bool digests) {
   std::vector<GivenMod> given;
   for (const std::string& path : paths) {
     if (is_mod_package(path)) {
-      auto package = read_mod_package(path);
+      auto package = read_mod_package(path, {}, digests);
       if (!package.ok()) return package.status();
       given.emplace_back(std::move(*package));
     } else {
@@ -51,7 +51,10 @@ absl::StatusOr<std::vector<LoadedMod>> resolve_given_mods(std::vector<GivenMod> 
       if (!opened.ok()) return opened.status();
       original.emplace(std::move(*opened));
       originals.emplace(std::move(original->folder),
-                        folder::FolderOptions{.game = {}, .layout = {}, .save_key_cache = false});
+                        folder::FolderOptions{.game = {},
+                                              .layout = {},
+                                              .save_key_cache = false,
+                                              .check_alone = current != nullptr && current->options().check_alone});
       compare_with = &*originals;
     }
     auto mod = package_mod(package, *compare_with, allow_new);

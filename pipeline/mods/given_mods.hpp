@@ -20,8 +20,9 @@ namespace anvil::mods {
 
 using GivenMod = std::variant<LoadedMod, ModPackage>;
 
-// Errors are one line naming the mod and the member.
-absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::string>& paths);
+// Errors are one line naming the mod and the member. `digests`: whether a package's digest is computed
+// (LoadedMod::digest; a command that records or compares none does without: empty).
+absl::StatusOr<std::vector<GivenMod>> read_given_mods(const std::vector<std::string>& paths, bool digests = true);
 
 // `dir`: the game folder a package is compared with, `state` its installed mods (none: a package is
 // refused, naming it, as there is nothing to compare it with). `current`: the command's own opened folder,

@@ -144,7 +144,8 @@ absl::Status apply_additions(folder::FolderLevels& folder, const std::vector<Loa
         continue;
       }
       std::vector<forge::DataFileAddition>& list = added[*a];
-      auto same = std::find_if(list.begin(), list.end(), [&](const auto& d) { return d.name == name; });
+      auto same =
+          std::find_if(list.begin(), list.end(), [&added_name = name](const auto& d) { return d.name == added_name; });
       forge::DataFileAddition addition{name, ref.file_id, ref.file_type, bytes, false};
       if (same != list.end())
         *same = std::move(addition);
@@ -323,7 +324,7 @@ absl::StatusOr<Analysis> analyse(const std::string& dir, const ModState& state, 
 
 absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector<std::string>& mod_paths,
                                        const ModOptions& options) {
-  auto given = read_given_mods(mod_paths);
+  auto given = read_given_mods(mod_paths, false);  // a check records no mod: no digest
   if (!given.ok()) return given.status();
   // Opened (an interrupted transaction finished) before the state is read: the state is the folder's.
   auto game = folder::open_game_folder(dir);
@@ -331,7 +332,10 @@ absl::StatusOr<CheckReport> check_mods(const std::string& dir, const std::vector
   std::string recovered = game->recovered;
   auto state = load_state(dir);
   if (!state.ok()) return state.status();
-  folder::FolderLevels levels(std::move(*game));
+  // A check writes nothing: a data file it reads is checked against its own blocks' rule, the rest of its
+  // archive not read for the archive's (docs/mods.md).
+  folder::FolderLevels levels(std::move(*game),
+                              {.game = {}, .layout = {}, .save_key_cache = true, .check_alone = true});
   auto loaded = resolve_given_mods(std::move(*given), &dir, &*state, &levels, options.allow_new);
   if (!loaded.ok()) return loaded.status();
   const std::vector<LoadedMod>& mods = *loaded;

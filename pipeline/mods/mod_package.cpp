@@ -216,6 +216,30 @@ absl::StatusOr<std::vector<u8>> package_file_bytes(const PackageFile& file) {
   return bytes;
 }
 
+absl::StatusOr<PackageBytes> package_file_view(const PackageFile& file) {
+  PackageBytes out;
+  if (file.disk_path.empty()) {
+    out.view_ = file.bytes;
+    return out;
+  }
+  if (platform::is_link(file.disk_path))
+    return absl::InvalidArgumentError(absl::StrFormat("%s: is a link", file.disk_path));
+  auto opened = platform::ReadableFile::open(file.disk_path);
+  if (!opened.ok())
+    return absl::InvalidArgumentError(absl::StrFormat("%s: %s", file.disk_path, opened.status().message()));
+  if (opened->kind() != platform::ReadableFile::Kind::kRegular || opened->size() != file.size)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: changed since its mod package was read (it was %d bytes)", file.disk_path, file.size));
+  auto mapping = platform::Mapping::map(*opened);
+  if (!mapping.ok())
+    return absl::InvalidArgumentError(absl::StrFormat("%s: %s", file.disk_path, mapping.status().message()));
+  out.mapping_ = std::move(*mapping);
+  out.view_ = out.mapping_->bytes();
+  if (out.view_.size() != file.size)
+    return absl::InvalidArgumentError(absl::StrFormat("%s: changed while read", file.disk_path));
+  return out;
+}
+
 absl::StatusOr<ModPackage> read_mod_package(const std::string& path) { return read_mod_package(path, {}); }
 
 namespace {
@@ -278,7 +302,7 @@ absl::Status read_info(ModPackage& p, const std::optional<PackageFile>& info, bo
 
 }  // namespace
 
-absl::StatusOr<ModPackage> read_mod_package(const std::string& path, const PackageLimits& limits) {
+absl::StatusOr<ModPackage> read_mod_package(const std::string& path, const PackageLimits& limits, bool digest) {
   std::error_code ec;
   const bool folder = std::filesystem::is_directory(platform::path_of(path), ec);
   auto members = folder ? folder_members(path, limits) : archive_members(path, limits, maybe_part);
@@ -298,9 +322,10 @@ absl::StatusOr<ModPackage> read_mod_package(const std::string& path, const Packa
             [](const auto& a, const auto& b) { return std::tie(a.archive, a.name) < std::tie(b.archive, b.name); });
   std::sort(p.archives.begin(), p.archives.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   std::sort(p.ignored.begin(), p.ignored.end());
-  auto digest = package_digest(p, info ? &*info : nullptr);
-  if (!digest.ok()) return digest.status();
-  p.digest = std::move(*digest);
+  if (!digest) return p;
+  auto sha = package_digest(p, info ? &*info : nullptr);
+  if (!sha.ok()) return sha.status();
+  p.digest = std::move(*sha);
   return p;
 }
 

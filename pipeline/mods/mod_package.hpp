@@ -9,10 +9,12 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "model/primitives.hpp"
+#include "platform/mapped_file.hpp"
 
 namespace anvil::mods {
 
@@ -55,7 +57,7 @@ struct ModPackage {
   std::vector<std::string> ignored;         // files that are none of these (readme.txt, images), sorted
   // The package's identity (mod sync compares it): lowercase sha256 hex over, in sorted order of relative
   // path, each used file's relative path and the sha256 of its bytes (anvilrt-mod.json included). The same
-  // for the same content in a folder, a .zip and a .7z.
+  // for the same content in a folder, a .zip and a .7z. Empty when read without it (read_mod_package).
   std::string digest;
 };
 
@@ -74,10 +76,26 @@ bool is_mod_package(const std::string& path);
 // Errors are one line naming the package and the member: "mods/x.zip: member '../../evil.data': leaves the
 // package".
 absl::StatusOr<ModPackage> read_mod_package(const std::string& path);
-absl::StatusOr<ModPackage> read_mod_package(const std::string& path, const PackageLimits& limits);
+// `digest`: whether ModPackage::digest is computed (a sha256 of every used file's bytes, which a command that
+// records or compares no package, as `mod check`, does without).
+absl::StatusOr<ModPackage> read_mod_package(const std::string& path, const PackageLimits& limits, bool digest = true);
 
 // A PackageFile's bytes: a copy of the member's (read `bytes` in place to spare it), or the disk file read
 // through the platform layer (refused when its size is no longer the one the package was read with).
 absl::StatusOr<std::vector<u8>> package_file_bytes(const PackageFile& file);
+
+// A PackageFile's bytes where they are, refused as package_file_bytes() refuses them: a .zip/.7z member's own
+// (valid while the PackageFile is), or the disk file mapped, so that a large data file or archive is neither
+// copied nor read into fresh memory (which the system zeroes page by page first).
+class PackageBytes {
+ public:
+  std::span<const u8> bytes() const { return view_; }
+
+ private:
+  friend absl::StatusOr<PackageBytes> package_file_view(const PackageFile& file);
+  std::optional<platform::Mapping> mapping_;
+  std::span<const u8> view_;
+};
+absl::StatusOr<PackageBytes> package_file_view(const PackageFile& file);
 
 }  // namespace anvil::mods

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 #include <utility>
 
 #include "model/counted.hpp"
@@ -84,12 +85,13 @@ absl::Status add_shipped(folder::FolderLevels& originals, const ShippedDataFile&
 absl::Status add_data_files(const ModPackage& package, folder::FolderLevels& originals, bool allow_new,
                             LoadedMod& mod) {
   for (const PackagedDataFile& d : package.datafiles) {
-    auto bytes = package_file_bytes(d.file);
+    auto bytes = package_file_view(d.file);
     if (!bytes.ok()) return bytes.status();
     // AnvilToolkit's "<id>_-_<name>.data" names the data file by its name, and by its id where the name repeats.
     const std::string& name = d.id ? d.name_after_id : d.name;
     const std::string label = member_label(package, d.file);
-    if (auto s = add_shipped(originals, {d.archive, name, d.id, *bytes, label}, allow_new, mod); !s.ok()) return s;
+    if (auto s = add_shipped(originals, {d.archive, name, d.id, bytes->bytes(), label}, allow_new, mod); !s.ok())
+      return s;
   }
   return absl::OkStatus();
 }
@@ -126,11 +128,12 @@ absl::Status add_archive(const ModPackage& package, const PackagedArchive& shipp
   auto set = originals.levels(*a);
   if (!set.ok()) return set.status();
   forge::ArchiveLevels& original = **set;
-  auto bytes = package_file_bytes(shipped.file);
-  if (!bytes.ok()) return bytes.status();
-  auto archive = forge::read_archive(*bytes);
+  auto file = package_file_view(shipped.file);
+  if (!file.ok()) return file.status();
+  const std::span<const u8> bytes = file->bytes();
+  auto archive = forge::read_archive(bytes);
   if (!archive.ok()) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", label, archive.status().message()));
-  forge::ArchiveLevels mine(*bytes, *archive, original.game());
+  forge::ArchiveLevels mine(bytes, *archive, original.game());
   std::set<std::string> seen;
   const std::span<const u8> original_bytes = originals.input(*a).bytes();
   for (std::size_t j = 0; j < mine.size(); ++j) {
@@ -146,7 +149,7 @@ absl::Status add_archive(const ModPackage& package, const PackagedArchive& shipp
     seen.insert(name);
     const Extent x = original.stored_extent(*i), y = mine.stored_extent(j);
     const auto stored_x = original_bytes.subspan(x.offset, x.length);
-    const auto stored_y = std::span<const u8>(*bytes).subspan(y.offset, y.length);
+    const auto stored_y = bytes.subspan(y.offset, y.length);
     if (std::ranges::equal(stored_x, stored_y)) continue;
     auto decompressed = mine.decompressed(j);
     if (!decompressed.ok())

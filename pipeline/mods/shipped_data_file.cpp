@@ -3,12 +3,16 @@
 #include <absl/strings/str_format.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 #include "model/counted.hpp"
+#include "model/parallel.hpp"
 #include "patch/archive_diff.hpp"
 #include "patch/archive_patch.hpp"
+#include "reader/forge/archive_levels.hpp"
 #include "reader/forge/data_files.hpp"
 #include "reader/level_source.hpp"
 
@@ -31,26 +35,48 @@ absl::StatusOr<std::vector<u8>> decode_stored(std::span<const u8> bytes, forge::
   return std::vector<u8>(decoded->bytes.begin(), decoded->bytes.end());
 }
 
-}  // namespace
+// A shipped data file decompressed: a view of the shipped bytes where they are (or of `owned`).
+struct ShippedBytes {
+  std::vector<u8> owned;
+  std::span<const u8> bytes;
+};
 
-absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
-                                                   const forge::ChecksumVerdict& checksums) {
+ShippedBytes owning(std::vector<u8> decoded) {
+  ShippedBytes out{std::move(decoded), {}};
+  out.bytes = out.owned;
+  return out;
+}
+
+// decompress_shipped(), the decompressed form not copied, and the archive's checksum rule asked for (voted)
+// only for a stored form.
+absl::StatusOr<ShippedBytes> shipped_bytes(std::span<const u8> bytes, forge::ForgeVariant variant,
+                                           const std::function<const forge::ChecksumVerdict&()>& checksums) {
   if (forge::starts_compressed(bytes, variant)) {
-    auto decoded = decode_stored(bytes, variant, checksums);
+    auto decoded = decode_stored(bytes, variant, checksums());
     if (!decoded.ok())
       return absl::InvalidArgumentError(absl::StrFormat("stored form: %s", decoded.status().message()));
-    return std::move(*decoded);
+    return owning(std::move(*decoded));
   }
-  if (reads_decompressed(bytes, variant)) return std::vector<u8>(bytes.begin(), bytes.end());
+  if (reads_decompressed(bytes, variant)) return ShippedBytes{{}, bytes};
   // A plain stored form: the layout's prefix, then the data file as it decompresses.
-  if (auto plain = decode_stored(bytes, variant, checksums); plain.ok() && reads_decompressed(*plain, variant))
-    return std::move(*plain);
+  if (auto plain = decode_stored(bytes, variant, checksums()); plain.ok() && reads_decompressed(*plain, variant))
+    return owning(std::move(*plain));
   // Neither: the decompressed form's own error says where it stops reading.
   auto view = forge::view_data_file(bytes, variant);
   const std::string why =
       view.ok() ? "its entries' data sizes do not agree with their resources" : std::string(view.status().message());
   return absl::InvalidArgumentError(
       absl::StrFormat("neither a decompressed nor a stored data file of this archive (%s)", why));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<u8>> decompress_shipped(std::span<const u8> bytes, forge::ForgeVariant variant,
+                                                   const forge::ChecksumVerdict& checksums) {
+  auto got = shipped_bytes(bytes, variant, [&]() -> const forge::ChecksumVerdict& { return checksums; });
+  if (!got.ok()) return got.status();
+  if (got->bytes.data() == got->owned.data()) return std::move(got->owned);
+  return std::vector<u8>(got->bytes.begin(), got->bytes.end());
 }
 
 namespace {
@@ -106,37 +132,44 @@ absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& ori
                                 counted(matches.size(), "data file"), shipped.archive));
   const std::size_t i = matches.front();
   const forge::ForgeVariant variant = levels.archive().variant();
-  absl::StatusOr<std::vector<u8>> mine = shipped.decompressed
-                                             ? std::vector<u8>(shipped.bytes.begin(), shipped.bytes.end())
-                                             : decompress_shipped(shipped.bytes, variant, levels.checksums().verdict);
+  absl::StatusOr<ShippedBytes> mine =
+      shipped.decompressed ? ShippedBytes{{}, shipped.bytes}
+                           : shipped_bytes(shipped.bytes, variant, [&]() -> const forge::ChecksumVerdict& {
+                               return levels.checksums().verdict;
+                             });
   if (!mine.ok()) return fail(std::string(mine.status().message()));
-  auto view = forge::view_data_file(*mine, variant);
+  auto view = forge::view_data_file(mine->bytes, variant);
   if (!view.ok()) return fail(std::string(view.status().message()));
+  const Source mine_source = data_file_source(*view);
+  // The original decompressed and carved (once: the set holds it for the next package and the analysis)
+  // while the shipped one is carved.
+  absl::StatusOr<const Level*> original = nullptr;
+  std::optional<Level> carved;
+  on_two_threads([&] { carved = carve_source(mine->bytes, mine_source, levels.game()); },
+                 [&] { original = levels.level(i); });
+  if (!original.ok()) return original.status();
   auto decompressed = levels.decompressed(i);
   if (!decompressed.ok()) return decompressed.status();
   const Source original_source{.kind = SourceKind::data_file,
                                .entries = (*decompressed)->entries,
                                .regions = (*decompressed)->regions,
                                .variant = variant};
-  auto original = levels.level(i);
-  if (!original.ok()) return original.status();
   const Level& from = **original;
   ShippedEffect effect;
   effect.datafile = levels.name(i);
-  patch::DataFileDiff diff =
-      patch::diff_data_files(from.bytes, original_source, *mine, data_file_source(*view), levels.game());
+  patch::DataFileDiff diff = patch::diff_data_files(from, original_source, *carved);
   if (diff.state == patch::DataFileState::changed_outside) {
     // The shipped bytes outside the objects, the original's objects in them: what the operations then change.
-    effect.replacement = with_objects_of(from, *mine);
+    effect.replacement = with_objects_of(from, mine->bytes);
     if (effect.replacement)
-      diff = patch::diff_data_files(*effect.replacement, data_file_source(*view), *mine, data_file_source(*view),
-                                    levels.game());
+      diff = patch::diff_data_files(*effect.replacement, mine_source, mine->bytes, mine_source, levels.game());
     if (!effect.replacement || diff.state == patch::DataFileState::changed_outside) {
-      effect.replacement = std::move(*mine);
+      effect.replacement = std::vector<u8>(mine->bytes.begin(), mine->bytes.end());
       diff.ops.clear();
     }
   }
-  levels.release(i);
+  // Nothing reads it again unless an operation or a replacement is made of it.
+  if (diff.ops.empty() && !effect.replacement) levels.release(i);
   const std::string prefix = folder::archive_pointer(shipped.archive) + patch::datafile_pointer(effect.datafile);
   for (patch::DiffOp& op : diff.ops) op.path = prefix + op.path;
   effect.ops = std::move(diff.ops);

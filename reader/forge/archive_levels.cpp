@@ -36,7 +36,7 @@ absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) c
   if (auto replaced = replacements_.find(i); replaced != replacements_.end()) {
     data.bytes = replaced->second;
   } else {
-    auto read = read_data_file(bytes_, archive_, index, checksums().verdict);
+    auto read = read_data_file(bytes_, archive_, index, verdict_for(index));
     if (!read.ok()) return with_game(read.status(), game_name(game_));
     data.bytes = read->decoded.bytes;
     data.owned = std::move(read->decoded.owned);
@@ -52,7 +52,7 @@ absl::StatusOr<ArchiveLevels::Decompressed> ArchiveLevels::read(std::size_t i) c
 absl::StatusOr<const ArchiveLevels::Decompressed*> ArchiveLevels::decompressed(std::size_t i) {
   auto it = held_.find(i);
   if (it != held_.end()) return &it->second.data;
-  checksums();
+  if (!alone_) checksums();
   auto data = read(i);
   if (!data.ok()) return data.status();
   return &held_.emplace(i, Held{std::move(*data), nullptr}).first->second.data;
@@ -139,6 +139,11 @@ const ArchiveChecksums& ArchiveLevels::checksums(std::span<const std::size_t> re
       thread_budget());
 }
 
+ChecksumVerdict ArchiveLevels::verdict_for(std::size_t index) const {
+  if (alone_ && archive_.checksums() == nullptr) return own_checksum_rule(bytes_, archive_, archive_.variant(), index);
+  return checksums().verdict;
+}
+
 void ArchiveLevels::release_stored(std::size_t i) const {
   if (!release_read_) return;
   const Extent stored = stored_extent(i);
@@ -160,7 +165,10 @@ absl::StatusOr<const Level*> ArchiveLevels::level(std::size_t i) {
   auto data = decompressed(i);
   if (!data.ok()) return data.status();
   Held& held = held_.at(i);
-  if (!held.level) held.level = std::make_unique<Level>(carve_regions(held.data.bytes, game_, held.data.regions));
+  if (!held.level) {
+    held.level = std::make_unique<Level>(carve_regions(held.data.bytes, game_, held.data.regions));
+    held.level->variant = archive_.variant();  // as carve_source() carves a data file: what diff_levels() reads
+  }
   return held.level.get();
 }
 

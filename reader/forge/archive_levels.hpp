@@ -32,6 +32,10 @@ class ArchiveLevels final : public LevelSet {
   std::vector<std::size_t> select(std::string_view selector) const override;
   absl::StatusOr<const Level*> level(std::size_t i) override;
   void release(std::size_t i) override { held_.erase(i); }
+  bool holds(std::size_t i) const override {
+    auto it = held_.find(i);
+    return it != held_.end() && it->second.level != nullptr;
+  }
   absl::StatusOr<std::span<const u8>> bytes_of(std::size_t i) override {
     auto data = decompressed(i);
     if (!data.ok()) return data.status();
@@ -79,14 +83,20 @@ class ArchiveLevels final : public LevelSet {
   // Gives the archive its checksum vote (before the first data file is decompressed): the votes of the
   // data files a caller has kept, judged (resolve_checksums(): once).
   void use_checksums(ArchiveChecksums checksums) const { resolve_checksums(archive_, std::move(checksums)); }
+  // From now on, a data file decompressed() while the archive has not voted is checked against the rule its
+  // own blocks vote (own_checksum_rule(), as `diff` does), so that the rest of the archive is not read: for
+  // a command that reads a few data files and writes none (`mod check`). checksums() still votes.
+  void check_alone() { alone_ = true; }
   // Hands the archive ranges read and no longer needed to `release` (a mapped archive drops those pages, so
   // that a pass over a large archive keeps a small RSS): those the vote has read, and each data file
   // holding() and signature_ids() have read and dropped.
   void release_read_with(ReleaseFn release) { release_read_ = std::move(release); }
 
  private:
-  // Data file i read on its own (thread-safe once checksums() has been taken).
+  // Data file i read on its own (thread-safe once checksums() has been taken, or with check_alone()).
   absl::StatusOr<Decompressed> read(std::size_t i) const;
+  // What data file i's blocks are checked against: the archive's rule, or its own (check_alone()).
+  ChecksumVerdict verdict_for(std::size_t index) const;
   // Hands set member i's stored bytes to release_read_ (thread-safe).
   void release_stored(std::size_t i) const;
   struct Held {
@@ -101,6 +111,7 @@ class ArchiveLevels final : public LevelSet {
   std::map<std::size_t, Held> held_;
   std::map<std::size_t, std::vector<u8>> replacements_;
   ReleaseFn release_read_;
+  bool alone_ = false;
 };
 
 }  // namespace anvil::forge

@@ -72,6 +72,13 @@ ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, For
   return vote;
 }
 
+ChecksumVerdict own_checksum_rule(std::span<const u8> bytes, const Archive& archive, ForgeVariant as,
+                                  std::size_t index) {
+  ChecksumVerdict verdict = judge(vote_stored(bytes, archive, as, index));
+  if (!verdict.settled()) verdict = judge(vote_decoded(bytes, archive, as, index));
+  return verdict;
+}
+
 ArchiveChecksums archive_checksums_then(std::span<const u8> bytes, const Archive& archive,
                                         const std::function<void(std::size_t index)>& voted, unsigned threads) {
   ArchiveChecksums out;

@@ -237,6 +237,11 @@ inline ChecksumVote vote_stored(std::span<const u8> bytes, const Archive& archiv
 inline ChecksumVote vote_decoded(std::span<const u8> bytes, const Archive& archive, std::size_t index) {
   return vote_decoded(bytes, archive, archive.variant(), index);
 }
+// The rule data file `index`'s own blocks vote (over the stored bytes, then over all four candidates when
+// that settles nothing), read as `as`: what a command that reads one data file checks it against when the
+// rest of the archive is not to be read (diff, mod check).
+ChecksumVerdict own_checksum_rule(std::span<const u8> bytes, const Archive& archive, ForgeVariant as,
+                                  std::size_t index);
 
 // The whole vote: over the stored bytes first (cheap: every data file skimmed, nothing decompressed), and
 // only when no candidate over the stored bytes wins more than half of the blocks, again over all four
