@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/progress.hpp"
+#include "pipeline/mods/mod_check.hpp"
 #include "pipeline/mods/mod_effects.hpp"
 
 namespace anvil::mods {
