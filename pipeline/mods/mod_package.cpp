@@ -195,27 +195,6 @@ bool is_mod_package(const std::string& path) {
   return ends_with_ci(path, ".zip") || ends_with_ci(path, ".7z") || is_zip_or_7z(path);
 }
 
-absl::StatusOr<std::vector<u8>> package_file_bytes(const PackageFile& file) {
-  if (file.disk_path.empty()) return file.bytes;
-  if (platform::is_link(file.disk_path))
-    return absl::InvalidArgumentError(absl::StrFormat("%s: is a link", file.disk_path));
-  auto opened = platform::ReadableFile::open(file.disk_path);
-  if (!opened.ok())
-    return absl::InvalidArgumentError(absl::StrFormat("%s: %s", file.disk_path, opened.status().message()));
-  if (opened->kind() != platform::ReadableFile::Kind::kRegular || opened->size() != file.size)
-    return absl::InvalidArgumentError(
-        absl::StrFormat("%s: changed since its mod package was read (it was %d bytes)", file.disk_path, file.size));
-  std::vector<u8> bytes(static_cast<std::size_t>(file.size));
-  u64 got = 0;
-  while (got < file.size) {
-    auto n = opened->read_at(got, std::span<u8>(bytes).subspan(got));
-    if (!n.ok()) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", file.disk_path, n.status().message()));
-    if (*n == 0) return absl::InvalidArgumentError(absl::StrFormat("%s: changed while read", file.disk_path));
-    got += *n;
-  }
-  return bytes;
-}
-
 absl::StatusOr<PackageBytes> package_file_view(const PackageFile& file) {
   PackageBytes out;
   if (file.disk_path.empty()) {
@@ -238,6 +217,12 @@ absl::StatusOr<PackageBytes> package_file_view(const PackageFile& file) {
   if (out.view_.size() != file.size)
     return absl::InvalidArgumentError(absl::StrFormat("%s: changed while read", file.disk_path));
   return out;
+}
+
+absl::StatusOr<std::vector<u8>> package_file_bytes(const PackageFile& file) {
+  auto view = package_file_view(file);
+  if (!view.ok()) return view.status();
+  return std::vector<u8>(view->bytes().begin(), view->bytes().end());
 }
 
 absl::StatusOr<ModPackage> read_mod_package(const std::string& path) { return read_mod_package(path, {}); }
