@@ -17,11 +17,9 @@ absl::StatusOr<ShippedAddition> shipped_data_file_addition(folder::FolderLevels&
   auto fail = [&](const std::string& what) {
     return absl::InvalidArgumentError(absl::StrFormat("%s: %s", shipped.label, what));
   };
-  const std::optional<std::size_t> a = originals.folder().find(shipped.archive);
-  if (!a) return fail(absl::StrFormat("the game folder has no archive %s", shipped.archive));
-  auto set = originals.levels(*a);
-  if (!set.ok()) return set.status();
-  const forge::ArchiveLevels& levels = **set;
+  auto found = shipped_archive(originals, shipped);
+  if (!found.ok()) return found.status();
+  const forge::ArchiveLevels& levels = *found->levels;
   const forge::Archive& archive = levels.archive();
   const std::string name = shipped.name.substr(0, shipped.name.find('\0'));
   if (name.empty() || name.size() > forge::kDataFileNameSize)

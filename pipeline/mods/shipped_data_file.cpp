@@ -112,21 +112,30 @@ std::optional<std::vector<u8>> with_objects_of(const Level& like, std::span<cons
   return out;
 }
 
+absl::StatusOr<ShippedArchive> shipped_archive(folder::FolderLevels& originals, const ShippedDataFile& shipped) {
+  const std::optional<std::size_t> a = originals.folder().find(shipped.archive);
+  if (!a)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: the game folder has no archive %s", shipped.label, shipped.archive));
+  auto set = originals.levels(*a);
+  if (!set.ok()) return set.status();
+  return ShippedArchive{*a, *set};
+}
+
 absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& originals,
                                                        const ShippedDataFile& shipped) {
   auto fail = [&](const std::string& what) {
     return absl::InvalidArgumentError(absl::StrFormat("%s: %s", shipped.label, what));
   };
-  const std::optional<std::size_t> a = originals.folder().find(shipped.archive);
-  if (!a) return fail(absl::StrFormat("the game folder has no archive %s", shipped.archive));
-  auto set = originals.levels(*a);
-  if (!set.ok()) return set.status();
-  forge::ArchiveLevels& levels = **set;
+  auto found = shipped_archive(originals, shipped);
+  if (!found.ok()) return found.status();
+  const std::size_t a = found->index;
+  forge::ArchiveLevels& levels = *found->levels;
   const std::vector<std::size_t> matches = matching_data_files(levels, shipped);
   if (matches.empty())
     return absl::NotFoundError(absl::StrFormat("%s: %s has no data file '%s' (see anvilrt ls %s; --allow-new adds it)",
                                                shipped.label, shipped.archive, shipped.name,
-                                               originals.folder().path(*a)));
+                                               originals.folder().path(a)));
   if (matches.size() > 1)
     return fail(absl::StrFormat("'%s' names %s of %s; name one by its unique name (anvilrt ls)", shipped.name,
                                 counted(matches.size(), "data file"), shipped.archive));

@@ -17,6 +17,7 @@
 #include "model/forge/variant.hpp"
 #include "patch/diff.hpp"
 #include "pipeline/game_folder.hpp"
+#include "reader/forge/archive_levels.hpp"
 #include "reader/level.hpp"
 
 namespace anvil::mods {
@@ -48,6 +49,14 @@ struct ShippedEffect {
 // form of a data file of that archive's version and layout; a stored block does not decompress or fails the archive's
 // checksum rule.
 absl::StatusOr<ShippedEffect> shipped_data_file_effect(folder::FolderLevels& originals, const ShippedDataFile& shipped);
+
+// The folder's archive a shipped data file belongs to: its index in `originals` and its data files; an error
+// naming the label where the folder has no such archive.
+struct ShippedArchive {
+  std::size_t index = 0;
+  forge::ArchiveLevels* levels = nullptr;
+};
+absl::StatusOr<ShippedArchive> shipped_archive(folder::FolderLevels& originals, const ShippedDataFile& shipped);
 
 // The data file's bytes decompressed, whichever form they are shipped in (told apart by the bytes: a block
 // set at the stored form's start, else an entry table that reads to its end, else a plain stored form); an
