@@ -16,6 +16,7 @@
 #include "pipeline/mods/sha256.hpp"
 #include "pipeline/mods/shipped_data_file.hpp"
 #include "pipeline/mods/undo_data.hpp"
+#include "platform/paths.hpp"
 #include "reader/input_file.hpp"
 
 namespace anvil::mods {
@@ -47,8 +48,9 @@ std::vector<std::string> made_for_warnings(const std::string& dir, const patch::
     }
     // The folder's own file may hold mods' changes; a copy restored to its original bytes does not.
     std::optional<ArchiveUndo> undo;
-    const std::string undo_path = (std::filesystem::path(dir) / undo_relative(name)).string();
-    if (!folder.folder().read_from.count(name) && std::filesystem::exists(undo_path))
+    const std::string undo_path = in_folder(dir, undo_relative(name));
+    std::error_code ec;
+    if (!folder.folder().read_from.count(name) && std::filesystem::exists(platform::path_of(undo_path), ec))
       if (auto u = read_undo_file(undo_path); u.ok()) undo = std::move(*u);
     const std::string original = original_sha256(folder.input(*a).bytes(), undo ? &*undo : nullptr);
     if (original != hash)
